@@ -1,0 +1,28 @@
+"""Shared pytest configuration: hypothesis profiles and paths to shared references."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED = REPO_ROOT.parent / "shared"
+CONFORMANCE = SHARED / "conformance"
+UPSTREAM_CORPUS = SHARED / "upstream-corpus"
+CORPUS = REPO_ROOT / "corpus"
+
+settings.register_profile(
+    "default",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize=True,
+)
+settings.register_profile(
+    "deep",
+    deadline=None,
+    max_examples=2000,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

@@ -1,0 +1,32 @@
+"""Pieces every CLI command shares: exit codes, the ``--format`` option, output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_INPUT = 2
+EXIT_INTERNAL = 3
+
+CommandHandler = Callable[[argparse.Namespace], int]
+
+
+def add_format_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--format text|json`` (every command that prints results has it)."""
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="output format (default: text)",
+    )
+
+
+def print_json(value: Any) -> None:
+    """Print a JSON document deterministically (sorted keys, two-space indent)."""
+    json.dump(value, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
+    sys.stdout.write("\n")

@@ -1,0 +1,88 @@
+"""Source locations, diagnostics and the error types every layer raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+@dataclass(frozen=True, order=True)
+class SourceLocation:
+    """A position in a user's file: 1-based line and column."""
+
+    file: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return self.file
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+UNKNOWN_LOCATION = SourceLocation("<unknown>")
+
+
+class Severity(str, Enum):
+    """How bad a diagnostic is."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding about the input, with a stable rule id and where it was found.
+
+    ``phase`` names the vMCP processing phase that decides it (P1..P7, see the
+    README), so a user can tell "`thv vmcp validate` rejects" from "`serve`
+    rejects at start-up".
+    """
+
+    rule: str
+    message: str
+    location: SourceLocation = UNKNOWN_LOCATION
+    severity: Severity = Severity.ERROR
+    tool: str | None = None
+    step: str | None = None
+    phase: str | None = None
+
+    def render(self) -> str:
+        """One line a person reads: ``file:line:col: severity[rule] (tool/step): message``."""
+        where = []
+        if self.tool is not None:
+            where.append(f"tool {self.tool}")
+        if self.step is not None:
+            where.append(f"step {self.step}")
+        if self.phase is not None:
+            where.append(self.phase)
+        context = f" ({', '.join(where)})" if where else ""
+        return f"{self.location}: {self.severity.value}[{self.rule}]{context}: {self.message}"
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict with every field."""
+        return {
+            "rule": self.rule,
+            "message": self.message,
+            "severity": self.severity.value,
+            "file": self.location.file,
+            "line": self.location.line,
+            "column": self.location.column,
+            "tool": self.tool,
+            "step": self.step,
+            "phase": self.phase,
+        }
+
+
+class TranspilerError(Exception):
+    """Base of every error the project raises on purpose (never a traceback for users)."""
+
+
+class InputError(TranspilerError):
+    """Input that cannot be read or parsed at all (CLI exit code 2)."""
+
+    def __init__(self, message: str, location: SourceLocation = UNKNOWN_LOCATION) -> None:
+        super().__init__(f"{location}: {message}" if location != UNKNOWN_LOCATION else message)
+        self.location = location
+        self.reason = message
