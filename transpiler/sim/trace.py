@@ -1,0 +1,140 @@
+"""Traces: what one run of a scenario did, in the public format of spec/scenario.md."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import UTC
+from typing import Any
+
+from transpiler.golang.values import AnyKeyMap, GoTime, NilList, NilMap
+
+NANOS_PER_SECOND = 1_000_000_000
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One backend call as the backend received it."""
+
+    tool: str
+    args: Any
+    attempt: int
+    start_ns: int
+    end_ns: int
+    group: str
+    result: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The call in trace form (times in seconds)."""
+        return {
+            "tool": self.tool,
+            "args": plain_json(self.args),
+            "attempt": self.attempt,
+            "start": self.start_ns / NANOS_PER_SECOND,
+            "end": self.end_ns / NANOS_PER_SECOND,
+            "group": self.group,
+            "result": self.result,
+        }
+
+
+@dataclass(frozen=True)
+class ElicitationRecord:
+    """One elicitation request the client saw, and how it answered."""
+
+    message: str
+    schema: Any
+    answer: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The request in trace form."""
+        return {"message": self.message, "schema": plain_json(self.schema), "answer": self.answer}
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """A composite step's final record as templates would see it."""
+
+    status: str
+    output: Any
+    error: str | None
+    retries: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The step in trace form."""
+        return {
+            "status": self.status,
+            "output": plain_json(self.output),
+            "error": self.error,
+            "retries": self.retries,
+        }
+
+
+@dataclass
+class Trace:
+    """One run of one scenario by one form of a tool."""
+
+    form: str
+    outcome: str
+    client_result: dict[str, Any]
+    output: Any
+    error: str | None
+    calls: list[CallRecord] = field(default_factory=list)
+    elicitations: list[ElicitationRecord] = field(default_factory=list)
+    logs: list[str] = field(default_factory=list)
+    steps: dict[str, StepRecord] | None = None
+    levels: list[list[str]] | None = None
+    incomplete: bool = False
+    virtual_duration_ns: int = 0
+    schedule: str = "canonical"
+
+    def to_json(self) -> dict[str, Any]:
+        """The trace as the CLI prints it."""
+        return {
+            "form": self.form,
+            "outcome": self.outcome,
+            "client_result": plain_json(self.client_result),
+            "output": plain_json(self.output),
+            "error": self.error,
+            "calls": [c.to_json() for c in self.calls],
+            "elicitations": [e.to_json() for e in self.elicitations],
+            "logs": list(self.logs),
+            "steps": (
+                None
+                if self.steps is None
+                else {step: record.to_json() for step, record in sorted(self.steps.items())}
+            ),
+            "levels": self.levels,
+            "incomplete": self.incomplete,
+            "virtual_duration": self.virtual_duration_ns / NANOS_PER_SECOND,
+            "schedule": self.schedule,
+        }
+
+    def dumps(self) -> str:
+        """Deterministic JSON text of the trace."""
+        return json.dumps(self.to_json(), sort_keys=True, indent=2, ensure_ascii=False)
+
+
+def plain_json(value: Any) -> Any:
+    """A Go value as plain JSON data: typed nils become null, times RFC 3339 text.
+
+    Non-finite floats (which JSON cannot hold) become ``{"$float": "NaN"}`` and
+    the like, so a trace is always valid JSON.
+    """
+    if isinstance(value, NilMap | NilList) or value is None:
+        return None
+    if isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        return {"$float": "NaN" if math.isnan(value) else ("+Inf" if value > 0 else "-Inf")}
+    if isinstance(value, dict):
+        return {str(k): plain_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_json(v) for v in value]
+    if isinstance(value, GoTime):
+        return value.value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(value, AnyKeyMap):
+        return {"$map[any]any": [[plain_json(k), plain_json(v)] for k, v in value.items]}
+    raise TypeError(f"not a Go value: {type(value).__name__}")

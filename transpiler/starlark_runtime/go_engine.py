@@ -1,0 +1,363 @@
+"""The ``go`` engine: go.starlark.net, the interpreter vMCP embeds, in a host process.
+
+``gohost/main.go`` runs the script with the builtins implemented in Go
+(``parallel`` on goroutines, ``retry`` calling its lambda natively) and
+forwards every builtin to this side as an ``op`` message. Here each script
+thread is a kernel thread: its runner resumes the goroutine, reads its next
+message, and performs the builtin with the same host semantics as the rust
+engine. Only one goroutine runs at a time, so runs are deterministic. One host
+process serves every run (a lock serialises runs from several threads).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from transpiler import gobuild
+from transpiler.sim.kernel import (
+    Acquire,
+    Blocked,
+    Context,
+    ContextError,
+    Delivery,
+    Failed,
+    Finished,
+    Join,
+    Semaphore,
+    StepOutcome,
+    Thread,
+)
+from transpiler.starlark_runtime.host import HostOp, RetryPolicy, RunState, ScriptHalt
+from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS, PARALLEL_CAP
+from transpiler.starlark_runtime.run import (
+    EngineError,
+    EngineRun,
+    FatalStop,
+    ScriptOutcome,
+    Starter,
+)
+from transpiler.starlark_runtime.values import to_script
+
+_SOURCE = Path(__file__).with_name("gohost") / "main.go"
+
+
+class GoHostProcess:
+    """The long-lived ``gohost`` process and its JSON-lines pipe."""
+
+    def __init__(self) -> None:
+        binary = gobuild.build(_SOURCE, "gohost", needs_starlark=True)
+        self._process = subprocess.Popen(
+            [str(binary)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        self.lock = threading.Lock()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one message."""
+        stdin: IO[str] | None = self._process.stdin
+        assert stdin is not None
+        stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
+        stdin.flush()
+
+    def receive(self) -> dict[str, Any]:
+        """Read one message (a dead host is an engine error)."""
+        stdout: IO[str] | None = self._process.stdout
+        assert stdout is not None
+        line = stdout.readline()
+        if not line:
+            raise EngineError("the go.starlark.net host process exited unexpectedly")
+        message: dict[str, Any] = json.loads(line)
+        if message.get("type") == "host-error":
+            raise EngineError(f"go.starlark.net host: {message.get('error')}")
+        return message
+
+
+_HOST: GoHostProcess | None = None
+_HOST_LOCK = threading.Lock()
+
+
+def shared_host() -> GoHostProcess:
+    """The process every go run uses (started on first use)."""
+    global _HOST
+    with _HOST_LOCK:
+        if _HOST is None:
+            _HOST = GoHostProcess()
+        return _HOST
+
+
+@dataclass(eq=False)
+class _Group:
+    semaphore: Semaphore
+    context: Context
+    first_error: str | None = None
+
+
+@dataclass(eq=False)
+class _GoThread:
+    path: tuple[int, ...]
+    context: Context
+    label: str
+    group: _Group | None = None
+    kthread: Thread | None = None
+    started: bool = False
+    holds_slot: bool = False
+    parallels: int = 0
+    retry_calls: int = 0
+    retry_stack: list[RetryPolicy] = field(default_factory=list)
+    inflight_kind: str = ""
+    inflight_body: HostOp | None = None
+    inflight_name: Any = None
+    joined: _Group | None = None
+
+
+class _Runner:
+    def __init__(self, run: GoRun, thread: _GoThread) -> None:
+        self._run = run
+        self._thread = thread
+
+    def step(self, delivery: Delivery) -> StepOutcome:
+        return self._run.step(self._thread, delivery)
+
+
+class GoRun:
+    """One ``tools/call`` of a script on go.starlark.net."""
+
+    def __init__(self, host: GoHostProcess, script: str, filename: str, state: RunState) -> None:
+        self._host = host
+        self._script = script
+        self._filename = filename
+        self._state = state
+        self._main = _GoThread((), state.root, "main")
+        self._outcome: ScriptOutcome | None = None
+        self._open = True
+
+    def start(self) -> None:
+        """Spawn the main thread on the kernel."""
+        self._spawn(self._main)
+
+    def outcome(self) -> ScriptOutcome | None:
+        """How ``run(params)`` ended."""
+        return self._outcome
+
+    def close(self) -> None:
+        """Stop whatever still runs in the host and release the process."""
+        if self._open and self._main.started:
+            self._host.send({"type": "abort"})
+            while self._host.receive().get("type") != "aborted":
+                pass
+        if self._open:
+            self._open = False
+            self._host.lock.release()
+
+    def _spawn(self, thread: _GoThread) -> None:
+        thread.kthread = self._state.kernel.spawn(_Runner(self, thread), thread.path, thread.label)
+
+    # -- stepping ----------------------------------------------------------
+
+    def step(self, thread: _GoThread, delivery: Delivery) -> StepOutcome:
+        """Resume ``thread`` and run it until it blocks or ends."""
+        if not thread.started:
+            thread.started = True
+            if thread is self._main:
+                self._host.send(
+                    {
+                        "type": "start",
+                        "script": self._script,
+                        "filename": self._filename,
+                        "params": to_script(self._state.scenario.params),
+                        "max_steps": MAX_EXECUTION_STEPS,
+                    }
+                )
+            else:
+                self._host.send({"type": "start-branch", "thread": list(thread.path)})
+            return self._pump(thread)
+        self._check_deadline()
+        if thread.joined is not None:
+            group, thread.joined = thread.joined, None
+            self._reply(thread, None, group.first_error)
+            return self._pump(thread)
+        body = thread.inflight_body
+        assert body is not None
+        return self._drive(thread, body, delivery)
+
+    def _check_deadline(self) -> None:
+        root = self._state.root
+        if root.error is not None and root.error.deadline:
+            raise FatalStop(None)
+
+    def _drive(self, thread: _GoThread, body: HostOp, delivery: Delivery) -> StepOutcome:
+        try:
+            if delivery.error is not None:
+                operation = body.throw(delivery.error)
+            else:
+                operation = body.send(delivery.value)
+        except StopIteration as stop:
+            thread.inflight_body = None
+            self._complete(thread, stop.value)
+            return self._pump(thread)
+        except ScriptHalt as halt:
+            thread.inflight_body = None
+            self._reply(thread, None, str(halt))
+            return self._pump(thread)
+        thread.inflight_body = body
+        return Blocked(operation)
+
+    def _complete(self, thread: _GoThread, result: Any) -> None:
+        """Answer the goroutine for a finished host operation."""
+        kind = thread.inflight_kind
+        if kind == "call":
+            ok, error, output = result.as_script_value()
+            if ok:
+                self._reply(thread, output, None)
+            else:
+                self._reply(thread, None, f"call_tool: {thread.inflight_name}: {error}")
+        elif kind == "try_call":
+            self._reply(thread, result.as_script_value(), None)
+        elif kind == "enter":
+            thread.holds_slot = True
+            self._reply(thread, None, None)
+        elif kind == "retry-fail":
+            if not result:
+                thread.retry_stack.pop()
+            self._reply(thread, bool(result), None)
+        else:
+            self._reply(thread, result, None)
+
+    def _reply(self, thread: _GoThread, value: Any, halt: str | None) -> None:
+        answer: dict[str, Any] = {"value": value}
+        if halt is not None:
+            answer["halt"] = halt
+        self._host.send({"type": "resume", "thread": list(thread.path), "value": answer})
+
+    def _pump(self, thread: _GoThread) -> StepOutcome:
+        """Read the goroutine's messages until it blocks on the kernel or ends."""
+        while True:
+            message = self._host.receive()
+            path = tuple(message.get("thread") or ())
+            if path != thread.path:
+                raise EngineError(f"go host: thread {path} spoke while {thread.path} ran")
+            if message["type"] == "exit":
+                return self._exit(thread, message)
+            outcome = self._operation(thread, message)
+            if outcome is not None:
+                return outcome
+
+    def _exit(self, thread: _GoThread, message: dict[str, Any]) -> StepOutcome:
+        if thread.holds_slot and thread.group is not None:
+            thread.group.semaphore.release()
+            thread.holds_slot = False
+        error = None if message.get("ok") else str(message.get("error"))
+        if error is not None and message.get("fatal"):
+            raise FatalStop(error)
+        if thread is self._main:
+            self._outcome = ScriptOutcome(value=message.get("value"), error=error)
+        if error is None:
+            return Finished(None)
+        group = thread.group
+        if group is not None and group.first_error is None:
+            group.first_error = error
+            group.context.cancel()
+        return Failed(RuntimeError(error))
+
+    def _operation(self, thread: _GoThread, message: dict[str, Any]) -> StepOutcome | None:
+        """Perform one builtin; None when the goroutine was answered at once."""
+        kind = message["op"]
+        state = self._state
+        thread.inflight_kind = kind
+        try:
+            if kind in ("call", "try_call"):
+                thread.inflight_name = message.get("name")
+                body = state.call_tool(
+                    thread.context,
+                    thread.label,
+                    _attempt(thread),
+                    message.get("name"),
+                    message.get("args"),
+                )
+                return self._drive(thread, body, Delivery())
+            if kind == "elicit":
+                body = state.elicit(thread.context, message.get("message"), message.get("schema"))
+                return self._drive(thread, body, Delivery())
+            if kind == "log":
+                state.log(message.get("message"))
+                self._reply(thread, None, None)
+                return None
+            if kind == "enter":
+                assert thread.group is not None
+                return self._drive(thread, _acquire(thread.group, thread.context), Delivery())
+            if kind == "parallel":
+                return self._parallel(thread, int(message["n"]))
+            if kind == "retry-begin":
+                number = thread.retry_calls
+                thread.retry_calls += 1
+                thread.retry_stack.append(
+                    state.retry_policy(
+                        message.get("max_attempts"),
+                        message.get("delay"),
+                        f"{thread.label}/retry-{number}",
+                    )
+                )
+                self._reply(thread, None, None)
+                return None
+            if kind == "retry-end":
+                thread.retry_stack.pop()
+                self._reply(thread, None, None)
+                return None
+            if kind == "retry-fail":
+                body = state.retry_wait(thread.context, thread.retry_stack[-1])
+                return self._drive(thread, body, Delivery())
+        except ScriptHalt as halt:
+            self._reply(thread, None, str(halt))
+            return None
+        raise EngineError(f"go host sent an unknown operation {kind!r}")
+
+    def _parallel(self, thread: _GoThread, count: int) -> StepOutcome:
+        number = thread.parallels
+        thread.parallels += 1
+        group = _Group(self._state.kernel.semaphore(PARALLEL_CAP), thread.context.child())
+        children = []
+        for index in range(count):
+            child = _GoThread(
+                (*thread.path, number, index),
+                group.context,
+                f"{thread.label}/parallel-{number}/{index}",
+                group=group,
+            )
+            self._spawn(child)
+            assert child.kthread is not None
+            children.append(child.kthread)
+        thread.joined = group
+        return Blocked(Join(tuple(children)))
+
+
+def _attempt(thread: _GoThread) -> int:
+    """The attempt number of the innermost ``retry`` (1 outside any)."""
+    return thread.retry_stack[-1].failures + 1 if thread.retry_stack else 1
+
+
+def _acquire(group: _Group, context: Context) -> HostOp:
+    try:
+        yield Acquire(group.semaphore, context)
+    except ContextError as error:
+        raise ScriptHalt(str(error)) from None
+
+
+def start_go(script: str, filename: str) -> Starter:
+    """The go engine as a :data:`~transpiler.starlark_runtime.run.Starter`."""
+
+    def start(state: RunState) -> EngineRun:
+        host = shared_host()
+        host.lock.acquire()
+        run = GoRun(host, script, filename, state)
+        run.start()
+        return run
+
+    return start

@@ -1,0 +1,157 @@
+"""What the builtins do, independent of which interpreter runs the script.
+
+Each blocking builtin is a generator over kernel operations, so both engines
+(starlark-rust with replay, go.starlark.net over a pipe) drive the very same
+semantics on the same simulated backends and virtual clock. Control flow that
+needs the interpreter (calling ``fn`` in ``retry``, branches in ``parallel``)
+lives in the engines; the bookkeeping they share lives here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+from transpiler.golang.duration import parse_duration
+from transpiler.sim.backends import SimulatedBackends
+from transpiler.sim.backoff import CENTRE, Backoff, Jitter
+from transpiler.sim.kernel import Context, ContextError, Kernel, Operation, Sleep
+from transpiler.sim.mcp import attempt_failure, output_map
+from transpiler.sim.scenario import Scenario
+from transpiler.sim.trace import CallRecord, ElicitationRecord
+from transpiler.starlark_runtime.profile import CALL_TIMEOUT_NS, ELICITATION_TIMEOUT_NS
+from transpiler.starlark_runtime.values import from_script, to_script
+
+HostOp = Generator[Operation, Any, Any]
+
+
+class ScriptHalt(Exception):
+    """A builtin halts the script with this message."""
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """One tool call's result as ``try_call_tool`` reports it."""
+
+    ok: bool
+    error: str | None
+    output: Any
+
+    def as_script_value(self) -> list[Any]:
+        """``[ok, error, output]`` for the prelude to wrap in a struct."""
+        return [self.ok, self.error, to_script(self.output) if self.ok else None]
+
+
+@dataclass
+class RetryPolicy:
+    """One ``retry()`` call: its limits and backoff state."""
+
+    max_attempts: int
+    backoff: Backoff
+    started_ns: int
+    who: str
+    failures: int = 0
+
+
+@dataclass
+class RunState:
+    """Everything one ``tools/call`` of a script shares across its threads."""
+
+    kernel: Kernel
+    backends: SimulatedBackends
+    scenario: Scenario
+    root: Context
+    jitter: Jitter = CENTRE
+    calls: list[CallRecord] = field(default_factory=list)
+    elicitations: list[ElicitationRecord] = field(default_factory=list)
+    logs: list[str] = field(default_factory=list)
+
+    def call_tool(self, context: Context, group: str, attempt: int, name: Any, args: Any) -> HostOp:
+        """Call a backend tool; returns a :class:`ToolOutcome` (never raises for call failures)."""
+        if not isinstance(name, str) or not name:
+            raise ScriptHalt(f"call_tool: tool name must be a non-empty string, got {name!r}")
+        if args is None:
+            args = {}
+        if not isinstance(args, dict):
+            raise ScriptHalt(f"call_tool: arguments must be a dict, got {type(args).__name__}")
+        if context.error is not None:
+            return ToolOutcome(False, str(context.error), None)
+        if not self.backends.has_tool(name):
+            return ToolOutcome(False, f"tool not found: {name}", None)
+        go_args = from_script(args)
+        start = self.kernel.now
+        answer = self.backends.call(name, go_args)
+        index = len(self.calls)
+        self.calls.append(CallRecord(name, go_args, attempt, start, start, group, "pending"))
+        call_context = context.child(self.kernel.now + CALL_TIMEOUT_NS)
+        try:
+            yield Sleep(answer.delay_ns, call_context)
+        except ContextError as error:
+            self.calls[index] = CallRecord(
+                name, go_args, attempt, start, self.kernel.now, group, "cancelled"
+            )
+            return ToolOutcome(False, str(error), None)
+        failure = attempt_failure(answer)
+        verdict = "ok" if failure is None else ("transport" if answer.result is None else "isError")
+        self.calls[index] = CallRecord(
+            name, go_args, attempt, start, self.kernel.now, group, verdict
+        )
+        if failure is not None:
+            return ToolOutcome(False, failure, None)
+        assert answer.result is not None
+        return ToolOutcome(True, None, output_map(answer.result))
+
+    def elicit(self, context: Context, message: Any, schema: Any) -> HostOp:
+        """Ask the client; returns ``[action, content]`` (a timeout reads as ``cancel``)."""
+        if not isinstance(message, str):
+            raise ScriptHalt(f"elicit: message must be a string, got {type(message).__name__}")
+        if schema is None:
+            schema = {}
+        if not isinstance(schema, dict):
+            raise ScriptHalt(f"elicit: schema must be a dict, got {type(schema).__name__}")
+        answer = self.backends.elicit()
+        self.elicitations.append(ElicitationRecord(message, from_script(schema), answer.describe()))
+        wait_context = context.child(self.kernel.now + ELICITATION_TIMEOUT_NS)
+        try:
+            yield Sleep(ELICITATION_TIMEOUT_NS if answer.timeout else answer.delay_ns, wait_context)
+        except ContextError:
+            return ["cancel", None]
+        if answer.timeout:
+            return ["cancel", None]
+        content = answer.content if answer.action == "accept" else None
+        return [answer.action, to_script(content) if isinstance(content, dict) else None]
+
+    def log(self, message: Any) -> None:
+        """Record a ``log()`` line."""
+        if not isinstance(message, str):
+            raise ScriptHalt(f"log: message must be a string, got {type(message).__name__}")
+        self.logs.append(message)
+
+    def retry_policy(self, max_attempts: Any, delay: Any, who: str) -> RetryPolicy:
+        """Validate ``retry``'s arguments and start its backoff."""
+        if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
+            raise ScriptHalt(f"retry: max_attempts must be a positive int, got {max_attempts!r}")
+        if not isinstance(delay, str):
+            raise ScriptHalt(f"retry: delay must be a duration string, got {delay!r}")
+        try:
+            delay_ns = parse_duration(delay)
+        except ValueError as error:
+            raise ScriptHalt(f"retry: {error}") from None
+        return RetryPolicy(max_attempts, Backoff(delay_ns), self.kernel.now, who)
+
+    def retry_wait(self, context: Context, policy: RetryPolicy) -> HostOp:
+        """After a failed attempt: wait the backoff; returns False when no attempt is left."""
+        policy.failures += 1
+        if policy.failures >= policy.max_attempts:
+            return False
+        wait = policy.backoff.next_wait(
+            self.kernel.now - policy.started_ns, self.jitter, policy.who, policy.failures
+        )
+        if wait is None:
+            return False
+        try:
+            yield Sleep(wait, context)
+        except ContextError as error:
+            raise ScriptHalt(str(error)) from None
+        return True

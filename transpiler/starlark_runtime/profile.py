@@ -1,0 +1,53 @@
+"""The ``scripted-tool`` profile (THV-0051): limits and what the client receives.
+
+Decisions where the RFC is silent are ours and are listed in the README
+("Starlark host profile"); both engines follow them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from transpiler.golang.jsonenc import marshal
+
+SECOND_NS = 1_000_000_000
+MAX_EXECUTION_STEPS = 1_000_000
+DEFAULT_TIMEOUT_NS = 30 * 60 * SECOND_NS
+CALL_TIMEOUT_NS = 5 * 60 * SECOND_NS
+ELICITATION_TIMEOUT_NS = 10 * 60 * SECOND_NS
+MAX_OUTPUT_BYTES = 10 * 1024 * 1024
+PARALLEL_CAP = 10
+DEFAULT_RETRY_ATTEMPTS = 3
+DEFAULT_RETRY_DELAY = "1s"
+
+FAILURE_PREFIX = "Script execution failed: "
+TIMEOUT_TEXT = "Script execution timeout exceeded"
+STEP_LIMIT_MESSAGE = "Starlark computation cancelled: too many steps"
+
+
+def halt_message(raw: str) -> str:
+    """The message of a halt as the client sees it: ``fail(msg)`` gives ``msg``."""
+    return raw[len("fail: ") :] if raw.startswith("fail: ") else raw
+
+
+def success_result(output: Any) -> dict[str, Any]:
+    """The client result for a returned value: a JSON text item plus ``structuredContent``."""
+    text = marshal(output)
+    if len(text.encode()) > MAX_OUTPUT_BYTES:
+        return failure_result(
+            f"output too large: {len(text.encode())} bytes (max {MAX_OUTPUT_BYTES})"
+        )
+    result: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
+    result["structuredContent"] = output if isinstance(output, dict) else None
+    result["isError"] = False
+    return result
+
+
+def failure_result(message: str) -> dict[str, Any]:
+    """The client result for a script that halted with ``message``."""
+    return {"content": [{"type": "text", "text": FAILURE_PREFIX + message}], "isError": True}
+
+
+def timeout_result() -> dict[str, Any]:
+    """The client result when the tool's timeout passes before the script returns."""
+    return {"content": [{"type": "text", "text": TIMEOUT_TEXT}], "isError": True}

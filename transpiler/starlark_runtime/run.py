@@ -1,0 +1,130 @@
+"""One ``tools/call`` of a Starlark scripted tool on simulated backends, as a trace."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from transpiler.diagnostics import TranspilerError
+from transpiler.sim.backends import SimulatedBackends
+from transpiler.sim.backoff import CENTRE, Jitter
+from transpiler.sim.kernel import Kernel
+from transpiler.sim.scenario import Scenario
+from transpiler.sim.trace import CallRecord, Trace
+from transpiler.starlark_runtime.host import RunState
+from transpiler.starlark_runtime.profile import (
+    DEFAULT_TIMEOUT_NS,
+    failure_result,
+    halt_message,
+    success_result,
+    timeout_result,
+)
+
+
+class EngineError(TranspilerError):
+    """The engine could not run the script (a nondeterministic script, a host bug)."""
+
+
+class FatalStop(Exception):
+    """Stops the whole run: ``message`` None means the tool's timeout passed."""
+
+    def __init__(self, message: str | None) -> None:
+        super().__init__(message or "timeout")
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ScriptOutcome:
+    """How ``run(params)`` ended: a returned value or a halt message."""
+
+    value: Any = None
+    error: str | None = None
+
+
+class EngineRun(Protocol):
+    """One run on one engine, set up on the kernel."""
+
+    def outcome(self) -> ScriptOutcome | None:
+        """How ``run(params)`` ended (None while it has not)."""
+
+    def close(self) -> None:
+        """Release the engine after the run, however it ended."""
+
+
+Starter = Callable[[RunState], EngineRun]
+"""An engine: given the run's state, sets up its main thread on the kernel."""
+
+
+@dataclass(frozen=True)
+class FinishedRun:
+    """A run that ended before it started (e.g. the script does not parse)."""
+
+    result: ScriptOutcome
+
+    def outcome(self) -> ScriptOutcome | None:
+        """The fixed outcome."""
+        return self.result
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def run_script(
+    start_engine: Starter,
+    scenario: Scenario,
+    *,
+    timeout_ns: int = 0,
+    jitter: Jitter = CENTRE,
+) -> Trace:
+    """Run a script on an engine against the scenario's backends and return its trace."""
+    kernel = Kernel()
+    backends = SimulatedBackends(scenario)
+    root = kernel.context(timeout_ns if timeout_ns > 0 else DEFAULT_TIMEOUT_NS)
+    state = RunState(kernel, backends, scenario, root, jitter)
+    engine_run = start_engine(state)
+    outcome: ScriptOutcome | None
+    try:
+        kernel.run()
+        outcome = engine_run.outcome()
+    except FatalStop as stop:
+        outcome = None if stop.message is None else ScriptOutcome(error=stop.message)
+    finally:
+        engine_run.close()
+    calls = [_settle(call, kernel.now) for call in state.calls]
+    trace = Trace(
+        form="starlark",
+        outcome="error",
+        client_result=timeout_result(),
+        output=None,
+        error="timeout",
+        calls=calls,
+        elicitations=list(state.elicitations),
+        logs=list(state.logs),
+        incomplete=backends.incomplete,
+        virtual_duration_ns=kernel.now,
+    )
+    if outcome is None:
+        return trace
+    if outcome.error is not None:
+        message = halt_message(outcome.error)
+        trace.client_result = failure_result(message)
+        trace.error = message
+        return trace
+    trace.client_result = success_result(outcome.value)
+    if trace.client_result["isError"]:
+        trace.error = trace.client_result["content"][0]["text"]
+        return trace
+    trace.outcome = "success"
+    trace.output = outcome.value
+    trace.error = None
+    return trace
+
+
+def _settle(call: CallRecord, now: int) -> CallRecord:
+    """A call still in flight when the run stopped ends, cancelled, at that instant."""
+    if call.result != "pending":
+        return call
+    return CallRecord(
+        call.tool, call.args, call.attempt, call.start_ns, now, call.group, "cancelled"
+    )

@@ -1,0 +1,604 @@
+"""The ``rust`` engine: starlark-rust in-process, resumed by deterministic replay.
+
+starlark-rust (through starlark-pyo3) cannot pass a Starlark function to
+Python, and a Python builtin cannot suspend a Starlark frame. So ``parallel``
+and ``retry`` are written in Starlark (``prelude.star``) over host primitives,
+and the host turns one script run into a series of *passes*:
+
+- Every builtin result is appended to the journal of the thread that asked
+  (the main thread, or one ``parallel`` branch). A pass evaluates the script
+  from the start; a thread's builtins are answered from its journal until the
+  thread reaches its frontier, where it receives what the kernel decided.
+- When the kernel decides that another thread runs next (a branch must wait
+  for a slower call, a sibling starts), the pass ends ("parks") and the next
+  pass replays up to that thread. Branches that have nothing to do in a pass
+  are skipped; finished branches are replayed only to recompute their values.
+- A halt inside ``retry``'s callable ends the pass too; the host records the
+  failed attempt, waits the backoff on the virtual clock, and the next pass
+  jumps straight to the next attempt.
+
+Scripts are deterministic given builtin results, so replay reproduces the
+same states; a replayed builtin that differs from its journal entry is
+reported as a nondeterministic script. Cost: a pass per context switch, each
+re-running the script's prefix (cheap for workflow-sized scripts; see
+benchmarks/bench_runtime.py). Steps are counted per pass, so the execution-step
+limit applies to each pass rather than to the sum over passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import starlark as sl
+
+from transpiler.sim.kernel import (
+    Acquire,
+    Context,
+    ContextError,
+    Decision,
+    Delivery,
+    Join,
+    Parked,
+    Semaphore,
+    StepOutcome,
+    Thread,
+)
+from transpiler.starlark_runtime.host import HostOp, RetryPolicy, RunState, ScriptHalt
+from transpiler.starlark_runtime.profile import (
+    MAX_EXECUTION_STEPS,
+    PARALLEL_CAP,
+    STEP_LIMIT_MESSAGE,
+)
+from transpiler.starlark_runtime.run import (
+    EngineError,
+    EngineRun,
+    FatalStop,
+    FinishedRun,
+    ScriptOutcome,
+    Starter,
+)
+from transpiler.starlark_runtime.values import from_script, to_script
+
+_GLOBALS = sl.Globals.extended_by([sl.LibraryExtension.Json, sl.LibraryExtension.StructType])
+_PRELUDE = sl.parse(
+    "prelude.star",
+    resources.files("transpiler.starlark_runtime").joinpath("prelude.star").read_text(),
+)
+_ENTRY = sl.parse("entry.star", "run(__params)\n")
+_RUN_CHECK = sl.parse("check.star", "__run_type = type(run)\n")
+_CHECK_INTERVAL_STEPS = 1000
+
+
+class _Park(Exception):
+    """Ends a pass because another thread runs next."""
+
+
+class _Halt(Exception):
+    """Ends a pass because the running thread halted."""
+
+
+@dataclass
+class _Entry:
+    kind: str
+    result: Any
+    halt: str | None = None
+
+
+@dataclass
+class _Retry:
+    policy: RetryPolicy
+    attempt_starts: list[int]
+    attempt: int = 1
+    closed: bool = False
+
+
+@dataclass
+class _InFlight:
+    kind: str
+    index: int
+    body: HostOp | None = None
+    retry: _Retry | None = None
+
+
+@dataclass(eq=False)
+class _Group:
+    key: int
+    children: list[_Thread]
+    semaphore: Semaphore
+    context: Context
+    first_error: str | None = None
+
+
+@dataclass(eq=False)
+class _Thread:
+    path: tuple[int, ...]
+    context: Context
+    label: str
+    parent: _Thread | None = None
+    group: _Group | None = None
+    kthread: Thread | None = None
+    journal: list[_Entry] = field(default_factory=list)
+    inflight: _InFlight | None = None
+    retries: dict[int, _Retry] = field(default_factory=dict)
+    groups: dict[int, _Group] = field(default_factory=dict)
+    parallels: int = 0
+    retry_calls: int = 0
+    holds_slot: bool = False
+    finished: bool = False
+    cursor: int = 0
+    retry_stack: list[_Retry] = field(default_factory=list)
+    group_stack: list[_Group] = field(default_factory=list)
+
+    def reset_pass(self) -> None:
+        self.cursor = 0
+        self.retry_stack = []
+        self.group_stack = []
+
+    def attempt(self) -> int:
+        """The attempt number of the innermost ``retry`` (1 outside any)."""
+        return self.retry_stack[-1].policy.failures + 1 if self.retry_stack else 1
+
+
+class _ThreadRunner:
+    def __init__(self, run: ReplayRun, thread: _Thread) -> None:
+        self._run = run
+        self._thread = thread
+
+    def step(self, delivery: Delivery) -> StepOutcome:
+        assert self._thread.kthread is not None
+        self._run.run_pass(Decision(self._thread.kthread, delivery))
+        return Parked()
+
+
+class ReplayRun:
+    """One ``tools/call`` of a script on starlark-rust."""
+
+    def __init__(self, script: sl.AstModule, params: Any, state: RunState) -> None:
+        self._script = script
+        self._params = params
+        self._state = state
+        self._main = _Thread((), state.root, "main")
+        self._threads: dict[Thread, _Thread] = {}
+        self._pending: Decision | None = None
+        self._live: _Thread | None = None
+        self._current = self._main
+        self._entered: set[tuple[int, ...]] = set()
+        self._halt: str | None = None
+        self._parked = False
+        self._steps = 0
+        self._escaped: Exception | None = None
+        self._outcome: ScriptOutcome | None = None
+
+    def start(self) -> None:
+        """Spawn the main thread; the kernel's loop does the rest."""
+        self._spawn(self._main)
+
+    def outcome(self) -> ScriptOutcome | None:
+        """How ``run(params)`` ended."""
+        return self._outcome
+
+    def close(self) -> None:
+        """Nothing outlives a rust run."""
+
+    def _spawn(self, thread: _Thread) -> None:
+        kthread = self._state.kernel.spawn(_ThreadRunner(self, thread), thread.path, thread.label)
+        thread.kthread = kthread
+        self._threads[kthread] = thread
+
+    # -- passes -----------------------------------------------------------
+
+    def run_pass(self, decision: Decision) -> None:
+        """Evaluate the script once, resuming the thread of ``decision``."""
+        self._pending = decision
+        self._live = None
+        self._current = self._main
+        self._entered = set()
+        self._halt = None
+        self._parked = False
+        self._escaped = None
+        self._steps = 0
+        for thread in self._threads.values():
+            thread.reset_pass()
+        module = sl.Module()
+        for name, function in self._host_functions().items():
+            module.add_callable(name, function)
+        options = sl.EvalOptions(check_cancelled=self._count_steps)
+        try:
+            sl.eval_with(options, module, _PRELUDE, _GLOBALS)
+            sl.eval_with(options, module, self._script, _GLOBALS)
+            self._require_run(module)
+            module["__params"] = self._params
+            returned = sl.eval_with(options, module, _ENTRY, _GLOBALS)
+        except sl.StarlarkError as error:
+            if self._escaped is not None:
+                raise self._escaped from None
+            if self._parked:
+                self._state.kernel.defer(self._pending)
+                return
+            if self._steps * _CHECK_INTERVAL_STEPS > MAX_EXECUTION_STEPS:
+                raise FatalStop(STEP_LIMIT_MESSAGE) from None
+            message = self._halt if self._halt is not None else _error_message(error)
+            self._unwind(self._current, message)
+            return
+        try:
+            value = from_script(returned.value)
+        except Exception:
+            self._unwind(self._main, "run() returned a value that is not JSON-like")
+            return
+        self._outcome = ScriptOutcome(value=value)
+        self._finish(self._main, None)
+
+    @staticmethod
+    def _require_run(module: sl.Module) -> None:
+        try:
+            sl.eval(module, _RUN_CHECK, _GLOBALS)
+        except sl.StarlarkError:
+            raise FatalStop("the script does not define run(params)") from None
+
+    def _count_steps(self) -> bool:
+        self._steps += 1
+        return self._steps * _CHECK_INTERVAL_STEPS > MAX_EXECUTION_STEPS
+
+    def _host_functions(self) -> dict[str, Callable[..., Any]]:
+        return {
+            "_host_call_tool": self._call_tool,
+            "_host_try_call_tool": self._try_call_tool,
+            "_host_elicit": self._elicit,
+            "_host_log": self._log,
+            "_host_parallel_begin": self._parallel_begin,
+            "_host_parallel_next": self._parallel_next,
+            "_host_branch_enter": self._branch_enter,
+            "_host_branch_exit": self._branch_exit,
+            "_host_parallel_end": self._parallel_end,
+            "_host_retry_begin": self._retry_begin,
+            "_host_retry_check": self._retry_check,
+        }
+
+    # -- scheduling primitives -------------------------------------------
+
+    def _stop(self, message: str) -> Exception:
+        self._halt = message
+        return _Halt(message)
+
+    def _escape(self, error: Exception) -> Exception:
+        """An exception that must leave the pass as itself, not as a Starlark error."""
+        self._escaped = error
+        return error
+
+    def _park(self) -> Exception:
+        self._parked = True
+        self._live = None
+        return _Park()
+
+    def _claim(self, thread: _Thread) -> Delivery:
+        """Let ``thread`` run on: it is live, or the kernel's pending choice is for it."""
+        if self._live is thread:
+            return Delivery()
+        pending = self._pending
+        if pending is None or pending.thread is not thread.kthread:
+            raise self._escape(EngineError(f"thread {thread.label} ran without being scheduled"))
+        self._pending = None
+        self._live = thread
+        self._check_deadline()
+        return pending.delivery
+
+    def _check_deadline(self) -> None:
+        """At the tool's timeout the whole run stops, whatever the script was doing."""
+        root = self._state.root
+        if root.error is not None and root.error.deadline:
+            raise self._escape(FatalStop(None))
+
+    def _op(self, kind: str, start: Callable[[], HostOp], shape: Callable[[Any], Any]) -> Any:
+        """Run (or replay) one builtin operation of the current thread."""
+        thread = self._current
+        if thread.cursor < len(thread.journal):
+            entry = thread.journal[thread.cursor]
+            if entry.kind != kind:
+                raise self._escape(
+                    EngineError(
+                        f"nondeterministic script: thread {thread.label} replayed {kind} "
+                        f"where its journal has {entry.kind}"
+                    )
+                )
+            thread.cursor += 1
+            if entry.halt is not None:
+                raise self._stop(entry.halt)
+            return entry.result
+        inflight = thread.inflight
+        if inflight is not None and inflight.index == thread.cursor and inflight.body is not None:
+            thread.inflight = None
+            body, delivery = inflight.body, self._claim(thread)
+        else:
+            self._claim(thread)
+            body, delivery = start(), Delivery()
+        value = shape(self._drive(thread, kind, body, delivery))
+        thread.journal.append(_Entry(kind, value))
+        thread.cursor += 1
+        return value
+
+    def _drive(self, thread: _Thread, kind: str, body: HostOp, delivery: Delivery) -> Any:
+        """Step a host operation until it returns, continuing inline while this thread runs."""
+        assert thread.kthread is not None
+        while True:
+            try:
+                if delivery.error is not None:
+                    operation = body.throw(delivery.error)
+                else:
+                    operation = body.send(delivery.value)
+            except StopIteration as stop:
+                return stop.value
+            except ScriptHalt as halt:
+                raise self._stop(str(halt)) from None
+            decision = self._state.kernel.continue_inline(thread.kthread, operation)
+            if decision is not None and decision.thread is thread.kthread:
+                self._check_deadline()
+                delivery = decision.delivery
+                continue
+            thread.inflight = _InFlight(kind, thread.cursor, body, _innermost(thread))
+            self._pending = decision
+            raise self._park()
+
+    def _finish(self, thread: _Thread, error: str | None) -> None:
+        """End a thread (outside or at the end of a pass) and queue the kernel's next choice."""
+        assert thread.kthread is not None
+        thread.finished = True
+        if thread.holds_slot and thread.group is not None:
+            thread.group.semaphore.release()
+            thread.holds_slot = False
+        if error is not None and thread.group is not None and thread.group.first_error is None:
+            thread.group.first_error = error
+            thread.group.context.cancel()
+        if error is not None and thread is self._main:
+            self._outcome = ScriptOutcome(error=error)
+        decision = self._state.kernel.finish_inline(
+            thread.kthread, None, None if error is None else RuntimeError(error)
+        )
+        self._state.kernel.defer(decision)
+
+    def _unwind(self, thread: _Thread, message: str) -> None:
+        """A halt in ``thread``: the innermost open ``retry`` catches it, else the thread fails."""
+        while thread.retry_stack:
+            retry = thread.retry_stack.pop()
+            if retry.closed:
+                continue
+            body = self._state.retry_wait(thread.context, retry.policy)
+            try:
+                operation = next(body)
+            except StopIteration:
+                retry.closed = True
+                continue
+            except ScriptHalt as halt:
+                retry.closed = True
+                message = str(halt)
+                continue
+            assert thread.kthread is not None
+            thread.inflight = _InFlight("retry-wait", len(thread.journal), body, retry)
+            self._state.kernel.defer(self._state.kernel.continue_inline(thread.kthread, operation))
+            return
+        self._finish(thread, message)
+
+    # -- builtins ----------------------------------------------------------
+
+    def _tool(self, name: Any, args: Any) -> Any:
+        thread = self._current
+        return self._op(
+            "call",
+            lambda: self._state.call_tool(
+                thread.context, thread.label, thread.attempt(), name, args
+            ),
+            lambda outcome: outcome.as_script_value(),
+        )
+
+    def _call_tool(self, name: Any, args: Any = None) -> Any:
+        ok, error, output = self._tool(name, args)
+        if not ok:
+            raise self._stop(f"call_tool: {name}: {error}")
+        return output
+
+    def _try_call_tool(self, name: Any, args: Any = None) -> Any:
+        return self._tool(name, args)
+
+    def _elicit(self, message: Any, schema: Any = None) -> Any:
+        thread = self._current
+        return self._op(
+            "elicit", lambda: self._state.elicit(thread.context, message, schema), _same
+        )
+
+    def _log(self, message: Any) -> None:
+        self._op("log", lambda: _instant(lambda: self._state.log(message)), _same)
+
+    def _parallel_begin(self, count: int) -> int:
+        thread = self._current
+        key = thread.cursor
+        if key < len(thread.journal) or (
+            thread.inflight is not None and thread.inflight.index == key
+        ):
+            thread.group_stack.append(thread.groups[key])
+            return count
+        self._claim(thread)
+        number = thread.parallels
+        thread.parallels += 1
+        group = _Group(key, [], self._state.kernel.semaphore(PARALLEL_CAP), thread.context.child())
+        for index in range(count):
+            child = _Thread(
+                (*thread.path, number, index),
+                group.context,
+                f"{thread.label}/parallel-{number}/{index}",
+                parent=thread,
+                group=group,
+            )
+            group.children.append(child)
+            self._spawn(child)
+        thread.groups[key] = group
+        thread.group_stack.append(group)
+        assert thread.kthread is not None
+        children = tuple(c.kthread for c in group.children if c.kthread is not None)
+        thread.inflight = _InFlight("parallel", key)
+        self._pending = self._state.kernel.continue_inline(thread.kthread, Join(children))
+        self._live = None
+        return count
+
+    def _parallel_next(self) -> int:
+        thread = self._current
+        group = thread.group_stack[-1]
+        pending = self._pending
+        for index, child in enumerate(group.children):
+            if child.path in self._entered:
+                continue
+            if (
+                pending is not None
+                and self._threads[pending.thread].path[: len(child.path)] == child.path
+            ):
+                return self._enter(child, index)
+        if group.first_error is None and all(c.finished for c in group.children):
+            for index, child in enumerate(group.children):
+                if child.path not in self._entered:
+                    return self._enter(child, index)
+        return -1
+
+    def _enter(self, child: _Thread, index: int) -> int:
+        self._entered.add(child.path)
+        self._current = child
+        return index
+
+    def _branch_enter(self, index: int) -> None:
+        child = self._current
+        assert child.group is not None
+        self._op("enter", lambda: _acquire(child.group, child), _same)  # type: ignore[arg-type]
+        child.holds_slot = not child.finished
+        del index
+
+    def _branch_exit(self, index: int) -> None:
+        child = self._current
+        assert child.parent is not None
+        self._current = child.parent
+        if child.finished:
+            return
+        self._live = None
+        assert child.kthread is not None
+        child.finished = True
+        if child.holds_slot and child.group is not None:
+            child.group.semaphore.release()
+            child.holds_slot = False
+        self._pending = self._state.kernel.finish_inline(child.kthread, None, None)
+        del index
+
+    def _parallel_end(self) -> None:
+        thread = self._current
+        group = thread.group_stack.pop()
+        if thread.cursor < len(thread.journal):
+            entry = thread.journal[thread.cursor]
+            thread.cursor += 1
+            if entry.halt is not None:
+                raise self._stop(entry.halt)
+            return
+        pending = self._pending
+        if pending is None or pending.thread is not thread.kthread:
+            raise self._park()
+        self._pending = None
+        self._live = thread
+        thread.inflight = None
+        self._check_deadline()
+        thread.journal.append(_Entry("parallel", None, group.first_error))
+        thread.cursor += 1
+        if group.first_error is not None:
+            raise self._stop(group.first_error)
+
+    def _retry_begin(self, max_attempts: Any, delay: Any) -> int:
+        thread = self._current
+        key = thread.cursor
+        retry = thread.retries.get(key)
+        if retry is None:
+            self._claim(thread)
+            number = thread.retry_calls
+            thread.retry_calls += 1
+            try:
+                policy = self._state.retry_policy(
+                    max_attempts, delay, f"{thread.label}/retry-{number}"
+                )
+            except ScriptHalt as halt:
+                raise self._stop(str(halt)) from None
+            retry = _Retry(policy, [key])
+            thread.retries[key] = retry
+            thread.retry_stack.append(retry)
+            return 1
+        thread.retry_stack.append(retry)
+        inflight = thread.inflight
+        if inflight is not None and inflight.kind == "retry-wait" and inflight.retry is retry:
+            thread.cursor = inflight.index
+            self._wait_then_advance(thread, retry)
+            return retry.attempt
+        thread.cursor = retry.attempt_starts[-1]
+        return retry.attempt
+
+    def _retry_check(self, failure: Any) -> bool:
+        thread = self._current
+        retry = thread.retry_stack[-1]
+        if failure is None:
+            retry.closed = True
+            thread.retry_stack.pop()
+            return True
+        if not self._wait_then_advance(thread, retry):
+            retry.closed = True
+            thread.retry_stack.pop()
+            raise self._stop(str(failure))
+        return False
+
+    def _wait_then_advance(self, thread: _Thread, retry: _Retry) -> bool:
+        """Wait the backoff before the next attempt; False when none is left."""
+        go_on = self._op(
+            "retry-wait", lambda: self._state.retry_wait(thread.context, retry.policy), _same
+        )
+        if go_on:
+            retry.attempt += 1
+            retry.attempt_starts.append(thread.cursor)
+        return bool(go_on)
+
+
+def _innermost(thread: _Thread) -> _Retry | None:
+    return thread.retry_stack[-1] if thread.retry_stack else None
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _instant(action: Callable[[], None]) -> HostOp:
+    """A host operation that completes without waiting."""
+    action()
+    yield from ()
+
+
+def _acquire(group: _Group, child: _Thread) -> HostOp:
+    try:
+        yield Acquire(group.semaphore, child.context)
+    except ContextError as error:
+        raise ScriptHalt(str(error)) from None
+
+
+def _error_message(error: sl.StarlarkError) -> str:
+    """The message of a Starlark error (the line after ``error: ``)."""
+    for line in str(error).splitlines():
+        if line.startswith("error: "):
+            return line[len("error: ") :]
+    return str(error).strip()
+
+
+def start_rust(script: str, filename: str) -> Starter:
+    """The rust engine as a :data:`~transpiler.starlark_runtime.run.Starter`."""
+
+    def start(state: RunState) -> EngineRun:
+        try:
+            ast = sl.parse(filename, script)
+        except sl.StarlarkError as error:
+            return FinishedRun(
+                ScriptOutcome(error=f"script does not parse: {_error_message(error)}")
+            )
+        run = ReplayRun(ast, to_script(state.scenario.params), state)
+        run.start()
+        return run
+
+    return start
