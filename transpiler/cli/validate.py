@@ -1,0 +1,122 @@
+"""``python -m transpiler validate PATH...``: judge composite tools as vMCP would."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
+from transpiler.config.loader import load_paths
+from transpiler.config.validate import UnitReport, ValidationReport, validate
+from transpiler.diagnostics import Diagnostic, Severity
+
+#: Which command fails at which phase (in the order it checks), per kind of input; a
+#: command is shown when its last phase applies (a referenced definition is served
+#: by the VirtualMCPServer that references it).
+_COMMANDS = {
+    "vmcp-config": (("thv vmcp validate", ("P1", "P2")), ("vmcp serve", ("P1", "P2", "P3", "P4"))),
+    "kubernetes": (
+        ("kubectl apply", ("admission",)),
+        ("operator", ("P2", "operator")),
+        ("vmcp serve", ("P1", "P2", "P3", "P4")),
+    ),
+}
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``validate`` command."""
+    parser = subparsers.add_parser(
+        "validate",
+        help="check composite tools exactly as vMCP does",
+        description="Report every problem vMCP (and Kubernetes) would reject, phase by phase. "
+        "Exit 0 when valid, 1 when not, 2 when an input cannot be read.",
+    )
+    parser.add_argument(
+        "paths", nargs="+", metavar="PATH", help="files or directories (*.yaml, *.yml, *.json)"
+    )
+    add_format_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate and print; the exit code says valid, invalid or unreadable."""
+    report = validate(load_paths(args.paths))
+    if args.format == "json":
+        print_json(report_json(report))
+    else:
+        print(render_text(report), end="")
+    if report.load.unreadable:
+        return EXIT_INPUT
+    return EXIT_OK if report.valid else EXIT_FAILED
+
+
+def _reported(unit: UnitReport) -> set[int]:
+    return {id(v.reported) for v in unit.verdicts if v.reported is not None}
+
+
+def render_text(report: ValidationReport) -> str:
+    """The human-readable report; ``*`` marks the findings vMCP itself prints."""
+    lines: list[str] = [
+        d.render() for d in (*report.load.unreadable, *report.load.errors, *report.load.notes)
+    ]
+    for unit in report.units:
+        lines.append(f"== {unit.unit.file} (document {unit.unit.document + 1}): {unit.unit.label}")
+        names = ", ".join(tool.effective.name or "<unnamed>" for tool in unit.unit.tools)
+        lines.append(f"   tools: {names or '(none)'}")
+        family = "vmcp-config" if unit.unit.kind.value == "vmcp-config" else "kubernetes"
+        for command, phases in _COMMANDS[family]:
+            if unit.verdict(phases[-1]) is None:
+                continue
+            failed = unit.first_failure(phases)
+            outcome = "passes" if failed is None else f"fails at {failed.phase}: {failed.message}"
+            lines.append(f"   {command}: {outcome}".replace("\n", "\n      "))
+        marked = _reported(unit)
+        for diagnostic in unit.diagnostics:
+            prefix = " * " if id(diagnostic) in marked else "   "
+            lines.append(prefix + diagnostic.render())
+    errors = sum(d.severity is Severity.ERROR for d in report.diagnostics)
+    warnings = sum(d.severity is Severity.WARNING for d in report.diagnostics)
+    tools = len(report.load.tools)
+    verdict = "valid" if report.valid else "invalid"
+    counts = f"{errors} error(s), {warnings} warning(s)"
+    lines.append(f"{verdict}: {counts}, {tools} tool(s) in {len(report.units)} unit(s)")
+    lines.append("(* = the finding vMCP itself reports for that phase)")
+    return "\n".join(lines) + "\n"
+
+
+def _diagnostic_json(diagnostic: Diagnostic, marked: set[int]) -> dict[str, object]:
+    return {**diagnostic.to_json(), "reported_by_vmcp": id(diagnostic) in marked}
+
+
+def report_json(report: ValidationReport) -> dict[str, object]:
+    """The report as JSON-ready data."""
+    units = []
+    for unit in report.units:
+        marked = _reported(unit)
+        units.append(
+            {
+                "file": unit.unit.file,
+                "document": unit.unit.document,
+                "kind": unit.unit.kind.value,
+                "resource": unit.unit.resource,
+                "tools": [tool.effective.name for tool in unit.unit.tools],
+                "valid": unit.valid,
+                "verdicts": [
+                    {
+                        "phase": v.phase,
+                        "passed": v.passed,
+                        "message": v.message,
+                        "rule": v.reported.rule if v.reported else None,
+                    }
+                    for v in unit.verdicts
+                ],
+                "diagnostics": [_diagnostic_json(d, marked) for d in unit.diagnostics],
+            }
+        )
+    return {
+        "valid": report.valid,
+        "units": units,
+        "load": [
+            d.to_json() for d in (*report.load.unreadable, *report.load.errors, *report.load.notes)
+        ],
+    }

@@ -1,0 +1,238 @@
+"""Find, read and classify composite tools in YAML/JSON files and Kubernetes manifests.
+
+Inputs are files or directories (searched recursively for ``*.yaml``,
+``*.yml`` and ``*.json``, in sorted order). Each YAML document is one of:
+
+* a vMCP config (top-level ``compositeTools``/``compositeToolRefs`` or other
+  ``Config`` keys), decoded with yaml.v3's strict rules (P1);
+* a ``VirtualMCPServer``: inline ``spec.config.compositeTools`` first, then
+  ``spec.config.compositeToolRefs`` resolved against definitions in the same
+  input, as the operator orders them;
+* a ``VirtualMCPCompositeToolDefinition``: its ``spec`` with admission defaults;
+* a manifest snippet without ``apiVersion``/``kind``, read by its shape;
+* anything else (step-list fragments included), skipped with a note.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Final
+
+from transpiler.config.documents import (
+    CONFIG_KEYS,
+    ServerDocument,
+    keyed,
+    read_definition,
+    read_server,
+    read_vmcp_config,
+    scalar_text,
+)
+from transpiler.config.godecode import DecodeAborted
+from transpiler.config.model import DocumentKind
+from transpiler.config.units import ConfigUnit, LoadedTool, LoadResult
+from transpiler.config.yamlv3 import (
+    Document,
+    Kind,
+    Node,
+    YamlLimitError,
+    YamlSyntaxError,
+    parse_documents,
+)
+from transpiler.diagnostics import Diagnostic, InputError, Severity, SourceLocation
+
+__all__ = ["ConfigUnit", "LoadResult", "LoadedTool", "discover", "load_bytes", "load_paths"]
+
+#: Largest file read (bytes); vMCP configs are kilobytes.
+MAX_FILE_BYTES: Final = 2 * 1024 * 1024
+SUFFIXES: Final = (".yaml", ".yml", ".json")
+
+Source = tuple[str, bytes | None, str | None]
+
+
+def discover(paths: Sequence[str | Path]) -> list[Path]:
+    """Files named by ``paths``; directories give their ``*.yaml *.yml *.json`` files, sorted."""
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in SUFFIXES))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise InputError(f"no such file or directory: {raw}")
+    return files
+
+
+def _read(path: Path) -> Source:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return str(path), None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES}"
+        return str(path), path.read_bytes(), None
+    except OSError as error:
+        return str(path), None, f"cannot read file: {error.strerror or error}"
+
+
+def load_paths(paths: Sequence[str | Path]) -> LoadResult:
+    """Load every document of every file under ``paths``."""
+    return load_sources(_read(path) for path in discover(paths))
+
+
+def load_bytes(data: bytes, file: str = "<input>") -> LoadResult:
+    """Load one file's content (for callers that already hold the bytes)."""
+    if len(data) > MAX_FILE_BYTES:
+        return load_sources(
+            [(file, None, f"file is {len(data)} bytes; the limit is {MAX_FILE_BYTES}")]
+        )
+    return load_sources([(file, data, None)])
+
+
+def load_sources(sources: Iterable[Source]) -> LoadResult:
+    """Load ``(file, content, unreadable reason)`` triples and link references across them."""
+    state = _Loader()
+    for file, data, problem in sources:
+        if data is None:
+            where = SourceLocation(file)
+            state.unreadable.append(Diagnostic("INPUT.unreadable", problem or "unreadable", where))
+        else:
+            state.read_file(file, data)
+    return state.finish()
+
+
+class _Loader:
+    """Accumulates units across files, then links ``compositeToolRefs``."""
+
+    def __init__(self) -> None:
+        self.entries: list[ConfigUnit | ServerDocument] = []
+        self.notes: list[Diagnostic] = []
+        self.errors: list[Diagnostic] = []
+        self.unreadable: list[Diagnostic] = []
+
+    def _note(
+        self, rule: str, message: str, where: SourceLocation, severity: Severity = Severity.NOTE
+    ) -> None:
+        self.notes.append(Diagnostic(rule, message, where, severity))
+
+    def read_file(self, file: str, data: bytes) -> None:
+        configs = 0
+        try:
+            for document in parse_documents(data):
+                where = SourceLocation(file, document.line, 1)
+                if self._read_document(file, document, where) is DocumentKind.VMCP_CONFIG:
+                    configs += 1
+                    if configs == 2:
+                        message = (
+                            "vMCP reads only the first YAML document of a config file; "
+                            "later documents are checked here but ignored by vMCP"
+                        )
+                        self.notes.append(
+                            Diagnostic(
+                                "P1.extraDocument", message, where, Severity.WARNING, phase="P1"
+                            )
+                        )
+        except YamlSyntaxError as error:
+            rule = "LIMIT.depth" if isinstance(error, YamlLimitError) else "P1.yaml.syntax"
+            where = SourceLocation(file, error.line, error.column)
+            self.errors.append(Diagnostic(rule, error.message, where, phase="P1"))
+        except DecodeAborted as aborted:
+            where = SourceLocation(file, aborted.issue.line, aborted.issue.column)
+            self.errors.append(
+                Diagnostic("LIMIT.aliases", aborted.issue.message, where, phase="P1")
+            )
+
+    def _read_document(
+        self, file: str, document: Document, where: SourceLocation
+    ) -> DocumentKind | None:
+        root = document.root.resolved() if document.root is not None else None
+        if root is None or (root.kind is Kind.SCALAR and root.short_tag() == "!!null"):
+            self._note("LOAD.emptyDocument", "empty document: skipped", where)
+            return None
+        if root.kind is Kind.SEQUENCE:
+            self._note("LOAD.fragment", "a list of steps, not a composite tool: skipped", where)
+            return None
+        keys = keyed(root)
+        kind = scalar_text(keys["kind"][1]) if "kind" in keys else None
+        if kind == "VirtualMCPServer":
+            self.entries.append(read_server(file, document, keys))
+            return DocumentKind.VIRTUAL_MCP_SERVER
+        if kind == "VirtualMCPCompositeToolDefinition":
+            self.entries.append(read_definition(file, document, keys))
+            return DocumentKind.COMPOSITE_TOOL_DEFINITION
+        if kind is not None or root.kind is not Kind.MAPPING:
+            self._note("LOAD.skipped", f"{kind or 'scalar'} document: skipped", where)
+            return None
+        if keys.keys() & CONFIG_KEYS or "composite_tools" in keys:
+            self.entries.append(read_vmcp_config(file, document, root))
+            return DocumentKind.VMCP_CONFIG
+        return self._snippet(file, document, keys, where)
+
+    def _snippet(
+        self,
+        file: str,
+        document: Document,
+        keys: dict[str, tuple[Node, Node]],
+        where: SourceLocation,
+    ) -> DocumentKind | None:
+        spec = keyed(keys["spec"][1]) if "spec" in keys else {}
+        if "name" in spec:
+            message = (
+                "no apiVersion/kind: read as a VirtualMCPCompositeToolDefinition (spec has a name)"
+            )
+            self._note("LOAD.snippet", message, where)
+            self.entries.append(read_definition(file, document, keys))
+            return DocumentKind.COMPOSITE_TOOL_DEFINITION
+        if spec.keys() & {"config", "compositeTools"}:
+            self._note(
+                "LOAD.snippet",
+                "no apiVersion/kind: read as a VirtualMCPServer (spec has config)",
+                where,
+            )
+            self.entries.append(read_server(file, document, keys))
+            return DocumentKind.VIRTUAL_MCP_SERVER
+        if "steps" in keys or "steps" in spec:
+            self._note("LOAD.fragment", "a list of steps, not a composite tool: skipped", where)
+        else:
+            self._note("LOAD.skipped", "no composite tools in this document: skipped", where)
+        return None
+
+    def finish(self) -> LoadResult:
+        """Link each server's refs to definitions (same namespace, by name), in document order."""
+        definitions: dict[tuple[str, str], ConfigUnit] = {}
+        for entry in self.entries:
+            if (
+                isinstance(entry, ConfigUnit)
+                and entry.kind is DocumentKind.COMPOSITE_TOOL_DEFINITION
+            ):
+                definitions.setdefault((entry.namespace, entry.resource or ""), entry)
+        referenced: set[int] = set()
+        linked = [
+            entry if isinstance(entry, ConfigUnit) else self._link(entry, definitions, referenced)
+            for entry in self.entries
+        ]
+        units = tuple(replace(u, referenced=True) if id(u) in referenced else u for u in linked)
+        return LoadResult(units, tuple(self.notes), tuple(self.errors), tuple(self.unreadable))
+
+    @staticmethod
+    def _link(
+        server: ServerDocument, definitions: dict[tuple[str, str], ConfigUnit], referenced: set[int]
+    ) -> ConfigUnit:
+        unit = server.unit
+        tools = list(unit.tools)
+        problems: list[Diagnostic] = []
+        for name, where in server.refs:
+            definition = definitions.get((unit.namespace, name))
+            if definition is None:
+                message = (
+                    f"referenced VirtualMCPCompositeToolDefinition {name!r} not found in namespace "
+                    f"{unit.namespace!r} (not among the inputs)"
+                )
+                problems.append(Diagnostic("K8S.refNotFound", message, where, phase="operator"))
+                continue
+            referenced.add(id(definition))
+            by = f"VirtualMCPServer/{unit.resource}"
+            tools.extend(
+                replace(t, origin=replace(t.origin, referenced_by=by)) for t in definition.tools
+            )
+        return replace(unit, tools=tuple(tools), diagnostics=tuple(problems))

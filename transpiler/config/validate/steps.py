@@ -1,0 +1,180 @@
+"""S15-S22a: ``ValidateWorkflowSteps``: ids, each step (type, templates, dependencies,
+onError, elicitation handlers), then cycles."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, STEP_TOOL, WorkflowStepConfig
+from transpiler.config.schema_compile import json_schema_problem
+from transpiler.config.validate.checker import Checker
+from transpiler.config.validate.cycles import cyclic_components
+from transpiler.config.validate.foreach import TOOL_NAME, for_each
+from transpiler.config.validate.templates import template_error
+from transpiler.diagnostics import Diagnostic
+from transpiler.golang.strconv import quote
+
+ERROR_ACTIONS: Final = ("abort", "continue", "retry")
+RESPONSE_ACTIONS: Final = ("abort", "continue", "skip_remaining")
+
+
+def step_findings(check: Checker) -> Iterator[Diagnostic]:
+    """ValidateWorkflowSteps: ids first, then each step, then cycles (S15-S22a)."""
+    steps, sp = check.tool.steps, check.steps_prefix
+    seen: set[str] = set()
+    for index, step in enumerate(steps):
+        if not step.id:
+            yield check.error(
+                "P2.S15.idRequired", f"{sp}[{index}].id is required", step.where.of("id")
+            )
+        elif step.id in seen:
+            yield check.error(
+                "P2.S15.idDuplicated",
+                f"{sp}[{index}].id {quote(step.id)} is duplicated",
+                step.where.of("id"),
+                step.id,
+            )
+        seen.add(step.id)
+    for index, step in enumerate(steps):
+        yield from _step(check, index, step, seen)
+    yield from _cycles(check)
+
+
+def _step(
+    check: Checker, index: int, step: WorkflowStepConfig, ids: set[str]
+) -> Iterator[Diagnostic]:
+    s = f"{check.steps_prefix}[{index}]"
+    sid = step.id or None
+    where = step.where
+    yield from _step_type(check, s, step)
+    yield from _step_templates(check, s, step)
+    for dependency in step.depends_on:
+        if dependency not in ids:
+            yield check.error(
+                "P2.S20.dependsOn",
+                f"{s}.dependsOn references unknown step {quote(dependency)}",
+                where.of("dependsOn"),
+                sid,
+            )
+    if step.on_error is not None and step.on_error.action:
+        handler = step.on_error
+        if handler.action not in ERROR_ACTIONS:
+            yield check.error(
+                "P2.S21.onErrorAction",
+                f"{s}.onError.action must be one of: abort, continue, retry",
+                handler.where.of("action"),
+                sid,
+            )
+        elif handler.action == "retry" and handler.retry_count < 1:
+            yield check.error(
+                "P2.S21.retryCount",
+                f"{s}.onError.retryCount must be at least 1 when action is retry",
+                handler.where.of("retryCount"),
+                sid,
+            )
+    if step.effective_type == STEP_ELICITATION:
+        for name, response in (("onDecline", step.on_decline), ("onCancel", step.on_cancel)):
+            if response is None:
+                continue
+            if not response.action:
+                yield check.error(
+                    "P2.S22.actionRequired",
+                    f"{s}.{name}.action is required",
+                    response.where.of("action"),
+                    sid,
+                )
+            elif response.action not in RESPONSE_ACTIONS:
+                yield check.error(
+                    "P2.S22.action",
+                    f"{s}.{name}.action must be one of: abort, continue, skip_remaining",
+                    response.where.of("action"),
+                    sid,
+                )
+
+
+def _step_type(check: Checker, s: str, step: WorkflowStepConfig) -> Iterator[Diagnostic]:
+    sid, where = step.id or None, step.where
+    if not step.type and step.tool and step.message:
+        yield check.error(
+            "P2.S16.toolAndMessage",
+            f"{s} cannot have both tool and message fields - use explicit type to clarify intent",
+            where.at,
+            sid,
+        )
+        return
+    kind = step.effective_type
+    if kind not in (STEP_TOOL, STEP_ELICITATION, STEP_FOR_EACH):
+        yield check.error(
+            "P2.S16.type",
+            f"{s}.type must be one of: tool, elicitation, forEach",
+            where.of("type"),
+            sid,
+        )
+    elif kind == STEP_TOOL:
+        if not step.tool:
+            yield check.error(
+                "P2.S16.toolRequired",
+                f"{s}.tool is required when type is tool",
+                where.of("tool"),
+                sid,
+            )
+        elif not TOOL_NAME.fullmatch(step.tool):
+            yield check.error(
+                "P2.S16.toolName", f"{s}.tool must be a valid tool name", where.of("tool"), sid
+            )
+    elif kind == STEP_ELICITATION:
+        if not step.message:
+            yield check.error(
+                "P2.S16.messageRequired",
+                f"{s}.message is required when type is elicitation",
+                where.of("message"),
+                sid,
+            )
+    else:
+        yield from for_each(check, s, step)
+
+
+def _step_templates(check: Checker, s: str, step: WorkflowStepConfig) -> Iterator[Diagnostic]:
+    """S18 (top-level argument strings, condition, message) and S19 (schema)."""
+    sid, where = step.id or None, step.where
+    for key, value in (step.arguments or {}).items():
+        if isinstance(value, str):
+            problem = template_error(value)
+            if problem is not None:
+                yield check.error(
+                    "P2.S18.argumentTemplate",
+                    f"{s}.arguments[{key}]: invalid template: invalid template syntax: {problem}",
+                    where.of("arguments"),
+                    sid,
+                )
+    for key, text in (("condition", step.condition), ("message", step.message)):
+        problem = template_error(text) if text else None
+        if problem is not None:
+            yield check.error(
+                f"P2.S18.{key}Template",
+                f"{s}.{key}: invalid template: invalid template syntax: {problem}",
+                where.of(key),
+                sid,
+            )
+    if step.schema:
+        problem = json_schema_problem(step.schema)
+        if problem is not None:
+            yield check.error("P2.S19.schema", f"{s}.schema: {problem}", where.of("schema"), sid)
+
+
+def _cycles(check: Checker) -> Iterator[Diagnostic]:
+    """S22a: one finding per dependency cycle (vMCP names one step of one cycle, by map order)."""
+    graph: dict[str, tuple[str, ...]] = {}
+    first: dict[str, WorkflowStepConfig] = {}
+    for step in check.tool.steps:
+        graph[step.id] = step.depends_on
+        first.setdefault(step.id, step)
+    for cycle in cyclic_components(graph):
+        step = first[cycle[0]]
+        yield check.error(
+            "P2.S22a.cycle",
+            f"{check.steps_prefix}: dependency cycle detected involving step {quote(cycle[0])}",
+            step.where.of("dependsOn"),
+            step.id or None,
+        )
