@@ -137,3 +137,16 @@ def json_numbers_as_floats(value: Any) -> Any:
             container[key] = copy_list
             stack.extend((copy_list, i) for i in range(len(copy_list)))
     return root[0]
+
+
+class Int64(int):
+    """A Go ``int64`` (``.workflow.duration_ms``, coerced integer arguments).
+
+    It behaves exactly like ``int``; only Go's type name differs, which shows
+    in ``printf`` errors such as ``%!s(int64=5)`` and in template error texts.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"Int64({int(self)})"

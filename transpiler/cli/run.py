@@ -1,0 +1,137 @@
+"""``python -m transpiler run``: run one tool against a scenario and print the trace.
+
+``--form composite CONFIG`` runs a composite tool with the model of vMCP's
+workflow engine. Forms are looked up in :data:`FORMS`; ``--form starlark``
+(a transpiled script, ``--engine rust|go``) plugs in there. A failing
+workflow still exits 0: the trace says ``outcome: error``. Unreadable input,
+or a config vMCP would refuse to start with, exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from transpiler.cli.common import EXIT_OK, print_json
+from transpiler.composite import run_composite_schedules
+from transpiler.config.loader import LoadedTool, load_paths
+from transpiler.config.validate import validate
+from transpiler.diagnostics import InputError
+from transpiler.sim.scenario import Scenario, load_scenario
+from transpiler.sim.schedule import parse_schedule
+from transpiler.sim.trace import Trace
+
+#: A form's runner: (parsed arguments, scenario) -> traces in schedule order.
+FormRunner = Callable[[argparse.Namespace, Scenario], list[Trace]]
+_SERVE_PHASES = ("admission", "operator", "P1", "P2", "P3", "P4")
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``run`` command."""
+    parser = subparsers.add_parser(
+        "run",
+        help="run a tool against a scenario and print the trace",
+        description="Run one form of a tool against a scenario's simulated backends and print "
+        "the trace (a JSON list of traces with --schedule all). Exit 0 when it ran, "
+        "2 when an input cannot be read or vMCP would not run the tool.",
+    )
+    parser.add_argument("--form", choices=sorted(FORMS), required=True, help="which form to run")
+    parser.add_argument("source", metavar="CONFIG", help="the composite config (or the script)")
+    parser.add_argument("--tool", help="the composite tool's name (default: the scenario's)")
+    parser.add_argument("--scenario", required=True, help="scenario file (YAML or JSON)")
+    parser.add_argument(
+        "--schedule",
+        default="canonical",
+        help="canonical (default), random:SEED, or all (every distinct behaviour)",
+    )
+    parser.add_argument(
+        "--limit", type=int, default=64, help="most schedules tried with --schedule all"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="json",
+        help="json: the trace (default); text: a one-line summary per trace",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the scenario, run the form, print the traces."""
+    try:
+        parse_schedule(args.schedule)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    if args.limit < 1:
+        raise InputError("--limit must be at least 1")
+    scenario = load_scenario(Path(args.scenario))
+    traces = FORMS[args.form](args, scenario)
+    if args.format == "text":
+        for trace in traces:
+            print(_summary(trace))
+    elif args.schedule == "all":
+        print_json([trace.to_json() for trace in traces])
+    else:
+        sys.stdout.write(traces[0].dumps() + "\n")
+    return EXIT_OK
+
+
+def _summary(trace: Trace) -> str:
+    content = trace.client_result.get("content") or [{}]
+    return (
+        f"{trace.schedule}: {trace.outcome}, {len(trace.calls)} call(s), "
+        f"{trace.virtual_duration_ns / 1e9:g}s: {content[0].get('text', '')}"
+    )
+
+
+def _run_composite_form(args: argparse.Namespace, scenario: Scenario) -> list[Trace]:
+    tool = _select_tool(args.source, args.tool or scenario.tool)
+    explored = run_composite_schedules(tool.effective, scenario, args.schedule, args.limit)
+    if args.schedule == "all":
+        coverage = "every schedule" if explored.exhaustive else f"limit of {args.limit} reached"
+        print(
+            f"explored {explored.schedules} schedule(s) ({coverage}): "
+            f"{len(explored)} distinct trace(s)",
+            file=sys.stderr,
+        )
+    return list(explored)
+
+
+def _select_tool(source: str, name: str | None) -> LoadedTool:
+    """The tool to run, refusing configs vMCP would not start with."""
+    load = load_paths([source])
+    problems = [*load.unreadable, *load.errors]
+    if problems:
+        raise InputError("; ".join(d.render() for d in problems))
+    tools = load.tools
+    if name is not None:
+        matching = [tool for tool in tools if tool.effective.name == name]
+        if not matching:
+            known = ", ".join(tool.effective.name for tool in tools) or "none"
+            raise InputError(f"no composite tool named {name!r} in {source} (found: {known})")
+        chosen = matching[0]
+    elif len(tools) == 1:
+        chosen = tools[0]
+    else:
+        raise InputError(f"{source} defines {len(tools)} composite tools: name one with --tool")
+    for unit in validate(load).units:
+        if any(tool is chosen for tool in unit.unit.tools):
+            failed = unit.first_failure(_SERVE_PHASES)
+            if failed is not None:
+                name = chosen.effective.name
+                raise InputError(f"vMCP would not run {name!r}: {failed.phase}: {failed.message}")
+    return chosen
+
+
+def _starlark_not_available(args: argparse.Namespace, scenario: Scenario) -> list[Trace]:
+    raise InputError("--form starlark is not available yet")
+
+
+#: Every runnable form; the Starlark form registers here.
+FORMS: dict[str, FormRunner] = {
+    "composite": _run_composite_form,
+    "starlark": _starlark_not_available,
+}

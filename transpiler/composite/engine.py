@@ -1,0 +1,149 @@
+"""One ``tools/call`` of a composite tool (``ExecuteWorkflow`` + ``executeComposite``, S110-S112).
+
+The DAG runs under the workflow deadline (``timeout`` or 30m). When it fails
+and that deadline has passed, the workflow *timed out* (error
+``workflow timed out``); any other DAG error is a failure. Output
+construction runs after a successful DAG, outside the deadline, with
+``.workflow`` showing ``completed``, the number of completed steps and the
+elapsed milliseconds.
+
+``.workflow.id`` is vMCP's random UUIDv4; here it is derived from the tool
+name and the scenario (SHA-256 of both, shaped as a version-4 UUID), so the
+same scenario always gets the same id. ``.workflow.start_time`` is the
+scenario clock's start.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Generator
+from dataclasses import dataclass
+from datetime import UTC
+from typing import Any
+
+from transpiler.composite.client_result import client_view
+from transpiler.composite.dag import CycleError, build_levels, execute_dag
+from transpiler.composite.errors import GoError
+from transpiler.composite.expand import Expander
+from transpiler.composite.gocontext import GoContext
+from transpiler.composite.output import construct_output, last_step_output
+from transpiler.composite.params import apply_parameter_defaults
+from transpiler.composite.session import Recorder, Session, ToolView
+from transpiler.composite.state import WorkflowMetadata, WorkflowState
+from transpiler.config.model import CompositeToolConfig
+from transpiler.golang.values import GoValue
+from transpiler.sim.backends import SimulatedBackends
+from transpiler.sim.backoff import Jitter
+from transpiler.sim.kernel import Kernel, Operation
+from transpiler.sim.scenario import Scenario
+from transpiler.sim.schedule import Chooser
+from transpiler.sim.trace import StepRecord, Trace
+
+DEFAULT_WORKFLOW_TIMEOUT_NS = 30 * 60 * 1_000_000_000
+WORKFLOW_TIMED_OUT = GoError("workflow timed out")
+
+
+@dataclass
+class _Ending:
+    """How the workflow ended: its output or its error."""
+
+    output: GoValue = None
+    error: GoError | None = None
+
+
+def workflow_id(tool: CompositeToolConfig, scenario: Scenario) -> str:
+    """A UUIDv4-shaped id that depends only on the tool name and the scenario."""
+    document = json.dumps(
+        {"tool": tool.name, "scenario": scenario.to_json()}, skipkeys=True, default=str
+    )
+    raw = bytearray(hashlib.sha256(document.encode("utf-8", "surrogateescape")).digest()[:16])
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    text = raw.hex()
+    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
+
+
+def execute(
+    tool: CompositeToolConfig, scenario: Scenario, chooser: Chooser, jitter: Jitter
+) -> Trace:
+    """Run the tool once against the scenario's backends; the trace of what happened."""
+    kernel = Kernel(chooser)
+    backends = SimulatedBackends(scenario)
+    params = apply_parameter_defaults(tool.parameters, scenario.params)
+    start = scenario.clock_start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    state = WorkflowState(params, WorkflowMetadata(workflow_id(tool, scenario), start))
+    session = Session(
+        kernel,
+        state,
+        Expander(state, chooser),
+        ToolView(backends, sorted(scenario.backends)),
+        Recorder(),
+        jitter,
+    )
+    ending = _Ending()
+    main = kernel.spawn(_workflow(session, tool, ending), (-1,), "workflow")
+    kernel.run()
+    if main.error is not None:
+        raise main.error
+    return _trace(session, tool, ending, backends.incomplete)
+
+
+def _workflow(
+    session: Session, tool: CompositeToolConfig, ending: _Ending
+) -> Generator[Operation, Any, None]:
+    request = GoContext(session.kernel.context())
+    timeout = tool.timeout if tool.timeout > 0 else DEFAULT_WORKFLOW_TIMEOUT_NS
+    execution = request.child(session.now + timeout)
+    failure = yield from execute_dag(session, execution, tool.steps)
+    if failure is not None:
+        timed_out = execution.err()
+        ending.error = (
+            WORKFLOW_TIMED_OUT if timed_out is not None and timed_out.deadline else failure
+        )
+        return
+    session.state.finish_metadata(session.now)
+    if tool.output is None:
+        order = [step.id for step in tool.steps]
+        ending.output = last_step_output(session.state, order, session.expander.chooser)
+        return
+    built = construct_output(tool.output, session.expander, request)
+    if isinstance(built, GoError):
+        ending.error = built.wrap("output construction failed")
+    else:
+        ending.output = built
+
+
+def _levels(tool: CompositeToolConfig) -> list[list[str]]:
+    try:
+        return [[step.id for step in level] for level in build_levels(tool.steps)]
+    except CycleError:
+        return []
+
+
+def _trace(session: Session, tool: CompositeToolConfig, ending: _Ending, incomplete: bool) -> Trace:
+    view = client_view(ending.output, ending.error)
+    steps = {
+        step_id: StepRecord(
+            record.status,
+            record.output,
+            record.error.text if record.error is not None else None,
+            record.retry_count,
+        )
+        for step_id, record in session.state.steps.items()
+    }
+    recorder = session.recorder
+    return Trace(
+        form="composite",
+        outcome="error" if view.failure is not None else "success",
+        client_result=view.result,
+        output=None if view.failure is not None else ending.output,
+        error=view.failure,
+        calls=recorder.calls,
+        elicitations=recorder.elicitations,
+        logs=recorder.logs,
+        steps=steps,
+        levels=_levels(tool),
+        incomplete=incomplete,
+        virtual_duration_ns=session.now,
+    )
