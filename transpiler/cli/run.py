@@ -1,8 +1,8 @@
 """``python -m transpiler run``: run one tool against a scenario and print the trace.
 
 ``--form composite CONFIG`` runs a composite tool with the model of vMCP's
-workflow engine. Forms are looked up in :data:`FORMS`; ``--form starlark``
-(a transpiled script, ``--engine rust|go``) plugs in there. A failing
+workflow engine; ``--form starlark SCRIPT.star --engine rust|go`` runs a
+scripted tool on starlark-rust or go.starlark.net. A failing
 workflow still exits 0: the trace says ``outcome: error``. Unreadable input,
 or a config vMCP would refuse to start with, exits 2.
 """
@@ -20,9 +20,11 @@ from transpiler.composite import run_composite_schedules
 from transpiler.config.loader import LoadedTool, load_paths
 from transpiler.config.validate import validate
 from transpiler.diagnostics import InputError
+from transpiler.golang.duration import parse_duration
 from transpiler.sim.scenario import Scenario, load_scenario
 from transpiler.sim.schedule import parse_schedule
 from transpiler.sim.trace import Trace
+from transpiler.starlark_runtime import ENGINES, run_starlark
 
 #: A form's runner: (parsed arguments, scenario) -> traces in schedule order.
 FormRunner = Callable[[argparse.Namespace, Scenario], list[Trace]]
@@ -46,6 +48,16 @@ def register(subparsers: Any) -> None:
         "--schedule",
         default="canonical",
         help="canonical (default), random:SEED, or all (every distinct behaviour)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="rust",
+        help="Starlark interpreter for --form starlark: rust (in-process, default) or go "
+        "(go.starlark.net, the interpreter vMCP embeds)",
+    )
+    parser.add_argument(
+        "--timeout", help="the scripted tool's timeout for --form starlark (Go duration; 30m)"
     )
     parser.add_argument(
         "--limit", type=int, default=64, help="most schedules tried with --schedule all"
@@ -126,12 +138,24 @@ def _select_tool(source: str, name: str | None) -> LoadedTool:
     return chosen
 
 
-def _starlark_not_available(args: argparse.Namespace, scenario: Scenario) -> list[Trace]:
-    raise InputError("--form starlark is not available yet")
+def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Trace]:
+    path = Path(args.source)
+    try:
+        script = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read script {path}: {error}") from None
+    if args.schedule != "canonical":
+        print("note: a script runs deterministically; --schedule is ignored", file=sys.stderr)
+    timeout_ns = parse_duration(args.timeout) if args.timeout else 0
+    return [
+        run_starlark(
+            script, scenario, engine=args.engine, timeout_ns=timeout_ns, filename=path.name
+        )
+    ]
 
 
 #: Every runnable form; the Starlark form registers here.
 FORMS: dict[str, FormRunner] = {
     "composite": _run_composite_form,
-    "starlark": _starlark_not_available,
+    "starlark": _run_starlark_form,
 }
