@@ -96,7 +96,7 @@ def _request(
     if step.schema is None:
         return GoError("elicitation schema is required")
     timeout = step.timeout if step.timeout > 0 else DEFAULT_TIMEOUT_NS
-    schema_problem = _schema_problem(step.schema)
+    schema_problem = schema_problem_of(step.schema)
     if schema_problem is not None:
         return GoError(f"invalid schema for step {step.id}: {schema_problem}")
     request_context = context.child(session.now + min(timeout, MAX_TIMEOUT_NS))
@@ -122,7 +122,7 @@ def _request(
     return answer
 
 
-def _schema_problem(schema: GoValue) -> str | None:
+def schema_problem_of(schema: GoValue) -> str | None:
     """``validateSchemaSize``: JSON size, then nesting depth."""
     try:
         size = len(marshal(schema).encode("utf-8", "surrogateescape"))

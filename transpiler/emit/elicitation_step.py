@@ -1,0 +1,81 @@
+"""Code for an elicitation step: the message, ``elicit()``, onDecline/onCancel.
+
+``vmcp_elicit`` asks the user and maps the answer the way vMCP's handler
+does (S124, S125): accept completes with ``{action, content}``; decline and
+cancel apply their handler (none or abort fail, continue completes with
+``{action}``, skip_remaining completes with ``{action, skipped: True}`` and
+skips nothing). The builtin reports an unanswered request as ``cancel``, so a
+timeout follows onCancel like a cancel.
+"""
+
+from __future__ import annotations
+
+from transpiler.composite.elicitation import schema_problem_of
+from transpiler.config.model import ElicitationResponseConfig, WorkflowStepConfig
+from transpiler.emit import statements as st
+from transpiler.emit.layout import Code, call, string
+from transpiler.emit.literals import literal
+from transpiler.emit.scope import COMPLETED, EmitState
+from transpiler.emit.step_code import FAILED, Record, continues, with_condition
+
+
+def elicitation_step(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> st.Body:
+    """The whole step, condition included."""
+    _notes(state, step)
+    return with_condition(state, step, record, depth, lambda d: _run(state, step, record, d))
+
+
+def _handler(config: ElicitationResponseConfig | None) -> str:
+    return "" if config is None else config.action
+
+
+def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> st.Body:
+    message = state.template(step.message, state.env())
+    arguments = (
+        string(step.id),
+        Code(message.code),
+        Code(literal(step.schema or {})),
+        string(_handler(step.on_decline)),
+        string(_handler(step.on_cancel)),
+    )
+    problem = schema_problem_of(step.schema or {})
+    keywords = {} if problem is None else {"schema_problem": string(problem)}
+    output = record.products.output
+    if not continues(step):
+        state.use("vmcp_elicit")
+        return [st.assign(output, call("vmcp_elicit", *arguments, **keywords), depth)] + record.ended(
+            depth, Code(output), COMPLETED, None
+        )[1:]
+    state.use("vmcp_elicit_outcome")
+    outcome = state.variable(step.id, "_answer")
+    return [
+        st.assign(outcome, call("vmcp_elicit_outcome", *arguments, **keywords), depth),
+        *record.ended(
+            depth,
+            Code(f"{outcome}[0]"),
+            f'{COMPLETED} if {outcome}[1] == None else {FAILED}',
+            Code(f"{outcome}[1]"),
+        ),
+    ]
+
+
+def _notes(state: EmitState, step: WorkflowStepConfig) -> None:
+    where = step.where.at
+    state.note(
+        "domain",
+        "elicitation-answered",
+        "the client answers every elicitation: the elicit() builtin reports an unanswered "
+        "request as cancel after 10 minutes, where vMCP times out after the step timeout "
+        "and reports timeout",
+        step.id,
+        where,
+    )
+    if _handler(step.on_decline) == "skip_remaining" or _handler(step.on_cancel) == "skip_remaining":
+        state.note(
+            "quirk",
+            "skip-remaining-skips-nothing",
+            "onDecline/onCancel skip_remaining skips no step: the step completes with "
+            "{action, skipped: True} and the workflow goes on, as vMCP does",
+            step.id,
+            where,
+        )

@@ -1,0 +1,165 @@
+"""A composite tool as a Starlark script: ``def run(params)`` plus the helpers it uses.
+
+Execution levels (vMCP's Kahn levels, S50) become straight-line code: a
+level with one step is the step's code; a level with several independent
+steps becomes one local function per step run through ``parallel()``, which
+gives vMCP's level barrier and its cap of 10 concurrent steps. Steps of one
+level cannot see each other, as in vMCP when a step has not finished yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import libcst as cst
+
+from transpiler.config.model import (
+    STEP_ELICITATION,
+    STEP_FOR_EACH,
+    CompositeToolConfig,
+    WorkflowStepConfig,
+)
+from transpiler.emit import statements as st
+from transpiler.emit.elicitation_step import elicitation_step
+from transpiler.emit.foreach_step import for_each_step
+from transpiler.emit.layout import Code, ListOf, call
+from transpiler.emit.metadata import workflow_map, workflow_reads
+from transpiler.emit.outputs import last_completed, output_block
+from transpiler.emit.params import params_prelude
+from transpiler.emit.scope import COMPLETED, EmitState, Products
+from transpiler.emit.step_code import Record, products_for
+from transpiler.emit.tool_step import tool_step
+from transpiler.plan.levels import execution_levels
+
+StepEmitter = Callable[[EmitState, WorkflowStepConfig, Record, int], st.Body]
+
+
+def step_emitter(step: WorkflowStepConfig) -> StepEmitter:
+    """The code generator for a step's type."""
+    if step.effective_type == STEP_ELICITATION:
+        return elicitation_step
+    if step.effective_type == STEP_FOR_EACH:
+        return for_each_step
+    return tool_step
+
+
+def run_function(state: EmitState) -> tuple[cst.BaseStatement, dict[int, str]]:
+    """``def run(params):`` and, for the source map, which top-level statement is which step."""
+    tool = state.tool
+    levels = execution_levels(tool.steps)
+    by_id = {step.id: step for step in tool.steps}
+    needs_status = tool.output is None or _reads_step_count(state)
+    for step in tool.steps:
+        state.products[step.id] = products_for(state, step, needs_status)
+    state.workflow = workflow_map(state, "pending", "0")
+    body: st.Body = params_prelude(state, 1)
+    owners: dict[int, str] = {}
+    for level in levels:
+        start = len(body)
+        if len(level) == 1:
+            step = by_id[level[0]]
+            body += _step_code(state, step, 1, comment=_title(step))
+        else:
+            body += _parallel_level(state, [by_id[s] for s in level], 1)
+        for index in range(start, len(body)):
+            owners[index] = ",".join(level)
+        state.visible.update({step_id: state.products[step_id] for step_id in level})
+    state.workflow = _final_workflow(state)
+    if tool.output is not None:
+        body += output_block(state, tool.output, 1)
+    else:
+        body += last_completed(state, levels, 1)
+    return st.def_("run", ["params"], body, blank=True), owners
+
+
+def _title(step: WorkflowStepConfig) -> str:
+    kind = {STEP_ELICITATION: "elicitation", STEP_FOR_EACH: "forEach"}.get(
+        step.effective_type, "tool " + step.tool
+    )
+    return f"Step {step.id} ({kind})."
+
+
+def _step_code(state: EmitState, step: WorkflowStepConfig, depth: int, comment: str | None) -> st.Body:
+    record = Record(state, step, state.products[step.id])
+    code = step_emitter(step)(state, step, record, depth)
+    if comment and code:
+        first = code[0]
+        code[0] = first.with_changes(  # type: ignore[attr-defined]
+            leading_lines=[cst.EmptyLine(indent=False), *st.comment_lines(comment), *first.leading_lines[1:]]
+            if first.leading_lines and first.leading_lines[0].comment is None
+            else [cst.EmptyLine(indent=False), *st.comment_lines(comment), *first.leading_lines]
+        )
+    return code
+
+
+def _returned(products: Products) -> list[str]:
+    names = [products.output]
+    for extra in (products.status, products.error, products.content):
+        if extra is not None and extra not in (COMPLETED, products.output) and extra not in names:
+            names.append(extra)
+    return names
+
+
+def _parallel_level(state: EmitState, steps: Sequence[WorkflowStepConfig], depth: int) -> st.Body:
+    """One local function per step, run together through parallel()."""
+    body: st.Body = []
+    functions: list[str] = []
+    targets: list[str] = []
+    for step in steps:
+        name = state.variable(step.id, "_step")
+        functions.append(name)
+        returned = _returned(state.products[step.id])
+        code = _step_code(state, step, depth + 1, comment=None)
+        code.append(st.simple("return " + ", ".join(returned), depth + 1))
+        comment = _title(step)
+        if len(body) == 0:
+            comment = (
+                "These steps do not depend on each other: vMCP runs them at the same time.\n"
+                + comment
+            )
+        body.append(st.def_(name, [], code, comment=comment, blank=True))
+        targets.append(returned[0] if len(returned) == 1 else "(" + ", ".join(returned) + ")")
+    body.append(
+        st.assign(
+            ", ".join(targets),
+            call("parallel", ListOf(tuple(Code(f) for f in functions))),
+            depth,
+            blank=True,
+        )
+    )
+    return body
+
+
+def _reads_step_count(state: EmitState) -> bool:
+    return bool(workflow_reads(state.tool, output_only=True) & {"step_count", "*"})
+
+
+def _final_workflow(state: EmitState) -> Code:
+    """``.workflow`` while the output is built: completed, with the step count (S73)."""
+    statuses = [state.products[step.id].status for step in state.tool.steps]
+    count = (
+        str(len(statuses))
+        if all(s == COMPLETED for s in statuses)
+        else f"len([s for s in [{', '.join(statuses)}] if s == {COMPLETED}])"
+    )
+    return workflow_map(state, "completed", count)
+
+
+def header_lines(tool: CompositeToolConfig, state: EmitState, source: str) -> list[str]:
+    """The comment at the top of the script: origin, claimed domain, reproduced quirks."""
+    lines = [
+        f"Scripted tool {tool.name}, migrated from the vMCP composite tool of the same name",
+        f"({source}) by vmcp-starlark-transpiler.",
+    ]
+    sections = (
+        ("domain", "It behaves exactly like the composite tool when:"),
+        ("quirk", "vMCP behaviours it reproduces on purpose:"),
+        ("deviation", "Where it behaves differently from vMCP:"),
+    )
+    for kind, title in sections:
+        notes = [n for n in state.notes if n.kind == kind]
+        if not notes:
+            continue
+        lines += ["", title]
+        lines += [f"  - {note.render()}" for note in notes]
+    return lines

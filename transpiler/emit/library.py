@@ -1,0 +1,88 @@
+"""Starlark helper libraries shipped with the emitter, included piece by piece.
+
+A library is a ``.star`` file of top-level definitions (``def`` or constant
+assignments), each introduced by a comment saying why it exists. A script
+includes only the definitions it uses, plus what those use, in file order,
+so the same set of names always gives the same text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import libcst as cst
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One top-level definition: its name, source (with its comment) and the names it uses."""
+
+    name: str
+    source: str
+    uses: frozenset[str]
+
+
+class Library:
+    """The definitions of one ``.star`` file, in file order."""
+
+    def __init__(self, text: str) -> None:
+        module = cst.parse_module(text)
+        units: list[tuple[str, cst.CSTNode]] = []
+        for statement in module.body:
+            units.append((_defined_name(statement), statement))
+        names = {name for name, _ in units}
+        self.definitions: dict[str, Definition] = {}
+        for name, statement in units:
+            source = cst.Module(body=[statement]).code.strip("\n") + "\n"  # type: ignore[list-item]
+            used = _names_in(statement) & names - {name}
+            self.definitions[name] = Definition(name, source, frozenset(used))
+        self._order = [name for name, _ in units]
+
+    def closure(self, names: Iterable[str]) -> list[str]:
+        """The requested names plus everything they use, in file order."""
+        wanted: set[str] = set()
+        pending = [n for n in names if n in self.definitions]
+        while pending:
+            name = pending.pop()
+            if name in wanted:
+                continue
+            wanted.add(name)
+            pending.extend(self.definitions[name].uses)
+        return [name for name in self._order if name in wanted]
+
+    def source(self, names: Iterable[str]) -> str:
+        """The source of :meth:`closure`, definitions separated by blank lines."""
+        return "\n\n".join(self.definitions[name].source for name in self.closure(names))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.definitions
+
+
+@cache
+def packaged(filename: str) -> Library:
+    """A library shipped in this package (``transpiler/emit/<filename>``)."""
+    return Library(resources.files("transpiler.emit").joinpath(filename).read_text())
+
+
+def _defined_name(statement: cst.CSTNode) -> str:
+    if isinstance(statement, cst.FunctionDef):
+        return statement.name.value
+    if isinstance(statement, cst.SimpleStatementLine):
+        assign = statement.body[0]
+        if isinstance(assign, cst.Assign) and isinstance(assign.targets[0].target, cst.Name):
+            return assign.targets[0].target.value
+    raise ValueError(f"a helper library may only hold defs and constants, not {statement!r}")
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Collector(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.visit(Collector())
+    return found

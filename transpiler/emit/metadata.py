@@ -1,0 +1,100 @@
+"""What the tool's templates read of ``.params`` and ``.workflow``.
+
+``.workflow`` (S73) is partly out of a script's reach: vMCP gives each run a
+random id and a start time, and measures the duration; a script has no clock
+and no run id, so it uses fixed placeholders and says so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+
+
+from transpiler.config.model import CompositeToolConfig
+from transpiler.emit.layout import Code
+from transpiler.emit.literals import string_literal
+from transpiler.gotemplate import TemplateSyntaxError, parse
+from transpiler.gotemplate.reads import ContextRead, reads
+from transpiler.plan.dataflow import template_sites
+
+if TYPE_CHECKING:
+    from transpiler.emit.scope import EmitState
+
+RUN_ID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000"
+START_TIME_PLACEHOLDER = "1970-01-01T00:00:00Z"
+
+
+
+def site_reads(tool: CompositeToolConfig) -> tuple[tuple[str, ContextRead], ...]:
+    """Every context read of every template site, with the site's reader (a step id or output)."""
+    found: list[tuple[str, ContextRead]] = []
+    for site in template_sites(tool):
+        try:
+            template = parse(site.text)
+        except TemplateSyntaxError:
+            continue
+        found.extend((site.reader, read) for read in sorted(reads(template)))
+    return tuple(found)
+
+
+def params_read(tool: CompositeToolConfig) -> frozenset[str] | None:
+    """Parameter names templates read; None when they read ``.params`` as a whole."""
+    names: set[str] = set()
+    for _, read in site_reads(tool):
+        if not read.path or read.path[0] not in ("params", "$"):
+            continue
+        if read.path[0] != "params":
+            continue
+        if len(read.path) == 1:
+            return None
+        names.add(read.path[1])
+    return frozenset(names)
+
+
+def reads_params(tool: CompositeToolConfig) -> bool:
+    """Whether any template reads ``.params``."""
+    return any(read.path[:1] in (("params",), ()) for _, read in site_reads(tool))
+
+
+def workflow_reads(tool: CompositeToolConfig, output_only: bool = False) -> frozenset[str]:
+    """``.workflow`` keys templates read (``*`` for the whole map)."""
+    keys: set[str] = set()
+    for reader, read in site_reads(tool):
+        if output_only and reader != "output":
+            continue
+        if read.path[:1] == ("workflow",):
+            keys.add(read.path[1] if len(read.path) > 1 else "*")
+        elif not read.path:
+            keys.add("*")
+    return frozenset(keys)
+
+
+def workflow_map(state: EmitState, status: str, step_count: str) -> Code:
+    """``.workflow`` as the script can know it, noting what it cannot."""
+    read = workflow_reads(state.tool, output_only=status == "completed")
+    if read & {"id", "*"}:
+        state.note(
+            "deviation",
+            "workflow-id",
+            f".workflow.id: vMCP gives every run a random UUID; the script uses {RUN_ID_PLACEHOLDER}",
+        )
+    if read & {"start_time", "*"}:
+        state.note(
+            "deviation",
+            "workflow-start-time",
+            f".workflow.start_time: the script has no clock and uses {START_TIME_PLACEHOLDER}",
+        )
+    if status == "completed" and read & {"duration_ms", "*"}:
+        state.note(
+            "deviation",
+            "workflow-duration",
+            ".workflow.duration_ms in the output: the script has no clock and reports 0",
+        )
+    return Code(
+        "{"
+        f'"id": {string_literal(RUN_ID_PLACEHOLDER)}, "duration_ms": 0, '
+        f'"step_count": {step_count}, "status": {string_literal(status)}, '
+        f'"start_time": {string_literal(START_TIME_PLACEHOLDER)}'
+        "}"
+    )

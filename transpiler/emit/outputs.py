@@ -1,0 +1,126 @@
+"""The workflow's result: the ``output`` block, or vMCP's last-completed-step rule.
+
+With an ``output`` block, each property is built in source order with
+``vmcp_output_value`` (defaults are converted to the property type here, at
+emit time, by the composite model's own rule, S153). Without one, vMCP
+returns the output of the completed step that ended last (S150): the script
+walks back from the last level and returns the first completed step; inside
+one level it prefers the step declared first, which is one of vMCP's answers
+when the level's steps end at the same time (the tie goes by Go map order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from transpiler.composite.errors import GoError
+from transpiler.composite.output import coerce_default
+from transpiler.config.model import OutputConfig, OutputProperty
+from transpiler.emit import statements as st
+from transpiler.emit.layout import Code, DictOf, Expr, call, string
+from transpiler.emit.literals import literal
+from transpiler.emit.scope import COMPLETED, EmitState
+from transpiler.emit.json_values import json_value
+
+
+def has_default(default: object) -> bool:
+    """vMCP's ``IsEmpty`` negated: null, ``{}`` and ``[]`` are no default."""
+    return not (default is None or (isinstance(default, dict | list) and not default))
+
+
+def output_block(state: EmitState, config: OutputConfig, depth: int) -> st.Body:
+    """``return`` the output block's value."""
+    value = _properties(state, config.properties, "", "")
+    state.use("vmcp_result")
+    return [
+        st.return_(
+            call("vmcp_result", value),
+            depth,
+            comment="The result, built from the output block as vMCP builds it.",
+            blank=True,
+        )
+    ]
+
+
+def _properties(
+    state: EmitState, properties: Mapping[str, OutputProperty], prefix: str, top: str
+) -> DictOf:
+    items: list[tuple[Expr, Expr]] = []
+    for name, definition in properties.items():
+        full = prefix + name
+        items.append((string(name), _property(state, full, top or name, definition)))
+    return DictOf(tuple(items))
+
+
+def _property(state: EmitState, name: str, top: str, definition: OutputProperty) -> Expr:
+    if not definition.value:
+        return _properties(state, definition.properties, name + ".", top)
+    fallback = _fallback(definition)
+    env = state.env()
+    if definition.type in ("object", "array"):
+        value = json_value(definition.value, env)
+        if value is not None:
+            state.use("vmcp_output_json")
+            return call(
+                "vmcp_output_json", string(top), string(name), string(definition.type), Code(value), fallback
+            )
+    compiled = state.template(definition.value, env)
+    state.use("vmcp_output_value")
+    return call(
+        "vmcp_output_value",
+        string(top),
+        string(name),
+        string(definition.type),
+        Code(compiled.code),
+        fallback,
+    )
+
+
+def _fallback(definition: OutputProperty) -> Expr:
+    if not has_default(definition.default):
+        return Code("None")
+    coerced = coerce_default(definition.default, definition.type)
+    if isinstance(coerced, GoError):
+        return Code(f"[None, {literal(coerced.text)}]")
+    return Code(f"[{literal(coerced)}, None]")
+
+
+def last_completed(state: EmitState, levels: Sequence[Sequence[str]], depth: int) -> st.Body:
+    """``return`` the output of the step that completed last (S150)."""
+    state.use("vmcp_result")
+    body: st.Body = []
+    comment = "No output block: vMCP returns the output of the step that completed last."
+    for level in reversed(levels):
+        for step_id in level:
+            products = state.products[step_id]
+            result = st.return_(call("vmcp_result", Code(products.output)), depth + 1)
+            if products.status == COMPLETED:
+                body.append(
+                    st.return_(call("vmcp_result", Code(products.output)), depth, comment=comment, blank=True)
+                )
+                if len(level) > 1:
+                    _race_note(state, level)
+                return body
+            body.append(
+                st.if_(
+                    Code(f"{products.status} == {COMPLETED}"),
+                    [result],
+                    depth,
+                    comment=comment if not body else None,
+                    blank=not body,
+                )
+            )
+        if len(level) > 1:
+            _race_note(state, level)
+    body.append(st.return_(Code("None"), depth))
+    return body
+
+
+def _race_note(state: EmitState, level: Sequence[str]) -> None:
+    state.note(
+        "domain",
+        "last-step-race",
+        "steps " + ", ".join(level) + " may each complete last: vMCP returns the output of "
+        "the one that finished last in time, the script the first one declared "
+        "(one of vMCP's answers when they end at the same time)",
+    )

@@ -1,0 +1,77 @@
+"""The start of ``run``: the client's arguments as vMCP's templates see them.
+
+vMCP decodes the arguments from JSON (every number a float64) and fills in
+each top-level parameter ``default`` the client left out, with its YAML
+typing (S40-S42). Nothing is validated against the schema, so a missing
+optional parameter reads as ``<no value>``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from transpiler.emit import statements as st
+from transpiler.emit.layout import Code, call, string
+from transpiler.emit.literals import literal
+from transpiler.emit.metadata import params_read, reads_params
+from transpiler.emit.scope import EmitState
+
+
+def parameter_defaults(parameters: dict[str, Any] | None) -> list[tuple[str, Any]]:
+    """``(name, default)`` for each top-level property with a ``default``, in order."""
+    if not isinstance(parameters, dict):
+        return []
+    properties = parameters.get("properties")
+    if not isinstance(properties, dict):
+        return []
+    return [
+        (str(name), spec["default"])
+        for name, spec in properties.items()
+        if isinstance(spec, dict) and "default" in spec
+    ]
+
+
+def params_prelude(state: EmitState, depth: int) -> st.Body:
+    """``params = go_floats(params)`` and one ``setdefault`` per parameter default."""
+    tool = state.tool
+    defaults = parameter_defaults(tool.parameters)
+    if not reads_params(tool):
+        return []
+    state.use("go_floats")
+    body = [
+        st.assign(
+            "params",
+            call("go_floats", Code("params")),
+            depth,
+            comment="vMCP decodes the arguments from JSON: every number is a float.",
+        )
+    ]
+    for name, value in defaults:
+        body.append(
+            st.expression(call("params.setdefault", string(name), Code(literal(value))), depth)
+        )
+    _note_missing(state, {name for name, _ in defaults})
+    return body
+
+
+def _note_missing(state: EmitState, defaulted: set[str]) -> None:
+    parameters = state.tool.parameters or {}
+    required = parameters.get("required") if isinstance(parameters, dict) else None
+    required_names = set(required) if isinstance(required, list) else set()
+    read = params_read(state.tool)
+    optional = (read or frozenset()) - required_names - defaulted
+    if optional:
+        state.note(
+            "quirk",
+            "missing-parameter-no-value",
+            "an optional parameter the client leaves out ("
+            + ", ".join(sorted(optional))
+            + ") reads as <no value>, so it is sent as the string \"<no value>\" "
+            "(or fails a condition), as vMCP does",
+        )
+    state.note(
+        "domain",
+        "params-conform",
+        "the client's arguments conform to the parameter schema (the scripted-tool host "
+        "validates them; vMCP's composite engine does not)",
+    )

@@ -1,0 +1,172 @@
+"""What an emitted script knows at each point: which steps ran, in which variables.
+
+vMCP's templates read ``.steps.<id>.output/.status/.error/.content``. A
+migrated script keeps each step's output in a variable named after the step,
+and its status, error and content in companion variables only where some
+template (or the output rule) reads them. A step that has not run at a point
+of the script is absent, as in vMCP's context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from transpiler.config.model import CompositeToolConfig
+from transpiler.diagnostics import SourceLocation
+from transpiler.emit.layout import Code, Expr, render
+from transpiler.emit.literals import string_literal
+from transpiler.emit.naming import Namer
+from transpiler.emit.report import Note
+from transpiler.emit.templates import CompiledTemplate, TemplateEnv, compile_template
+from transpiler.emit.metadata import site_reads
+from transpiler.gotemplate import TemplateSyntaxError, parse
+from transpiler.plan.dataflow import dataflow
+
+PARTS = ("output", "status", "error", "content")
+COMPLETED = '"completed"'
+
+
+@dataclass
+class Products:
+    """Where a step's record lives in the script."""
+
+    output: str
+    status: str = COMPLETED
+    error: str | None = None
+    content: str | None = None
+
+
+@dataclass
+class Needs:
+    """Which parts of which steps something reads."""
+
+    parts: dict[str, set[str]] = field(default_factory=dict)
+    every_step: bool = False
+
+    def of(self, step: str) -> set[str]:
+        """The parts of ``step`` that are read."""
+        if self.every_step:
+            return set(PARTS)
+        return self.parts.get(step, set())
+
+    def add(self, step: str, part: str) -> None:
+        """Record that ``part`` of ``step`` is read."""
+        self.parts.setdefault(step, set()).add(part)
+
+
+def reads_of(tool: CompositeToolConfig) -> Needs:
+    """What the tool's templates read of each step (a dynamic read means everything)."""
+    needs = Needs(every_step=any(read.path in ((), ("steps",)) for _, read in site_reads(tool)))
+    step_ids = {step.id for step in tool.steps}
+    for edge in dataflow(tool):
+        if edge.step not in step_ids:
+            needs.every_step = True
+            continue
+        part = edge.path[2] if len(edge.path) > 2 else "*"
+        for name in PARTS if part not in PARTS else (part,):
+            needs.add(edge.step, name)
+    return needs
+
+
+class EmitState:
+    """Shared, growing state while one tool is emitted."""
+
+    def __init__(self, tool: CompositeToolConfig, namer: Namer) -> None:
+        self.tool = tool
+        self.namer = namer
+        self.helpers: set[str] = set()
+        self.definitions: list[str] = []
+        self.notes: list[Note] = []
+        self.visible: dict[str, Products] = {}
+        self.products: dict[str, Products] = {}
+        self.needs = reads_of(tool)
+        self.workflow: Expr = Code('{"duration_ms": 0, "status": "pending", "step_count": 0}')
+
+    def use(self, *names: str) -> None:
+        """Record helpers the script calls."""
+        self.helpers.update(names)
+
+    def note(
+        self,
+        kind: str,
+        name: str,
+        text: str,
+        step: str | None = None,
+        location: SourceLocation | None = None,
+        requested: bool = False,
+    ) -> None:
+        """Record a domain assumption, reproduced quirk, deviation or warning (once each)."""
+        note = Note(kind, name, text, step, location, requested)
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def variable(self, step_id: str, suffix: str = "") -> str:
+        """The script variable for a step (and a companion like ``_status``)."""
+        base = self.namer.name(step_id)
+        return base if not suffix else self.namer.name(f"{step_id}\x00{suffix}", base + suffix)
+
+    def env(self, for_each: object | None = None, visible: Iterable[str] | None = None) -> TemplateEnv:
+        """The template root as the script sees it here."""
+        shown = self.visible if visible is None else {k: self.products[k] for k in visible}
+        return TemplateEnv(
+            params="params",
+            step=_step_lookup(shown),
+            steps_map=lambda: _steps_map(shown, self.use),
+            workflow=render(self.workflow),
+            for_each=for_each,
+        )
+
+    def template(self, source: str, env: TemplateEnv) -> CompiledTemplate:
+        """Compile one template string; record the helpers and definitions it needs."""
+        compiled = compile_template(source, env)
+        self.helpers.update(compiled.helpers)
+        for definition in compiled.definitions:
+            if definition not in self.definitions:
+                self.definitions.append(definition)
+        if compiled.parse_error:
+            self.helpers.add("go_error")
+            message = "failed to parse template: " + _parse_message(source)
+            return replace(compiled, code=f"go_error({string_literal(message)})")
+        return compiled
+
+
+def _parse_message(source: str) -> str:
+    """Go's parse error for a template that does not parse (template name ``expand``)."""
+    try:
+        parse(source)
+    except TemplateSyntaxError as error:
+        return error.go_message
+    raise ValueError("the template parses")
+
+
+def _step_lookup(shown: dict[str, Products]) -> Callable[[str, str], str | None]:
+    def lookup(step_id: str, part: str) -> str | None:
+        products = shown.get(step_id)
+        if products is None:
+            return None
+        if part == "output":
+            return products.output
+        if part == "status":
+            return products.status
+        if part == "error":
+            return products.error
+        return products.content or "{}"
+
+    return lookup
+
+
+def _steps_map(shown: dict[str, Products], use: Callable[..., None]) -> str:
+    entries = []
+    for step_id, products in shown.items():
+        record = [
+            f'"status": {products.status}',
+            f'"output": {products.output}',
+            f'"content": {products.content or "{}"}',
+        ]
+        entry = "{" + ", ".join(record) + "}"
+        if products.error is not None:
+            use("vmcp_record")
+            entry = f"vmcp_record({entry}, {products.error})"
+        entries.append(f"{string_literal(step_id)}: {entry}")
+    return "{" + ", ".join(entries) + "}"
