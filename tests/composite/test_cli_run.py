@@ -88,8 +88,8 @@ def test_a_config_vmcp_would_refuse_exits_2(
     assert code == 2 and "vMCP would not run 't'" in err
 
 
-def test_the_starlark_form_is_not_available_yet(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_starlark_form_reports_an_unreadable_script(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(
         capsys, "--form", "starlark", "x.star", "--scenario", str(SECTION / "tied.scenario.yaml")
     )
-    assert code == 2 and "not available yet" in err
+    assert code == 2 and "cannot read script x.star" in err

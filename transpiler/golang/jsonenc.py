@@ -1,0 +1,140 @@
+"""Go's ``encoding/json.Marshal`` of template values (S78), as vMCP's ``json`` uses it.
+
+No whitespace, map keys sorted by bytes, HTML-escaped strings with Go 1.22+
+escapes (``\\b``, ``\\f``), floats in ES6 style, nil containers as ``null``.
+NaN, infinities, ``map[any]any`` and complex numbers are errors with Go's text.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from transpiler.golang.runes import escaped_byte, sorted_strings
+from transpiler.golang.strconv import format_float
+from transpiler.golang.timefmt import time_rfc3339_nano
+from transpiler.golang.types import type_name
+from transpiler.golang.values import AnyKeyMap, GoTime, NilList, NilMap
+
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+
+
+class JSONEncodeError(ValueError):
+    """``json.Marshal`` failed; the message is Go's."""
+
+
+def encode_string(text: str) -> str:
+    """A Go string as a JSON string literal (HTML-safe, invalid bytes as ``\\ufffd``)."""
+    if text.isascii() and text.isalnum():
+        return f'"{text}"'
+    out = ['"']
+    for char in text:
+        escape = _ESCAPES.get(char)
+        if escape is not None:
+            out.append(escape)
+        elif char < " ":
+            out.append(f"\\u00{ord(char):02x}")
+        elif escaped_byte(char) is not None:
+            out.append("\\ufffd")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def encode_float(value: float) -> str:
+    """A float64 as Go's JSON encoder writes it."""
+    if math.isnan(value) or math.isinf(value):
+        raise JSONEncodeError(f"json: unsupported value: {format_float(value, 'g', -1)}")
+    magnitude = abs(value)
+    style = "e" if magnitude != 0 and (magnitude < 1e-6 or magnitude >= 1e21) else "f"
+    text = format_float(value, style, -1)
+    if style == "e" and len(text) >= 4 and text[-4] == "e" and text[-3:-1] == "-0":
+        text = text[:-2] + text[-1]
+    return text
+
+
+def _scalar(value: Any) -> str | None:
+    """The JSON of a value that has no children, or None for a container."""
+    if value is None or isinstance(value, NilMap | NilList):
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        return encode_float(value)
+    if isinstance(value, str):
+        return encode_string(value)
+    if isinstance(value, GoTime):
+        return '"' + time_rfc3339_nano(value) + '"'
+    if isinstance(value, AnyKeyMap | complex):
+        raise JSONEncodeError(f"json: unsupported type: {type_name(value)}")
+    if isinstance(value, dict | list):
+        return None
+    raise JSONEncodeError(f"json: unsupported type: {type(value).__name__}")
+
+
+def marshal(value: Any) -> str:
+    """``json.Marshal(value)`` as text; raises :class:`JSONEncodeError`."""
+    out: list[str] = []
+    pending: list[Any] = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, _Literal):
+            out.append(item.text)
+            continue
+        scalar = _scalar(item)
+        if scalar is not None:
+            out.append(scalar)
+        elif isinstance(item, dict):
+            _push_object(item, pending)
+        else:
+            _push_array(item, pending)
+    return "".join(out)
+
+
+class _Literal:
+    """Punctuation queued between values."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+_OPEN_OBJECT, _CLOSE_OBJECT = _Literal("{"), _Literal("}")
+_OPEN_ARRAY, _CLOSE_ARRAY = _Literal("["), _Literal("]")
+
+
+def _push_object(item: dict[str, Any], pending: list[Any]) -> None:
+    parts: list[Any] = [_OPEN_OBJECT]
+    for i, key in enumerate(sorted_strings(item)):
+        prefix = "," if i else ""
+        parts.append(_Literal(prefix + encode_string(key) + ":"))
+        parts.append(item[key])
+    parts.append(_CLOSE_OBJECT)
+    pending.extend(reversed(parts))
+
+
+def _push_array(item: list[Any], pending: list[Any]) -> None:
+    parts: list[Any] = [_OPEN_ARRAY]
+    for i, element in enumerate(item):
+        if i:
+            parts.append(_Literal(","))
+        parts.append(element)
+    parts.append(_CLOSE_ARRAY)
+    pending.extend(reversed(parts))
