@@ -1,8 +1,12 @@
 """A step's ``arguments`` as a Starlark dict: templates compiled, other values literal.
 
 vMCP expands string values as templates at every depth (S80) and passes other
-values through with their YAML types. The result says whether some template
-can fail, so the caller knows whether to check the arguments.
+values through with their YAML types; then it converts strings to the types
+the backend tool's ``inputSchema`` declares (S81). The arguments' shape is
+fixed in the YAML and templates always give strings, so the conversion is
+decided here, position by position: a string at an ``integer``, ``number``
+or ``boolean`` position is wrapped in ``vmcp_as_integer`` and the like,
+which keep the string when it does not parse, as vMCP does.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from transpiler.emit.layout import Code, DictOf, Expr, ListOf, string
 from transpiler.emit.literals import literal
 from transpiler.emit.scope import EmitState
 from transpiler.emit.templates import TemplateEnv
+from transpiler.golang.values import GoTime
+from transpiler.sim.trace import plain_json
 
 MAX_DEPTH = 100
 
@@ -31,29 +37,60 @@ class Arguments:
     fallible: bool
 
 
-def arguments(state: EmitState, values: dict[str, Any] | None, env: TemplateEnv) -> Arguments:
+_CONVERTERS = {
+    "integer": "vmcp_as_integer",
+    "number": "vmcp_as_number",
+    "boolean": "vmcp_as_boolean",
+}
+
+
+def arguments(
+    state: EmitState, values: dict[str, Any] | None, env: TemplateEnv, schema: Any = None
+) -> Arguments:
     """The Starlark expression for a step's arguments (``{}`` when it has none)."""
     if not values:
         return Arguments(Code("{}"), False)
     fallible: list[bool] = []
-    expr = _value(state, values, env, 0, fallible)
+    expr = _value(state, values, env, 0, fallible, schema)
     return Arguments(expr, any(fallible))
 
 
-def _value(state: EmitState, value: Any, env: TemplateEnv, depth: int, fallible: list[bool]) -> Expr:
+def _value(
+    state: EmitState, value: Any, env: TemplateEnv, depth: int, fallible: list[bool], schema: Any
+) -> Expr:
     if depth > MAX_DEPTH:
         raise TooDeep(f"arguments nest deeper than {MAX_DEPTH} levels")
+    kind = schema.get("type") if isinstance(schema, dict) else None
     if isinstance(value, str):
         compiled = state.template(value, env)
         fallible.append(compiled.can_fail)
+        if kind in _CONVERTERS:
+            return Code(f"{_CONVERTERS[kind]}({compiled.code})")
         return Code(compiled.code)
     if isinstance(value, dict):
         return DictOf(
             tuple(
-                (string(str(key)), _value(state, item, env, depth + 1, fallible))
+                (
+                    string(str(key)),
+                    _value(state, item, env, depth + 1, fallible, _property(schema, kind, key)),
+                )
                 for key, item in value.items()
             )
         )
     if isinstance(value, list):
-        return ListOf(tuple(_value(state, item, env, depth + 1, fallible) for item in value))
+        items = schema.get("items") if kind == "array" else None
+        return ListOf(tuple(_value(state, item, env, depth + 1, fallible, items) for item in value))
+    if isinstance(value, GoTime):
+        return Code(literal(plain_json(value)))
     return Code(literal(value))
+
+
+def _property(schema: Any, kind: Any, key: Any) -> Any:
+    """The schema of one key of an object position (None when it has none)."""
+    if kind != "object":
+        return None
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return None
+    sub = properties.get(key)
+    return sub if isinstance(sub, dict) else None

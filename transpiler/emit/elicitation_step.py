@@ -19,7 +19,9 @@ from transpiler.emit.scope import COMPLETED, EmitState
 from transpiler.emit.step_code import FAILED, Record, continues, with_condition
 
 
-def elicitation_step(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> st.Body:
+def elicitation_step(
+    state: EmitState, step: WorkflowStepConfig, record: Record, depth: int
+) -> st.Body:
     """The whole step, condition included."""
     _notes(state, step)
     return with_condition(state, step, record, depth, lambda d: _run(state, step, record, d))
@@ -43,9 +45,10 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     output = record.products.output
     if not continues(step):
         state.use("vmcp_elicit")
-        return [st.assign(output, call("vmcp_elicit", *arguments, **keywords), depth)] + record.ended(
-            depth, Code(output), COMPLETED, None
-        )[1:]
+        return [
+            st.assign(output, call("vmcp_elicit", *arguments, **keywords), depth),
+            *record.ended(depth, Code(output), COMPLETED, None)[1:],
+        ]
     state.use("vmcp_elicit_outcome")
     outcome = state.variable(step.id, "_answer")
     return [
@@ -53,7 +56,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
         *record.ended(
             depth,
             Code(f"{outcome}[0]"),
-            f'{COMPLETED} if {outcome}[1] == None else {FAILED}',
+            f"{COMPLETED} if {outcome}[1] == None else {FAILED}",
             Code(f"{outcome}[1]"),
         ),
     ]
@@ -70,7 +73,10 @@ def _notes(state: EmitState, step: WorkflowStepConfig) -> None:
         step.id,
         where,
     )
-    if _handler(step.on_decline) == "skip_remaining" or _handler(step.on_cancel) == "skip_remaining":
+    if (
+        _handler(step.on_decline) == "skip_remaining"
+        or _handler(step.on_cancel) == "skip_remaining"
+    ):
         state.note(
             "quirk",
             "skip-remaining-skips-nothing",

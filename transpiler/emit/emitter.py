@@ -9,9 +9,8 @@ level cannot see each other, as in vMCP when a step has not finished yet.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
-
-import libcst as cst
 
 from transpiler.config.model import (
     STEP_ELICITATION,
@@ -43,7 +42,7 @@ def step_emitter(step: WorkflowStepConfig) -> StepEmitter:
     return tool_step
 
 
-def run_function(state: EmitState) -> tuple[cst.BaseStatement, dict[int, str]]:
+def run_function(state: EmitState) -> tuple[st.Statement, dict[int, str]]:
     """``def run(params):`` and, for the source map, which top-level statement is which step."""
     tool = state.tool
     levels = execution_levels(tool.steps)
@@ -79,16 +78,13 @@ def _title(step: WorkflowStepConfig) -> str:
     return f"Step {step.id} ({kind})."
 
 
-def _step_code(state: EmitState, step: WorkflowStepConfig, depth: int, comment: str | None) -> st.Body:
+def _step_code(
+    state: EmitState, step: WorkflowStepConfig, depth: int, comment: str | None
+) -> st.Body:
     record = Record(state, step, state.products[step.id])
     code = step_emitter(step)(state, step, record, depth)
     if comment and code:
-        first = code[0]
-        code[0] = first.with_changes(  # type: ignore[attr-defined]
-            leading_lines=[cst.EmptyLine(indent=False), *st.comment_lines(comment), *first.leading_lines[1:]]
-            if first.leading_lines and first.leading_lines[0].comment is None
-            else [cst.EmptyLine(indent=False), *st.comment_lines(comment), *first.leading_lines]
-        )
+        code[0] = st.introduce(code[0], comment, blank=True)
     return code
 
 
@@ -110,7 +106,7 @@ def _parallel_level(state: EmitState, steps: Sequence[WorkflowStepConfig], depth
         functions.append(name)
         returned = _returned(state.products[step.id])
         code = _step_code(state, step, depth + 1, comment=None)
-        code.append(st.simple("return " + ", ".join(returned), depth + 1))
+        code.append(st.simple("return " + ", ".join(returned)))
         comment = _title(step)
         if len(body) == 0:
             comment = (
@@ -161,5 +157,8 @@ def header_lines(tool: CompositeToolConfig, state: EmitState, source: str) -> li
         if not notes:
             continue
         lines += ["", title]
-        lines += [f"  - {note.render()}" for note in notes]
+        for note in notes:
+            lines += textwrap.wrap(
+                note.render(), width=88, initial_indent="  - ", subsequent_indent="    "
+            )
     return lines

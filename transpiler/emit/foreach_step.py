@@ -15,10 +15,10 @@ from transpiler.config.model import WorkflowStepConfig
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import statements as st
 from transpiler.emit.arguments import arguments
+from transpiler.emit.json_values import json_value
 from transpiler.emit.layout import INDENT, Code, Expr, call, render, string
 from transpiler.emit.scope import COMPLETED, EmitState
 from transpiler.emit.step_code import Record, continues, with_condition
-from transpiler.emit.json_values import json_value
 from transpiler.emit.templates import ForEachEnv
 from transpiler.emit.tool_step import retry_attempts, retry_delay
 
@@ -39,7 +39,9 @@ def max_iterations(step: WorkflowStepConfig) -> int:
     return min(step.max_iterations, MAX_ITERATIONS_CAP)
 
 
-def for_each_step(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> st.Body:
+def for_each_step(
+    state: EmitState, step: WorkflowStepConfig, record: Record, depth: int
+) -> st.Body:
     """The whole step, condition included."""
     inner = step.inner_step
     assert inner is not None
@@ -67,7 +69,8 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
         check, check_outcome = "vmcp_collection", "vmcp_collection_outcome"
     limit = Code(str(max_iterations(step)))
     item_env = state.env(for_each=ForEachEnv(step.item_var or "item", "item", "index"))
-    args = arguments(state, inner.arguments, item_env)
+    schema = state.input_schema(inner.tool, step.id, step.where.at)
+    args = arguments(state, inner.arguments, item_env, schema)
     step_id, tool = string(step.id), string(inner.tool)
     recording = continues(step)
     attempts = retry_attempts(inner)
@@ -88,21 +91,24 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
         return [
             st.assign(items, call(check, step_id, source, limit), depth),
             st.assign(output, call("vmcp_for_each_output", iterations), depth),
-        ] + record.ended(depth, Code(output), COMPLETED, None)[1:]
+            *record.ended(depth, Code(output), COMPLETED, None)[1:],
+        ]
     return [
         st.assign(items, call(check_outcome, step_id, source, limit), depth),
         st.if_(
             Code(f'type({items}) == "string"'),
             record.failed(depth + 1, Code(items)),
             depth,
-            orelse=[st.assign(output, call("vmcp_for_each_output", iterations), depth + 1)]
-            + record.ended(depth + 1, Code(output), COMPLETED, None)[1:],
+            orelse=[
+                st.assign(output, call("vmcp_for_each_output", iterations), depth + 1),
+                *record.ended(depth + 1, Code(output), COMPLETED, None)[1:],
+            ],
         ),
     ]
 
 
 def _iterations(step: WorkflowStepConfig, per_item: Expr, items: str, depth: int) -> Code:
-    """The list of iteration records: a comprehension, through parallel() unless maxParallel is 1."""
+    """The iteration records: a comprehension, through parallel() unless maxParallel is 1."""
     body = render(per_item, (depth + 2) * len(INDENT))
     loop = f"for index, item in enumerate({items})"
     if step.max_parallel == 1:

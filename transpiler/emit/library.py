@@ -8,12 +8,14 @@ so the same set of names always gives the same text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
 import libcst as cst
+
+from transpiler.emit.statements import Statement
 
 
 @dataclass(frozen=True)
@@ -29,14 +31,11 @@ class Library:
     """The definitions of one ``.star`` file, in file order."""
 
     def __init__(self, text: str) -> None:
-        module = cst.parse_module(text)
-        units: list[tuple[str, cst.CSTNode]] = []
-        for statement in module.body:
-            units.append((_defined_name(statement), statement))
+        units = [(_defined_name(statement), statement) for statement in statements(text)]
         names = {name for name, _ in units}
         self.definitions: dict[str, Definition] = {}
         for name, statement in units:
-            source = cst.Module(body=[statement]).code.strip("\n") + "\n"  # type: ignore[list-item]
+            source = cst.Module(body=[statement]).code.strip("\n") + "\n"
             used = _names_in(statement) & names - {name}
             self.definitions[name] = Definition(name, source, frozenset(used))
         self._order = [name for name, _ in units]
@@ -65,6 +64,30 @@ class Library:
 def packaged(filename: str) -> Library:
     """A library shipped in this package (``transpiler/emit/<filename>``)."""
     return Library(resources.files("transpiler.emit").joinpath(filename).read_text())
+
+
+def statements(text: str) -> list[Statement]:
+    """The top-level statements of Starlark source, each with the comment above it.
+
+    libcst files the comment above a module's first statement under the
+    module header; it is moved back onto that statement.
+    """
+    module = cst.parse_module(text)
+    body: list[Statement] = list(module.body)
+    if body:
+        intro = _trailing_comment_block(module.header)
+        body[0] = body[0].with_changes(leading_lines=[*intro, *body[0].leading_lines])
+    return body
+
+
+def _trailing_comment_block(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    """The comment lines right before the first definition (the rest is the file's header)."""
+    block: list[cst.EmptyLine] = []
+    for line in reversed(lines):
+        if line.comment is None:
+            break
+        block.insert(0, line)
+    return block
 
 
 def _defined_name(statement: cst.CSTNode) -> str:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-
-
 from transpiler.config.model import CompositeToolConfig
 from transpiler.emit.layout import Code
 from transpiler.emit.literals import string_literal
@@ -23,7 +21,6 @@ if TYPE_CHECKING:
 
 RUN_ID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000"
 START_TIME_PLACEHOLDER = "1970-01-01T00:00:00Z"
-
 
 
 def site_reads(tool: CompositeToolConfig) -> tuple[tuple[str, ContextRead], ...]:
@@ -77,7 +74,8 @@ def workflow_map(state: EmitState, status: str, step_count: str) -> Code:
         state.note(
             "deviation",
             "workflow-id",
-            f".workflow.id: vMCP gives every run a random UUID; the script uses {RUN_ID_PLACEHOLDER}",
+            ".workflow.id: vMCP gives every run a random UUID; the script uses "
+            + RUN_ID_PLACEHOLDER,
         )
     if read & {"start_time", "*"}:
         state.note(

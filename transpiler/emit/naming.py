@@ -10,14 +10,87 @@ from __future__ import annotations
 import re
 
 KEYWORDS = frozenset(
-    "and as assert async await break class continue def del elif else except finally for "
-    "from global if import in is lambda load nonlocal not or pass raise return try while "
-    "with yield True False None".split()
+    [
+        "and",
+        "as",
+        "assert",
+        "async",
+        "await",
+        "break",
+        "class",
+        "continue",
+        "def",
+        "del",
+        "elif",
+        "else",
+        "except",
+        "finally",
+        "for",
+        "from",
+        "global",
+        "if",
+        "import",
+        "in",
+        "is",
+        "lambda",
+        "load",
+        "nonlocal",
+        "not",
+        "or",
+        "pass",
+        "raise",
+        "return",
+        "try",
+        "while",
+        "with",
+        "yield",
+        "True",
+        "False",
+        "None",
+    ]
 )
 BUILTINS = frozenset(
-    "abs all any bool bytes call_tool chr dict dir elicit enumerate fail float getattr "
-    "hasattr hash int json len list log max min ord parallel print range repr retry "
-    "reversed sorted str struct try_call_tool tuple type zip params run".split()
+    [
+        "abs",
+        "all",
+        "any",
+        "bool",
+        "bytes",
+        "call_tool",
+        "chr",
+        "dict",
+        "dir",
+        "elicit",
+        "enumerate",
+        "fail",
+        "float",
+        "getattr",
+        "hasattr",
+        "hash",
+        "int",
+        "json",
+        "len",
+        "list",
+        "log",
+        "max",
+        "min",
+        "ord",
+        "parallel",
+        "print",
+        "range",
+        "repr",
+        "retry",
+        "reversed",
+        "sorted",
+        "str",
+        "struct",
+        "try_call_tool",
+        "tuple",
+        "type",
+        "zip",
+        "params",
+        "run",
+    ]
 )
 _NOT_IDENTIFIER = re.compile(r"[^0-9A-Za-z_]+")
 

@@ -17,10 +17,10 @@ from transpiler.composite.errors import GoError
 from transpiler.composite.output import coerce_default
 from transpiler.config.model import OutputConfig, OutputProperty
 from transpiler.emit import statements as st
+from transpiler.emit.json_values import json_value
 from transpiler.emit.layout import Code, DictOf, Expr, call, string
 from transpiler.emit.literals import literal
 from transpiler.emit.scope import COMPLETED, EmitState
-from transpiler.emit.json_values import json_value
 
 
 def has_default(default: object) -> bool:
@@ -62,9 +62,20 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
         if value is not None:
             state.use("vmcp_output_json")
             return call(
-                "vmcp_output_json", string(top), string(name), string(definition.type), Code(value), fallback
+                "vmcp_output_json",
+                string(top),
+                string(name),
+                string(definition.type),
+                Code(value),
+                fallback,
             )
     compiled = state.template(definition.value, env)
+    if (
+        definition.type == "string"
+        and not has_default(definition.default)
+        and not compiled.can_fail
+    ):
+        return Code(compiled.code)
     state.use("vmcp_output_value")
     return call(
         "vmcp_output_value",
@@ -96,7 +107,12 @@ def last_completed(state: EmitState, levels: Sequence[Sequence[str]], depth: int
             result = st.return_(call("vmcp_result", Code(products.output)), depth + 1)
             if products.status == COMPLETED:
                 body.append(
-                    st.return_(call("vmcp_result", Code(products.output)), depth, comment=comment, blank=True)
+                    st.return_(
+                        call("vmcp_result", Code(products.output)),
+                        depth,
+                        comment=comment,
+                        blank=True,
+                    )
                 )
                 if len(level) > 1:
                     _race_note(state, level)

@@ -66,7 +66,7 @@ def _note_missing(state: EmitState, defaulted: set[str]) -> None:
             "missing-parameter-no-value",
             "an optional parameter the client leaves out ("
             + ", ".join(sorted(optional))
-            + ") reads as <no value>, so it is sent as the string \"<no value>\" "
+            + ') reads as <no value>, so it is sent as the string "<no value>" '
             "(or fails a condition), as vMCP does",
         )
     state.note(

@@ -29,6 +29,17 @@ class Note:
         where = f" (step {self.step})" if self.step is not None else ""
         return f"{self.text}{where}"
 
+    def to_json(self) -> dict[str, object]:
+        """The note as JSON."""
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "text": self.text,
+            "step": self.step,
+            "location": None if self.location is None else str(self.location),
+            "requested": self.requested,
+        }
+
 
 @dataclass(frozen=True)
 class SourceMapEntry:
@@ -40,6 +51,15 @@ class SourceMapEntry:
     step: str | None
     location: SourceLocation | None
 
+    def to_json(self) -> dict[str, object]:
+        """The entry as JSON."""
+        return {
+            "lines": [self.first_line, self.last_line],
+            "part": self.part,
+            "step": self.step,
+            "location": None if self.location is None else str(self.location),
+        }
+
 
 @dataclass(frozen=True)
 class EmitResult:
@@ -49,6 +69,15 @@ class EmitResult:
     script: str
     source_map: tuple[SourceMapEntry, ...]
     notes: tuple[Note, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The result as JSON: script, source map and notes."""
+        return {
+            "tool": self.tool,
+            "script": self.script,
+            "source_map": [entry.to_json() for entry in self.source_map],
+            "notes": [note.to_json() for note in self.notes],
+        }
 
     def of_kind(self, kind: str) -> tuple[Note, ...]:
         """The notes of one kind, in emission order."""

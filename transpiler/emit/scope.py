@@ -9,17 +9,18 @@ of the script is absent, as in vMCP's context.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.diagnostics import SourceLocation
 from transpiler.emit.layout import Code, Expr, render
 from transpiler.emit.literals import string_literal
+from transpiler.emit.metadata import site_reads
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import Note
-from transpiler.emit.templates import CompiledTemplate, TemplateEnv, compile_template
-from transpiler.emit.metadata import site_reads
+from transpiler.emit.templates import CompiledTemplate, ForEachEnv, TemplateEnv, compile_template
 from transpiler.gotemplate import TemplateSyntaxError, parse
 from transpiler.plan.dataflow import dataflow
 
@@ -72,8 +73,14 @@ def reads_of(tool: CompositeToolConfig) -> Needs:
 class EmitState:
     """Shared, growing state while one tool is emitted."""
 
-    def __init__(self, tool: CompositeToolConfig, namer: Namer) -> None:
+    def __init__(
+        self,
+        tool: CompositeToolConfig,
+        namer: Namer,
+        tool_schemas: Mapping[str, Any] | None = None,
+    ) -> None:
         self.tool = tool
+        self.tool_schemas = tool_schemas
         self.namer = namer
         self.helpers: set[str] = set()
         self.definitions: list[str] = []
@@ -82,6 +89,29 @@ class EmitState:
         self.products: dict[str, Products] = {}
         self.needs = reads_of(tool)
         self.workflow: Expr = Code('{"duration_ms": 0, "status": "pending", "step_count": 0}')
+
+    def input_schema(self, tool: str, step: str, location: SourceLocation) -> Any:
+        """The backend tool's ``inputSchema`` when the caller gave the tool list."""
+        if self.tool_schemas is None:
+            self.note(
+                "domain",
+                "no-input-schemas",
+                "the backend tools declare no inputSchema that would make vMCP convert string "
+                "arguments to numbers or booleans (give the backends' tools/list with --tools "
+                "to reproduce that conversion)",
+            )
+            return None
+        schema = self.tool_schemas.get(tool)
+        if isinstance(schema, dict) and "x-mcp-header" in str(schema):
+            self.note(
+                "domain",
+                "parameter-headers",
+                f"arguments of {tool} are valid Mcp-Param header values (vMCP checks x-mcp-header "
+                "parameters before calling; the script does not)",
+                step,
+                location,
+            )
+        return schema
 
     def use(self, *names: str) -> None:
         """Record helpers the script calls."""
@@ -106,7 +136,9 @@ class EmitState:
         base = self.namer.name(step_id)
         return base if not suffix else self.namer.name(f"{step_id}\x00{suffix}", base + suffix)
 
-    def env(self, for_each: object | None = None, visible: Iterable[str] | None = None) -> TemplateEnv:
+    def env(
+        self, for_each: ForEachEnv | None = None, visible: Iterable[str] | None = None
+    ) -> TemplateEnv:
         """The template root as the script sees it here."""
         shown = self.visible if visible is None else {k: self.products[k] for k in visible}
         return TemplateEnv(

@@ -7,19 +7,20 @@ Assembled as one libcst module, checked against the Starlark subset we emit
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from transpiler.config.model import CompositeToolConfig
-from transpiler.diagnostics import TranspilerError
 from transpiler.emit.emitter import header_lines, run_function
 from transpiler.emit.library import Library
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
 from transpiler.emit.scope import EmitState
-from transpiler.emit.statements import comment_lines
+from transpiler.emit.statements import Statement
 from transpiler.emit.subset import check_subset
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -35,34 +36,39 @@ def helper_library() -> Library:
     return Library("\n\n".join(package.joinpath(name).read_text() for name in LIBRARY_FILES))
 
 
-class EmitError(TranspilerError):
-    """The tool cannot be expressed as a script (the message says why)."""
+def emit_script(
+    tool: CompositeToolConfig, source: str, tool_schemas: Mapping[str, Any] | None = None
+) -> EmitResult:
+    """The migrated script for one validated tool.
 
-
-def emit_script(tool: CompositeToolConfig, source: str) -> EmitResult:
-    """The migrated script for one validated tool."""
+    ``tool_schemas`` maps backend tool names to their ``inputSchema`` (from a
+    ``tools/list``); without it the script does not convert argument types.
+    """
     library = helper_library()
-    state = EmitState(tool, Namer(frozenset(library.definitions)))
+    state = EmitState(tool, Namer(frozenset(library.definitions)), tool_schemas)
     run, owners = run_function(state)
-    own_code = cst.Module(body=[run]).code + "\n".join(state.definitions)
+    run_module = cst.Module(body=[run])
+    own_code = "\n\n".join([*state.definitions, run_module.code.strip("\n")])
+    check_subset(own_code, frozenset(library.definitions))
     helpers = library.source(_names_used(own_code, library) | state.helpers)
-    statements: list[cst.BaseStatement] = []
-    for source_text in (helpers, *state.definitions):
-        if source_text:
-            statements.extend(cst.parse_module(source_text).body)
-    statements.append(run)
-    module = cst.Module(
-        body=statements,
-        header=[*comment_lines("\n".join(header_lines(tool, state, source))), cst.EmptyLine()],
+    header = "".join(
+        line.strip() + "\n" if line.strip() == "#" else line.rstrip() + "\n"
+        for line in comment_lines_text(header_lines(tool, state, source))
     )
-    code = module.code
-    check_subset(code)
+    prefix = header + "\n" + (helpers + "\n\n" if helpers else "")
+    code = prefix + own_code + "\n"
+    run_offset = code.count("\n", 0, code.index("\ndef run(") + 1)
     return EmitResult(
         tool=tool.name,
         script=code,
-        source_map=_source_map(module, run, owners, state),
+        source_map=_source_map(run_module, run, owners, state, run_offset),
         notes=tuple(state.notes),
     )
+
+
+def comment_lines_text(lines: list[str]) -> list[str]:
+    """Header lines as ``#`` comments."""
+    return [f"# {line}" if line else "#" for line in lines]
 
 
 def _names_used(code: str, library: Library) -> set[str]:
@@ -71,8 +77,9 @@ def _names_used(code: str, library: Library) -> set[str]:
 
 
 def _source_map(
-    module: cst.Module, run: cst.BaseStatement, owners: dict[int, str], state: EmitState
+    module: cst.Module, run: Statement, owners: dict[int, str], state: EmitState, offset: int
 ) -> tuple[SourceMapEntry, ...]:
+    """Which script lines implement which step (``offset``: lines before ``def run``)."""
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     assert isinstance(run, cst.FunctionDef)
@@ -85,8 +92,8 @@ def _source_map(
         step = by_id.get(owner) if owner is not None else None
         entries.append(
             SourceMapEntry(
-                first_line=where.start.line,
-                last_line=where.end.line,
+                first_line=where.start.line + offset,
+                last_line=where.end.line + offset,
                 part="step" if owner is not None else "run",
                 step=owner,
                 location=step.where.at if step is not None else None,

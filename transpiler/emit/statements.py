@@ -2,7 +2,7 @@
 
 Statements are libcst nodes; expressions come from :mod:`transpiler.emit.layout`
 (parsed by libcst, so a malformed expression can never reach a script).
-Each builder takes the block depth it will sit at, to fit the line width.
+Builders take the block depth the statement will sit at, to fit the line width.
 """
 
 from __future__ import annotations
@@ -13,48 +13,55 @@ import libcst as cst
 
 from transpiler.emit.layout import INDENT, Expr, render
 
-Body = list[cst.BaseStatement]
+Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
+Body = list[Statement]
 
 
 def comment_lines(text: str | None) -> list[cst.EmptyLine]:
     """``# text`` lines (one per line of ``text``) to put before a statement."""
     if not text:
         return []
-    return [
-        cst.EmptyLine(comment=cst.Comment(f"# {line}".rstrip())) for line in text.splitlines()
-    ]
+    return [cst.EmptyLine(comment=cst.Comment(f"# {line}".rstrip())) for line in text.splitlines()]
 
 
-def _with_comment(statement: cst.BaseStatement, comment: str | None, blank: bool) -> cst.BaseStatement:
+def with_leading(statement: Statement, lines: Sequence[cst.EmptyLine]) -> Statement:
+    """The statement with these blank and comment lines before it."""
+    return statement.with_changes(leading_lines=list(lines))
+
+
+def introduce(statement: Statement, comment: str | None, blank: bool) -> Statement:
+    """Put an optional blank line and comment before a statement, keeping its own comment."""
     leading = ([cst.EmptyLine(indent=False)] if blank else []) + comment_lines(comment)
+    own = [line for line in statement.leading_lines if line.comment is not None]
     if not leading:
         return statement
-    return statement.with_changes(leading_lines=leading)  # type: ignore[attr-defined]
+    return with_leading(statement, [*leading, *own])
 
 
-def simple(source: str, depth: int, comment: str | None = None, blank: bool = False) -> cst.BaseStatement:
+def simple(source: str, comment: str | None = None, blank: bool = False) -> Statement:
     """One simple statement from its (already laid out) source."""
-    statement = cst.parse_statement(source + "\n")
-    del depth
-    return _with_comment(statement, comment, blank)
+    return introduce(cst.parse_statement(source + "\n"), comment, blank)
+
+
+def _width(depth: int) -> int:
+    return depth * len(INDENT)
 
 
 def assign(
     target: str, value: Expr, depth: int, comment: str | None = None, blank: bool = False
-) -> cst.BaseStatement:
+) -> Statement:
     """``target = value``."""
-    text = render(value, depth * len(INDENT), len(target) + 3)
-    return simple(f"{target} = {text}", depth, comment, blank)
+    return simple(f"{target} = {render(value, _width(depth), len(target) + 3)}", comment, blank)
 
 
-def return_(value: Expr, depth: int, comment: str | None = None, blank: bool = False) -> cst.BaseStatement:
+def return_(value: Expr, depth: int, comment: str | None = None, blank: bool = False) -> Statement:
     """``return value``."""
-    return simple(f"return {render(value, depth * len(INDENT), 7)}", depth, comment, blank)
+    return simple(f"return {render(value, _width(depth), 7)}", comment, blank)
 
 
-def expression(value: Expr, depth: int, comment: str | None = None) -> cst.BaseStatement:
+def expression(value: Expr, depth: int, comment: str | None = None) -> Statement:
     """An expression used as a statement (a call for its effect)."""
-    return simple(render(value, depth * len(INDENT)), depth, comment)
+    return simple(render(value, _width(depth)), comment)
 
 
 def if_(
@@ -64,36 +71,29 @@ def if_(
     orelse: Body | None = None,
     comment: str | None = None,
     blank: bool = False,
-) -> cst.BaseStatement:
-    """``if test: body [else: orelse]``."""
-    condition = cst.parse_expression(render(test, depth * len(INDENT), 4))
-    otherwise = None
-    if orelse:
+) -> Statement:
+    """``if test: body [else: orelse]``; an ``else`` holding one ``if`` becomes ``elif``."""
+    condition = cst.parse_expression(render(test, _width(depth), 4))
+    otherwise: cst.If | cst.Else | None = None
+    lone = orelse[0] if orelse and len(orelse) == 1 else None
+    if isinstance(lone, cst.If) and not lone.leading_lines:
+        otherwise = lone
+    if otherwise is None and orelse:
         otherwise = cst.Else(body=cst.IndentedBlock(body=orelse))
     node = cst.If(test=condition, body=cst.IndentedBlock(body=body), orelse=otherwise)
-    return _with_comment(node, comment, blank)
-
-
-def for_(target: str, iterable: Expr, body: Body, depth: int, comment: str | None = None) -> cst.BaseStatement:
-    """``for target in iterable: body``."""
-    loop = cst.parse_statement(f"for {target} in {render(iterable, depth * len(INDENT), len(target) + 9)}:\n    pass\n")
-    assert isinstance(loop, cst.For)
-    return _with_comment(loop.with_changes(body=cst.IndentedBlock(body=body)), comment, False)
-
-
-def _without_leading_blanks(statement: cst.BaseStatement) -> list[cst.EmptyLine]:
-    lines = list(getattr(statement, "leading_lines", []))
-    while lines and lines[0].comment is None:
-        lines.pop(0)
-    return lines
+    return introduce(node, comment, blank)
 
 
 def def_(
     name: str, parameters: Sequence[str], body: Body, comment: str | None = None, blank: bool = True
-) -> cst.BaseStatement:
-    """``def name(parameters): body``."""
+) -> Statement:
+    """``def name(parameters): body`` (the body starts without blank lines)."""
     params = cst.Parameters(params=[cst.Param(cst.Name(p)) for p in parameters])
     if body:
-        body = [body[0].with_changes(leading_lines=_without_leading_blanks(body[0])), *body[1:]]  # type: ignore[attr-defined]
+        first = body[0]
+        kept = list(first.leading_lines)
+        while kept and kept[0].comment is None:
+            kept.pop(0)
+        body = [with_leading(first, kept), *body[1:]]
     node = cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body=body))
-    return _with_comment(node, comment, blank)
+    return introduce(node, comment, blank)

@@ -107,7 +107,9 @@ def products_for(state: EmitState, step: WorkflowStepConfig, needs_status: bool)
             step.id,
             step.where.at,
         )
-        products.content = products.output if kind.always_completes else state.variable(step.id, "_content")
+        products.content = (
+            products.output if kind.always_completes else state.variable(step.id, "_content")
+        )
     return products
 
 

@@ -17,9 +17,32 @@ PROFILE_BUILTINS = frozenset(
 )
 SHARED_BUILTINS = frozenset(
     {
-        "None", "True", "False", "bool", "dict", "enumerate", "float", "getattr", "hasattr",
-        "int", "len", "list", "max", "min", "ord", "chr", "range", "repr", "reversed", "sorted",
-        "str", "tuple", "type", "zip", "any", "all",
+        "None",
+        "True",
+        "False",
+        "bool",
+        "dict",
+        "enumerate",
+        "float",
+        "getattr",
+        "hasattr",
+        "int",
+        "len",
+        "list",
+        "max",
+        "min",
+        "ord",
+        "chr",
+        "range",
+        "repr",
+        "reversed",
+        "sorted",
+        "str",
+        "tuple",
+        "type",
+        "zip",
+        "any",
+        "all",
     }
 )
 
@@ -28,17 +51,24 @@ class SubsetViolation(TranspilerError):
     """An emitted script strays outside the subset (a bug in the emitter)."""
 
 
-def check_subset(code: str) -> None:
-    """Raise :class:`SubsetViolation` if ``code`` uses anything outside the subset."""
+def check_subset(code: str, provided: frozenset[str] = frozenset()) -> None:
+    """Raise :class:`SubsetViolation` if ``code`` uses anything outside the subset.
+
+    ``provided`` names definitions the script gets from the helper library
+    (checked on their own, once).
+    """
     wrapper = MetadataWrapper(cst.parse_module(code))
     contexts = wrapper.resolve(ExpressionContextProvider)
     checker = _Checker()
     wrapper.module.visit(checker)
-    allowed = PROFILE_BUILTINS | SHARED_BUILTINS | checker.bound
+    allowed = PROFILE_BUILTINS | SHARED_BUILTINS | checker.bound | provided
     for node, context in contexts.items():
-        if isinstance(node, cst.Name) and context is ExpressionContext.LOAD and node not in checker.keywords:
-            if node.value not in allowed:
-                checker.problems.append(f"unknown name {node.value}")
+        if (
+            isinstance(node, cst.Name)
+            and context is ExpressionContext.LOAD
+            and node not in checker.keywords
+        ) and node.value not in allowed:
+            checker.problems.append(f"unknown name {node.value}")
     if checker.problems:
         problems = "; ".join(sorted(set(checker.problems)))
         raise SubsetViolation(f"emitted script outside the Starlark subset: {problems}")

@@ -39,7 +39,8 @@ def tool_step(state: EmitState, step: WorkflowStepConfig, record: Record, depth:
 
 
 def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> st.Body:
-    args = arguments(state, step.arguments, state.env())
+    schema = state.input_schema(step.tool, step.id, step.where.at)
+    args = arguments(state, step.arguments, state.env(), schema)
     step_id, tool = string(step.id), string(step.tool)
     output = record.products.output
     if continues(step):
@@ -82,7 +83,9 @@ def _continued(
     problem = state.variable(step.id, "_problem")
     return [
         st.assign(arguments_var, args.expr, depth),
-        st.assign(problem, call("vmcp_arguments_error", string(step.id), Code(arguments_var)), depth),
+        st.assign(
+            problem, call("vmcp_arguments_error", string(step.id), Code(arguments_var)), depth
+        ),
         st.if_(
             Code(f"{problem} == None"),
             _call_continued(state, step, record, depth + 1, Code(arguments_var)),

@@ -1,0 +1,92 @@
+"""Emit time per tool for small, typical and large workflows, against loading the YAML.
+
+Usage: python benchmarks/bench_emit.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import yaml
+
+from transpiler.config.loader import load_bytes
+from transpiler.emit.script import emit_script
+
+
+def _workflow(steps: int, for_each: bool, output: bool) -> bytes:
+    body: list[dict[str, object]] = []
+    for index in range(steps):
+        step: dict[str, object] = {
+            "id": f"s{index}",
+            "tool": f"svc.op{index % 7}",
+            "arguments": {"n": f"{{{{.params.n}}}}-{index}", "nested": {"v": "{{.params.name}}"}},
+        }
+        if index:
+            step["dependsOn"] = [f"s{index - 1}"] if index % 3 else [f"s{max(0, index - 3)}"]
+            step["arguments"]["prev"] = f"{{{{.steps.s{index - 1}.output.id}}}}"  # type: ignore[index]
+        if index % 5 == 4:
+            step["onError"] = {"action": "retry", "retryCount": 2}
+        body.append(step)
+    if for_each:
+        body.append(
+            {
+                "id": "fan",
+                "type": "forEach",
+                "dependsOn": [f"s{steps - 1}"],
+                "collection": f"{{{{json .steps.s{steps - 1}.output.items}}}}",
+                "step": {"id": "one", "tool": "svc.item", "arguments": {"x": "{{.forEach.item}}"}},
+            }
+        )
+    tool: dict[str, object] = {
+        "name": f"w{steps}",
+        "description": "benchmark workflow",
+        "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}},
+        "steps": body,
+    }
+    if output:
+        tool["output"] = {
+            "properties": {
+                f"p{i}": {
+                    "type": "integer" if i % 2 else "string",
+                    "description": "a value",
+                    "value": f"{{{{.steps.s{i}.output.count}}}}",
+                    "default": 0,
+                }
+                for i in range(min(steps, 20))
+            }
+        }
+    return yaml.safe_dump({"compositeTools": [tool]}).encode()
+
+
+def _per_call(action: Callable[[], object], repeat: int) -> float:
+    action()
+    started = time.perf_counter()
+    for _ in range(repeat):
+        action()
+    return (time.perf_counter() - started) / repeat
+
+
+def main() -> None:
+    """Print emit and load time per tool and their ratio."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+    for label, steps, for_each, output in (
+        ("small (3 steps)", 3, False, False),
+        ("typical (10 steps)", 10, False, True),
+        ("large (100 steps, forEach, output)", 100, True, True),
+    ):
+        data = _workflow(steps, for_each, output)
+        load_time = _per_call(lambda: load_bytes(data, "bench.yaml"), args.repeat)
+        tool = load_bytes(data, "bench.yaml").tools[0].effective
+        emit_time = _per_call(lambda: emit_script(tool, "bench.yaml"), args.repeat)
+        print(
+            f"{label:38s} load {load_time * 1000:8.2f} ms   emit {emit_time * 1000:8.2f} ms   "
+            f"emit/load {emit_time / load_time:6.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
