@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from functools import partial
 
 import yaml
 
@@ -79,9 +80,9 @@ def main() -> None:
         ("large (100 steps, forEach, output)", 100, True, True),
     ):
         data = _workflow(steps, for_each, output)
-        load_time = _per_call(lambda: load_bytes(data, "bench.yaml"), args.repeat)
+        load_time = _per_call(partial(load_bytes, data, "bench.yaml"), args.repeat)
         tool = load_bytes(data, "bench.yaml").tools[0].effective
-        emit_time = _per_call(lambda: emit_script(tool, "bench.yaml"), args.repeat)
+        emit_time = _per_call(partial(emit_script, tool, "bench.yaml"), args.repeat)
         print(
             f"{label:38s} load {load_time * 1000:8.2f} ms   emit {emit_time * 1000:8.2f} ms   "
             f"emit/load {emit_time / load_time:6.1f}x"

@@ -27,7 +27,9 @@ def _tools() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("folder", "name"), _tools())
-def test_emitted_script_matches_its_golden(folder: str, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_emitted_script_matches_its_golden(
+    folder: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(REPO_ROOT)
     tool = next(t for t in load_paths([Path("corpus") / folder]).tools if t.effective.name == name)
     source = f"{tool.origin.file}:{tool.config.where.at.line}"
