@@ -11,6 +11,7 @@ from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_o
 from transpiler.config.loader import LoadedTool, load_paths
 from transpiler.config.validate import validate
 from transpiler.diagnostics import InputError, TranspilerError
+from transpiler.emit.fixes import FIXES, checked_fixes
 from transpiler.emit.report import EmitResult
 from transpiler.emit.script import emit_script
 from transpiler.emit.tools_file import load_tool_schemas
@@ -32,6 +33,14 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="the backends' tools/list (JSON or YAML): reproduce vMCP's argument conversion",
     )
+    parser.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="QUIRK",
+        help="emit the intended behaviour instead of this vMCP quirk (recorded as a "
+        f"deliberate deviation); known: {', '.join(sorted(FIXES))}",
+    )
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
@@ -42,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if load.unreadable:
         raise InputError("; ".join(d.render() for d in load.unreadable))
     schemas = load_tool_schemas(args.tools) if args.tools else None
+    checked_fixes(args.fix)
     report = validate(load)
     invalid = [d for d in report.diagnostics if d.severity.value == "error"]
     if invalid:
@@ -53,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     failures: list[tuple[LoadedTool, TranspilerError]] = []
     for tool in tools:
         try:
-            results.append(emit_script(tool.effective, _source(tool), schemas))
+            results.append(emit_script(tool.effective, _source(tool), schemas, args.fix))
         except TranspilerError as problem:
             failures.append((tool, problem))
     if args.format == "json":

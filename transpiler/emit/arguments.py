@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from transpiler.diagnostics import TranspilerError
-from transpiler.emit.layout import Code, DictOf, Expr, ListOf, string
+from transpiler.emit.fixes import FIXES, MISSING_PARAMETER, lone_parameter, optional_parameters
+from transpiler.emit.layout import Code, DictOf, Expr, ListOf, call, render, string
 from transpiler.emit.literals import literal
 from transpiler.emit.scope import EmitState
 from transpiler.emit.templates import TemplateEnv
@@ -52,7 +53,33 @@ def arguments(
         return Arguments(Code("{}"), False)
     fallible: list[bool] = []
     expr = _value(state, values, env, 0, fallible, schema)
+    omittable = _omittable(state, values)
+    if omittable and isinstance(expr, DictOf):
+        expr = DictOf(
+            tuple(
+                (key, Code(f"{render(item)} if {literal(omittable[i])} in params else VMCP_OMITTED"))
+                if i in omittable
+                else (key, item)
+                for i, (key, item) in enumerate(expr.items)
+            )
+        )
+        return Arguments(call("vmcp_without_omitted", expr), any(fallible))
     return Arguments(expr, any(fallible))
+
+
+def _omittable(state: EmitState, values: dict[str, Any]) -> dict[int, str]:
+    """Top-level arguments the missing-parameter fix leaves out: position -> parameter."""
+    if MISSING_PARAMETER not in state.fixes:
+        return {}
+    optional = optional_parameters(state.tool.parameters)
+    found = {}
+    for index, value in enumerate(values.values()):
+        parameter = lone_parameter(value)
+        if parameter is not None and parameter in optional:
+            found[index] = parameter
+    if found:
+        state.note("deviation", MISSING_PARAMETER, FIXES[MISSING_PARAMETER], requested=True)
+    return found
 
 
 def _value(

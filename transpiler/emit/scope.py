@@ -78,9 +78,11 @@ class EmitState:
         tool: CompositeToolConfig,
         namer: Namer,
         tool_schemas: Mapping[str, Any] | None = None,
+        fixes: frozenset[str] = frozenset(),
     ) -> None:
         self.tool = tool
         self.tool_schemas = tool_schemas
+        self.fixes = fixes
         self.namer = namer
         self.helpers: set[str] = set()
         self.definitions: list[str] = []

@@ -7,7 +7,7 @@ Assembled as one libcst module, checked against the Starlark subset we emit
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -16,6 +16,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.emit.emitter import header_lines, run_function
+from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.library import Library
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
@@ -37,15 +38,20 @@ def helper_library() -> Library:
 
 
 def emit_script(
-    tool: CompositeToolConfig, source: str, tool_schemas: Mapping[str, Any] | None = None
+    tool: CompositeToolConfig,
+    source: str,
+    tool_schemas: Mapping[str, Any] | None = None,
+    fixes: Iterable[str] = (),
 ) -> EmitResult:
     """The migrated script for one validated tool.
 
     ``tool_schemas`` maps backend tool names to their ``inputSchema`` (from a
     ``tools/list``); without it the script does not convert argument types.
+    ``fixes`` names quirks to fix instead of reproducing (see ``fixes.FIXES``).
     """
     library = helper_library()
-    state = EmitState(tool, Namer(frozenset(library.definitions)), tool_schemas)
+    namer = Namer(frozenset(library.definitions))
+    state = EmitState(tool, namer, tool_schemas, checked_fixes(fixes))
     run, owners = run_function(state)
     run_module = cst.Module(body=[run])
     own_code = "\n\n".join([*state.definitions, run_module.code.strip("\n")])
