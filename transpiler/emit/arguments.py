@@ -57,7 +57,10 @@ def arguments(
     if omittable and isinstance(expr, DictOf):
         expr = DictOf(
             tuple(
-                (key, Code(f"{render(item)} if {literal(omittable[i])} in params else VMCP_OMITTED"))
+                (
+                    key,
+                    Code(f"{render(item)} if {literal(omittable[i])} in params else VMCP_OMITTED"),
+                )
                 if i in omittable
                 else (key, item)
                 for i, (key, item) in enumerate(expr.items)
