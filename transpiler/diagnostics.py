@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
 @dataclass(frozen=True, order=True)
@@ -23,7 +23,7 @@ class SourceLocation:
 UNKNOWN_LOCATION = SourceLocation("<unknown>")
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How bad a diagnostic is."""
 
     ERROR = "error"

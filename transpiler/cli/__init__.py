@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         print("error: input too large to process", file=sys.stderr)
         return EXIT_INPUT
-    except Exception as error:  # noqa: BLE001 - last line of defence: never show a traceback
+    except Exception as error:  # last line of defence: never show a traceback
         print(
             f"internal error: {type(error).__name__}: {error}\n"
             "This is a bug in the transpiler; please report it with the input that caused it.",

@@ -94,8 +94,8 @@ class AnyKeyMap:
 
 
 GoValue: TypeAlias = (
-    "None | bool | int | float | str | dict[str, GoValue] | list[GoValue] "
-    "| NilMap | NilList | GoTime | AnyKeyMap"
+    "bool | int | float | str | dict[str, GoValue] | list[GoValue] "
+    "| NilMap | NilList | GoTime | AnyKeyMap | None"
 )
 
 
