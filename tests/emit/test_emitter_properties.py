@@ -1,0 +1,145 @@
+"""Emitter guarantees: no injection, deterministic output, every valid workflow handled."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.conftest import REPO_ROOT, UPSTREAM_CORPUS
+from transpiler.config.loader import load_bytes, load_paths
+from transpiler.config.validate import validate
+from transpiler.diagnostics import TranspilerError
+from transpiler.emit.script import emit_script
+from transpiler.emit.subset import check_subset
+from transpiler.emit.script import helper_library
+from transpiler.sim.scenario import scenario_from_document
+from transpiler.starlark_runtime import run_starlark
+
+HOSTILE = st.text(
+    alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="{}"),
+    min_size=1,
+    max_size=30,
+)
+
+
+def _tool(step_id: str, tool: str, literal: str, default: str) -> bytes:
+    document: dict[str, Any] = {
+        "compositeTools": [
+            {
+                "name": "hostile",
+                "description": "strings from the YAML must arrive intact",
+                "steps": [
+                    {
+                        "id": step_id,
+                        "tool": tool,
+                        "arguments": {"text": literal, literal: "key"},
+                        "onError": {"action": "continue"},
+                        "defaultResults": {"v": default},
+                    }
+                ],
+                "output": {
+                    "properties": {
+                        "echo": {
+                            "type": "string",
+                            "description": "the default, read back",
+                            "value": f'{{{{index .steps "{step_id}" "output" "v"}}}}',
+                        }
+                    }
+                },
+            }
+        ]
+    }
+    return yaml.safe_dump(document).encode()
+
+
+@given(
+    step_id=st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,12}", fullmatch=True),
+    literal=HOSTILE,
+    default=HOSTILE,
+)
+def test_no_yaml_string_can_inject_code(step_id: str, literal: str, default: str) -> None:
+    """Step ids, tool names and strings reach the backend exactly, whatever they hold."""
+    tool_name = "svc.tool"
+    load = load_bytes(_tool(step_id, tool_name, literal, default), "hostile.yaml")
+    if not validate(load).valid:
+        return
+    config = load.tools[0].effective
+    script = emit_script(config, "hostile.yaml").script
+    scenario = scenario_from_document(
+        {"backends": {tool_name: {"results": [{"isError": True}]}}}
+    )
+    trace = run_starlark(script, scenario)
+    assert trace.outcome == "success", trace.error
+    assert [call.args for call in trace.calls] == [{"text": literal, literal: "key"}]
+    assert trace.output == {"echo": default}
+
+
+def test_emitted_scripts_are_byte_identical_across_hash_seeds() -> None:
+    program = (
+        "from transpiler.config.loader import load_paths\n"
+        "from transpiler.diagnostics import TranspilerError\n"
+        "from transpiler.emit.script import emit_script\n"
+        "for t in load_paths(['corpus/example', 'corpus/goldens', 'corpus/scenarios']).tools:\n"
+        "    try:\n"
+        "        print(emit_script(t.effective, t.origin.file).script)\n"
+        "    except TranspilerError as error:\n"
+        "        print(error)\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            cwd=REPO_ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("0", "1", "12345")
+    }
+    assert len(outputs) == 1
+
+
+def _valid_upstream_tools() -> list[Any]:
+    load = load_paths([UPSTREAM_CORPUS])
+    report = validate(load)
+    tools = []
+    for unit in report.units:
+        if unit.valid:
+            tools.extend(unit.unit.tools)
+    return tools
+
+
+def test_every_valid_upstream_workflow_emits_or_says_why() -> None:
+    """Each tool vMCP would run becomes a script inside the subset, or a named refusal."""
+    emitted, refused = 0, []
+    for tool in _valid_upstream_tools():
+        try:
+            result = emit_script(tool.effective, tool.origin.file)
+        except TranspilerError as error:
+            refused.append(f"{tool.effective.name}: {error}")
+            continue
+        check_subset(result.script)
+        assert "def run(params):" in result.script
+        emitted += 1
+    assert emitted > 0
+    assert all(reason.strip() for reason in refused)
+    print(json.dumps({"emitted": emitted, "refused": refused}, indent=1))
+
+
+def test_the_helper_library_is_inside_the_subset() -> None:
+    library = helper_library()
+    check_subset(library.source(library.definitions))
+
+
+def test_unknown_fix_is_refused() -> None:
+    tool = load_paths([REPO_ROOT / "corpus" / "example"]).tools[0].effective
+    with pytest.raises(TranspilerError, match="unknown --fix"):
+        emit_script(tool, "x", fixes=["no-such-quirk"])
