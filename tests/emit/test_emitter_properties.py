@@ -17,9 +17,8 @@ from tests.conftest import REPO_ROOT, UPSTREAM_CORPUS
 from transpiler.config.loader import load_bytes, load_paths
 from transpiler.config.validate import validate
 from transpiler.diagnostics import TranspilerError
-from transpiler.emit.script import emit_script
+from transpiler.emit.script import emit_script, helper_library
 from transpiler.emit.subset import check_subset
-from transpiler.emit.script import helper_library
 from transpiler.sim.scenario import scenario_from_document
 from transpiler.starlark_runtime import run_starlark
 
@@ -110,7 +109,7 @@ def test_emitted_scripts_are_byte_identical_across_hash_seeds() -> None:
 def _valid_upstream_tools() -> list[Any]:
     load = load_paths([UPSTREAM_CORPUS])
     report = validate(load)
-    tools = []
+    tools: list[Any] = []
     for unit in report.units:
         if unit.valid:
             tools.extend(unit.unit.tools)
