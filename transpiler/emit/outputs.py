@@ -79,12 +79,17 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
     state.use("vmcp_output_value")
     return call(
         "vmcp_output_value",
-        string(top),
         string(name),
         string(definition.type),
         Code(compiled.code),
         fallback,
+        **_top(name, top),
     )
+
+
+def _top(name: str, top: str) -> dict[str, Expr]:
+    """``top=`` for a nested property (the top-level property vMCP names in errors)."""
+    return {} if name == top else {"top": string(top)}
 
 
 def _fallback(definition: OutputProperty) -> Expr:

@@ -9,6 +9,7 @@ of the script is absent, as in vMCP's context.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -25,6 +26,7 @@ from transpiler.gotemplate import TemplateSyntaxError, parse
 from transpiler.plan.dataflow import dataflow
 
 PARTS = ("output", "status", "error", "content")
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 COMPLETED = '"completed"'
 
 
@@ -83,6 +85,7 @@ class EmitState:
         self.tool = tool
         self.tool_schemas = tool_schemas
         self.fixes = fixes
+        self.required_strings = required_string_parameters(tool.parameters)
         self.namer = namer
         self.helpers: set[str] = set()
         self.definitions: list[str] = []
@@ -114,6 +117,18 @@ class EmitState:
                 location,
             )
         return schema
+
+    def _simplified(self, code: str) -> str:
+        """Print a required string parameter as itself.
+
+        Under the claimed domain (arguments conform to the parameter schema) a
+        required ``type: string`` parameter is present and a string, so Go
+        prints it unchanged: ``go_text(params.get("x", GO_MISSING))`` is
+        ``params["x"]``.
+        """
+        for name in self.required_strings:
+            code = code.replace(f'go_text(params.get("{name}", GO_MISSING))', f'params["{name}"]')
+        return code
 
     def use(self, *names: str) -> None:
         """Record helpers the script calls."""
@@ -158,11 +173,28 @@ class EmitState:
         for definition in compiled.definitions:
             if definition not in self.definitions:
                 self.definitions.append(definition)
+        compiled = replace(compiled, code=self._simplified(compiled.code))
         if compiled.parse_error:
             self.helpers.add("go_error")
             message = "failed to parse template: " + _parse_message(source)
             return replace(compiled, code=f"go_error({string_literal(message)})")
         return compiled
+
+
+def required_string_parameters(parameters: Any) -> tuple[str, ...]:
+    """Parameters the schema declares required and ``type: string`` (plain names only)."""
+    if not isinstance(parameters, dict) or not isinstance(parameters.get("properties"), dict):
+        return ()
+    required = parameters.get("required")
+    names = set(required) if isinstance(required, list) else set()
+    return tuple(
+        name
+        for name, spec in parameters["properties"].items()
+        if name in names
+        and isinstance(spec, dict)
+        and spec.get("type") == "string"
+        and _PLAIN_NAME.fullmatch(str(name))
+    )
 
 
 def _parse_message(source: str) -> str:

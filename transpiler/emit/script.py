@@ -24,6 +24,12 @@ from transpiler.emit.scope import EmitState
 from transpiler.emit.statements import Statement
 from transpiler.emit.subset import check_subset
 
+HELPERS_INTRO = """\
+# ---------------------------------------------------------------------------
+# Helpers. They reproduce what vMCP's Go engine does (Go templates, vMCP's
+# step semantics), so the script above behaves exactly like the composite tool.
+# ---------------------------------------------------------------------------
+"""
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 LIBRARY_FILES = ("golib.star", "strconvlib.star", "vmcplib.star")
 
@@ -61,9 +67,10 @@ def emit_script(
         line.strip() + "\n" if line.strip() == "#" else line.rstrip() + "\n"
         for line in comment_lines_text(header_lines(tool, state, source))
     )
-    prefix = header + "\n" + (helpers + "\n\n" if helpers else "")
-    code = prefix + own_code + "\n"
+    code = header + "\n" + own_code + "\n"
     run_offset = code.count("\n", 0, code.index("\ndef run(") + 1)
+    if helpers:
+        code += "\n\n" + HELPERS_INTRO + "\n" + helpers + "\n"
     return EmitResult(
         tool=tool.name,
         script=code,
