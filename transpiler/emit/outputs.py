@@ -63,11 +63,11 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
             state.use("vmcp_output_json")
             return call(
                 "vmcp_output_json",
-                string(top),
                 string(name),
                 string(definition.type),
                 Code(value),
                 fallback,
+                **_top(name, top),
             )
     compiled = state.template(definition.value, env)
     if (
