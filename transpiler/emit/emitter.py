@@ -28,7 +28,8 @@ from transpiler.emit.params import params_prelude
 from transpiler.emit.scope import COMPLETED, EmitState, Products
 from transpiler.emit.step_code import Record, products_for
 from transpiler.emit.tool_step import tool_step
-from transpiler.plan.levels import execution_levels
+from transpiler.plan.dataflow import dataflow
+from transpiler.plan.levels import ancestors, execution_levels
 
 StepEmitter = Callable[[EmitState, WorkflowStepConfig, Record, int], st.Body]
 
@@ -51,6 +52,7 @@ def run_function(state: EmitState) -> tuple[st.Statement, dict[int, str]]:
     for step in tool.steps:
         state.products[step.id] = products_for(state, step, needs_status)
     state.workflow = workflow_map(state, "pending", "0")
+    _note_run_conditions(state, levels)
     body: st.Body = params_prelude(state, 1)
     owners: dict[int, str] = {}
     for level in levels:
@@ -69,6 +71,37 @@ def run_function(state: EmitState) -> tuple[st.Statement, dict[int, str]]:
     else:
         body += last_completed(state, levels, 1)
     return st.def_("run", ["params"], body, blank=True), owners
+
+
+def _note_run_conditions(state: EmitState, levels: Sequence[Sequence[str]]) -> None:
+    """Domain assumptions every script makes, and the races this workflow has."""
+    state.note(
+        "domain",
+        "tools-exist",
+        "every tool the workflow calls exists (vMCP hides the composite tool otherwise)",
+    )
+    state.note(
+        "domain",
+        "within-timeouts",
+        "backend calls, retries and elicitations finish within the step and workflow "
+        "timeouts (the script has the tool's timeout and the host's 5-minute call limit, "
+        "not vMCP's per-step timeouts)",
+    )
+    level_of = {step_id: index for index, level in enumerate(levels) for step_id in level}
+    before = ancestors(state.tool.steps)
+    for edge in dataflow(state.tool):
+        reader_level = level_of.get(edge.reader)
+        if reader_level is None or edge.step not in level_of or edge.step in before[edge.reader]:
+            continue
+        if level_of[edge.step] == reader_level:
+            state.note(
+                "domain",
+                "sibling-race",
+                f"step {edge.reader} reads step {edge.step} without depending on it: vMCP may "
+                "not have run it yet, and the script always sees it as not run (one of vMCP's "
+                "possible schedules)",
+                edge.reader,
+            )
 
 
 def _title(step: WorkflowStepConfig) -> str:
