@@ -1,0 +1,162 @@
+"""Emitted scripts against the composite model on every hand-written scenario.
+
+Each ``kind: run`` conformance case and each scenario under ``corpus/scenarios``
+runs on the composite model and, after emitting, on the Starlark runtime. They
+must agree (outcome, client result modulo the two hosts' wrappers, calls as a
+multiset, elicitation requests in order) unless the emitted script itself
+states, in a domain note, the assumption the scenario breaks: the table below
+names that note for each such scenario, and the test fails if the note is not
+in the script's claimed domain.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.conftest import CONFORMANCE, CORPUS
+from transpiler.composite import run_composite
+from transpiler.config.loader import load_bytes, load_paths
+from transpiler.config.model import CompositeToolConfig
+from transpiler.diagnostics import TranspilerError
+from transpiler.emit.script import emit_script
+from transpiler.sim.scenario import Scenario, load_scenario, scenario_from_document
+from transpiler.sim.trace import Trace, plain_json
+from transpiler.starlark_runtime import run_starlark
+
+#: Scenarios that leave the emitted script's claimed domain: scenario -> the note that says so.
+OUT_OF_DOMAIN = {
+    "elicit_timeout_without_handler": "elicitation-answered",
+    "err_workflow_timeout_tiny": "within-timeouts",
+    "tmpl_embedded_resource_chain": "content-without-structured-content",
+    "tmpl_output_and_content_are_separate": "content-without-structured-content",
+    "D_dag/slots_with_for_each": "last-step-race",
+    "E_steps/views": "sibling-race",
+    "F_conditions/once": "sibling-race",
+    "H_arguments/headers": "parameter-headers",
+    "I_results/route": "tools-exist",
+    "J_retries/step_timeout": "within-timeouts",
+    "L_timeouts/continue_deadline": "within-timeouts",
+    "L_timeouts/elicitation": "elicitation-answered",
+    "L_timeouts/elicitation_workflow": "elicitation-answered",
+    "L_timeouts/next_level": "within-timeouts",
+    "L_timeouts/step_default": "within-timeouts",
+    "L_timeouts/workflow_default": "within-timeouts",
+    "O_output/last_step": "last-step-race",
+}
+#: Tools the emitter refuses, and a word of the reason it gives.
+REFUSED = {
+    "G_templates/context": "printf",
+    "I_results/results": "printf",
+    "N_for_each/basics": "printf",
+    "N_for_each/continue": "retry() halts",
+}
+
+WRAPPERS = ("Workflow execution failed: ", "Script execution failed: ")
+
+
+def _unwrapped(text: str) -> str:
+    for wrapper in WRAPPERS:
+        if text.startswith(wrapper):
+            return text[len(wrapper) :]
+    return text
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(plain_json(value), sort_keys=True, default=str).replace(".0,", ",")
+
+
+def _calls(trace: Trace) -> list[str]:
+    return sorted(
+        json.dumps(
+            [c.tool, json.loads(json.dumps(plain_json(c.args)), parse_int=float)], sort_keys=True
+        )
+        for c in trace.calls
+    )
+
+
+def difference(composite: Trace, script: Trace) -> str | None:
+    """The first field where the two traces differ, or None."""
+    if composite.outcome != script.outcome:
+        return (
+            f"outcome: {composite.outcome} ({composite.error}) vs {script.outcome} ({script.error})"
+        )
+    text_c = composite.client_result["content"][0]["text"]
+    text_s = script.client_result["content"][0]["text"]
+    if composite.outcome == "error" and _unwrapped(text_c) != _unwrapped(text_s):
+        return f"error text: {text_c!r} vs {text_s!r}"
+    if composite.outcome == "success":
+        same_structure = json.loads(
+            json.dumps(plain_json(composite.client_result.get("structuredContent"))),
+            parse_int=float,
+        ) == json.loads(
+            json.dumps(plain_json(script.client_result.get("structuredContent"))), parse_int=float
+        )
+        if not same_structure or text_c != text_s:
+            return f"result: {text_c!r} vs {text_s!r}"
+    if _calls(composite) != _calls(script):
+        return f"calls: {_calls(composite)} vs {_calls(script)}"
+    if [e.message for e in composite.elicitations] != [e.message for e in script.elicitations]:
+        return "elicitation requests"
+    return None
+
+
+def _conformance() -> Iterator[tuple[str, CompositeToolConfig, Scenario]]:
+    for path in sorted(CONFORMANCE.rglob("*.yaml")):
+        case = yaml.safe_load(path.read_text())
+        if not isinstance(case, dict) or case.get("kind") != "run":
+            continue
+        config = yaml.safe_dump({"compositeTools": [case["config"]]}).encode()
+        tool = load_bytes(config, str(path)).tools[0].effective
+        yield case["name"], tool, scenario_from_document(case["scenario"], str(path))
+
+
+def _corpus() -> Iterator[tuple[str, CompositeToolConfig, Scenario]]:
+    for tools_file in sorted((CORPUS / "scenarios").rglob("tools.yaml")):
+        tools = {t.effective.name: t.effective for t in load_paths([tools_file]).tools}
+        for path in sorted(tools_file.parent.glob("*.scenario.yaml")):
+            scenario = load_scenario(path)
+            name = scenario.tool or next(iter(tools))
+            label = f"{tools_file.parent.name}/{path.name.removesuffix('.scenario.yaml')}"
+            yield label, tools[name], scenario
+
+
+CASES = [*_conformance(), *_corpus()]
+
+
+def _schemas(scenario: Scenario) -> dict[str, Any]:
+    return {
+        name: backend.input_schema
+        for name, backend in scenario.backends.items()
+        if backend.input_schema is not None
+    }
+
+
+@pytest.mark.parametrize(("label", "tool", "scenario"), CASES, ids=[c[0] for c in CASES])
+def test_script_behaves_like_the_workflow(
+    label: str, tool: CompositeToolConfig, scenario: Scenario
+) -> None:
+    try:
+        emitted = emit_script(tool, label, _schemas(scenario))
+    except TranspilerError as refusal:
+        assert label in REFUSED, f"{label}: not converted: {refusal}"
+        assert REFUSED[label] in str(refusal)
+        return
+    assert label not in REFUSED, f"{label} is converted now: update REFUSED"
+    composite = run_composite(tool, scenario)
+    script = run_starlark(emitted.script, scenario, timeout_ns=tool.timeout)
+    found = difference(composite, script)
+    if label in OUT_OF_DOMAIN:
+        claimed = {note.name for note in emitted.domain}
+        assert OUT_OF_DOMAIN[label] in claimed, f"{label}: the script does not claim {claimed}"
+        return
+    assert found is None, f"{label}: {found}"
+
+
+def test_the_catalogues_name_real_cases() -> None:
+    labels = {case[0] for case in CASES}
+    assert set(OUT_OF_DOMAIN) <= labels and set(REFUSED) <= labels
