@@ -11,7 +11,7 @@ from transpiler.gotemplate.protocol import RenderRequest, RenderResult
 
 
 def test_missing_go_names_the_debian_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("transpiler.gotemplate.oracle.shutil.which", lambda _: None)
+    monkeypatch.setattr("transpiler.gobuild.shutil.which", lambda _: None)
     with pytest.raises(OracleUnavailable, match="golang-go"):
         build_oracle()
 

@@ -1,24 +1,21 @@
 """The Go oracle: our ``oracle/main.go`` run by the real ``text/template``.
 
-:func:`start_oracle` builds the program on demand (``GO111MODULE=off
-GOPATH=/usr/share/gocode go build``) into ``build/gotemplate-oracle/<hash of
-main.go>/`` at the repository root (or ``$GOTEMPLATE_ORACLE_CACHE``) and
-starts one long-lived process speaking the JSON-lines protocol
+:func:`start_oracle` builds the program on demand with
+:mod:`transpiler.gobuild` (cached by a hash of ``main.go``) and starts one
+long-lived process speaking the JSON-lines protocol
 (:mod:`transpiler.gotemplate.protocol`); :meth:`GoOracle.render_many` sends a
 batch through it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import subprocess
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
+from transpiler import gobuild
 from transpiler.diagnostics import TranspilerError
 from transpiler.gotemplate.protocol import (
     RenderRequest,
@@ -28,7 +25,6 @@ from transpiler.gotemplate.protocol import (
 )
 
 SOURCE = Path(__file__).resolve().parent / "oracle" / "main.go"
-_REPO_ROOT = Path(__file__).resolve().parents[2]
 MISSING_GO = (
     "the Go oracle needs the Go toolchain, which is not installed: "
     "install the Debian package golang-go (apt-get install golang-go)"
@@ -39,36 +35,14 @@ class OracleUnavailable(TranspilerError):
     """The oracle cannot be built or started (usually: no Go toolchain)."""
 
 
-def _cache_dir() -> Path:
-    configured = os.environ.get("GOTEMPLATE_ORACLE_CACHE")
-    return Path(configured) if configured else _REPO_ROOT / "build" / "gotemplate-oracle"
-
-
 def build_oracle() -> Path:
     """Compile ``main.go`` unless a binary for its current text exists; returns the binary."""
-    go = shutil.which("go")
-    if go is None:
-        raise OracleUnavailable(MISSING_GO)
-    digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
-    target = _cache_dir() / digest / "oracle"
-    if target.exists():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    environment = dict(os.environ, GO111MODULE="off", GOPATH="/usr/share/gocode")
-    environment.setdefault("GOCACHE", str(_cache_dir() / "gocache"))
-    partial = target.with_name(f"oracle.{os.getpid()}.partial")
-    completed = subprocess.run(
-        [go, "build", "-o", str(partial), SOURCE.name],
-        cwd=SOURCE.parent,
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if completed.returncode != 0:
-        raise OracleUnavailable(f"go build of the oracle failed:\n{completed.stderr}")
-    partial.replace(target)
-    return target
+    try:
+        return gobuild.build(SOURCE, "gotemplate-oracle")
+    except gobuild.GoToolchainMissing:
+        raise OracleUnavailable(MISSING_GO) from None
+    except TranspilerError as error:
+        raise OracleUnavailable(str(error)) from None
 
 
 class GoOracle:
