@@ -28,12 +28,18 @@ from transpiler.sim.kernel import (
     Failed,
     Finished,
     Join,
-    Semaphore,
     StepOutcome,
-    Thread,
 )
-from transpiler.starlark_runtime.host import HostOp, RetryPolicy, RunState, ScriptHalt
-from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS, PARALLEL_CAP
+from transpiler.starlark_runtime.host import (
+    HostOp,
+    ParallelGroup,
+    RetryPolicy,
+    RunState,
+    ScriptHalt,
+    ScriptThread,
+    new_group,
+)
+from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS
 from transpiler.starlark_runtime.run import (
     EngineError,
     EngineRun,
@@ -93,29 +99,14 @@ def shared_host() -> GoHostProcess:
         return _HOST
 
 
-@dataclass(eq=False)
-class _Group:
-    semaphore: Semaphore
-    context: Context
-    first_error: str | None = None
-
-
-@dataclass(eq=False)
-class _GoThread:
-    path: tuple[int, ...]
-    context: Context
-    label: str
-    group: _Group | None = None
-    kthread: Thread | None = None
+@dataclass(eq=False, kw_only=True)
+class _GoThread(ScriptThread):
     started: bool = False
-    holds_slot: bool = False
-    parallels: int = 0
-    retry_calls: int = 0
     retry_stack: list[RetryPolicy] = field(default_factory=list)
     inflight_kind: str = ""
     inflight_body: HostOp | None = None
     inflight_name: Any = None
-    joined: _Group | None = None
+    joined: ParallelGroup | None = None
 
 
 class _Runner:
@@ -135,7 +126,7 @@ class GoRun:
         self._script = script
         self._filename = filename
         self._state = state
-        self._main = _GoThread((), state.root, "main")
+        self._main = _GoThread(path=(), context=state.root, label="main")
         self._outcome: ScriptOutcome | None = None
         self._open = True
 
@@ -251,20 +242,14 @@ class GoRun:
                 return outcome
 
     def _exit(self, thread: _GoThread, message: dict[str, Any]) -> StepOutcome:
-        if thread.holds_slot and thread.group is not None:
-            thread.group.semaphore.release()
-            thread.holds_slot = False
         error = None if message.get("ok") else str(message.get("error"))
         if error is not None and message.get("fatal"):
             raise FatalStop(error)
         if thread is self._main:
             self._outcome = ScriptOutcome(value=message.get("value"), error=error)
+        thread.ended(error)
         if error is None:
             return Finished(None)
-        group = thread.group
-        if group is not None and group.first_error is None:
-            group.first_error = error
-            group.context.cancel()
         return Failed(RuntimeError(error))
 
     def _operation(self, thread: _GoThread, message: dict[str, Any]) -> StepOutcome | None:
@@ -296,13 +281,9 @@ class GoRun:
             if kind == "parallel":
                 return self._parallel(thread, int(message["n"]))
             if kind == "retry-begin":
-                number = thread.retry_calls
-                thread.retry_calls += 1
                 thread.retry_stack.append(
                     state.retry_policy(
-                        message.get("max_attempts"),
-                        message.get("delay"),
-                        f"{thread.label}/retry-{number}",
+                        message.get("max_attempts"), message.get("delay"), thread.next_retry_name()
                     )
                 )
                 self._reply(thread, None, None)
@@ -320,17 +301,12 @@ class GoRun:
         raise EngineError(f"go host sent an unknown operation {kind!r}")
 
     def _parallel(self, thread: _GoThread, count: int) -> StepOutcome:
-        number = thread.parallels
-        thread.parallels += 1
-        group = _Group(self._state.kernel.semaphore(PARALLEL_CAP), thread.context.child())
+        number = thread.next_parallel()
+        group = new_group(self._state, thread)
         children = []
         for index in range(count):
-            child = _GoThread(
-                (*thread.path, number, index),
-                group.context,
-                f"{thread.label}/parallel-{number}/{index}",
-                group=group,
-            )
+            path, label = thread.branch_path(number, index)
+            child = _GoThread(path=path, context=group.context, label=label, group=group)
             self._spawn(child)
             assert child.kthread is not None
             children.append(child.kthread)
@@ -343,7 +319,7 @@ def _attempt(thread: _GoThread) -> int:
     return thread.retry_stack[-1].failures + 1 if thread.retry_stack else 1
 
 
-def _acquire(group: _Group, context: Context) -> HostOp:
+def _acquire(group: ParallelGroup, context: Context) -> HostOp:
     try:
         yield Acquire(group.semaphore, context)
     except ContextError as error:

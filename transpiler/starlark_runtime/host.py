@@ -16,11 +16,15 @@ from typing import Any
 from transpiler.golang.duration import parse_duration
 from transpiler.sim.backends import SimulatedBackends
 from transpiler.sim.backoff import CENTRE, Backoff, Jitter
-from transpiler.sim.kernel import Context, ContextError, Kernel, Operation, Sleep
+from transpiler.sim.kernel import Context, ContextError, Kernel, Operation, Semaphore, Sleep, Thread
 from transpiler.sim.mcp import attempt_failure, output_map
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import CallRecord, ElicitationRecord
-from transpiler.starlark_runtime.profile import CALL_TIMEOUT_NS, ELICITATION_TIMEOUT_NS
+from transpiler.starlark_runtime.profile import (
+    CALL_TIMEOUT_NS,
+    ELICITATION_TIMEOUT_NS,
+    PARALLEL_CAP,
+)
 from transpiler.starlark_runtime.values import from_script, to_script
 
 HostOp = Generator[Operation, Any, Any]
@@ -155,3 +159,61 @@ class RunState:
         except ContextError as error:
             raise ScriptHalt(str(error)) from None
         return True
+
+
+@dataclass(eq=False)
+class ParallelGroup:
+    """One ``parallel()`` call: its slot pool and shared context (errgroup)."""
+
+    semaphore: Semaphore
+    context: Context
+    first_error: str | None = None
+
+    def record_failure(self, error: str) -> None:
+        """The first failing branch cancels the others and is what ``parallel`` reports."""
+        if self.first_error is None:
+            self.first_error = error
+            self.context.cancel()
+
+
+@dataclass(eq=False, kw_only=True)
+class ScriptThread:
+    """What both engines keep about one script thread (main, or a parallel branch)."""
+
+    path: tuple[int, ...]
+    context: Context
+    label: str
+    group: ParallelGroup | None = None
+    kthread: Thread | None = None
+    holds_slot: bool = False
+    parallels: int = 0
+    retry_calls: int = 0
+
+    def next_parallel(self) -> int:
+        """The number of the thread's next ``parallel()`` call."""
+        self.parallels += 1
+        return self.parallels - 1
+
+    def next_retry_name(self) -> str:
+        """A stable name for the thread's next ``retry()`` call (keys its jitter)."""
+        self.retry_calls += 1
+        return f"{self.label}/retry-{self.retry_calls - 1}"
+
+    def branch_path(self, number: int, index: int) -> tuple[tuple[int, ...], str]:
+        """Path and label of branch ``index`` of this thread's parallel call ``number``."""
+        return (*self.path, number, index), f"{self.label}/parallel-{number}/{index}"
+
+    def ended(self, error: str | None) -> None:
+        """Give back the branch's slot; a failure fails its group."""
+        if self.group is None:
+            return
+        if self.holds_slot:
+            self.group.semaphore.release()
+            self.holds_slot = False
+        if error is not None:
+            self.group.record_failure(error)
+
+
+def new_group(state: RunState, parent: ScriptThread) -> ParallelGroup:
+    """The slot pool (PARALLEL_CAP) and cancellable context of a new parallel call."""
+    return ParallelGroup(state.kernel.semaphore(PARALLEL_CAP), parent.context.child())

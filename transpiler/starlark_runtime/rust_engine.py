@@ -36,20 +36,25 @@ import starlark as sl
 
 from transpiler.sim.kernel import (
     Acquire,
-    Context,
     ContextError,
     Decision,
     Delivery,
     Join,
     Parked,
-    Semaphore,
     StepOutcome,
     Thread,
 )
-from transpiler.starlark_runtime.host import HostOp, RetryPolicy, RunState, ScriptHalt
+from transpiler.starlark_runtime.host import (
+    HostOp,
+    ParallelGroup,
+    RetryPolicy,
+    RunState,
+    ScriptHalt,
+    ScriptThread,
+    new_group,
+)
 from transpiler.starlark_runtime.profile import (
     MAX_EXECUTION_STEPS,
-    PARALLEL_CAP,
     STEP_LIMIT_MESSAGE,
 )
 from transpiler.starlark_runtime.run import (
@@ -104,29 +109,17 @@ class _InFlight:
 
 
 @dataclass(eq=False)
-class _Group:
-    key: int
-    children: list[_Thread]
-    semaphore: Semaphore
-    context: Context
-    first_error: str | None = None
+class _Group(ParallelGroup):
+    children: list[_Thread] = field(default_factory=list)
 
 
-@dataclass(eq=False)
-class _Thread:
-    path: tuple[int, ...]
-    context: Context
-    label: str
+@dataclass(eq=False, kw_only=True)
+class _Thread(ScriptThread):
     parent: _Thread | None = None
-    group: _Group | None = None
-    kthread: Thread | None = None
     journal: list[_Entry] = field(default_factory=list)
     inflight: _InFlight | None = None
     retries: dict[int, _Retry] = field(default_factory=dict)
     groups: dict[int, _Group] = field(default_factory=dict)
-    parallels: int = 0
-    retry_calls: int = 0
-    holds_slot: bool = False
     finished: bool = False
     cursor: int = 0
     retry_stack: list[_Retry] = field(default_factory=list)
@@ -160,7 +153,7 @@ class ReplayRun:
         self._script = script
         self._params = params
         self._state = state
-        self._main = _Thread((), state.root, "main")
+        self._main = _Thread(path=(), context=state.root, label="main")
         self._threads: dict[Thread, _Thread] = {}
         self._pending: Decision | None = None
         self._live: _Thread | None = None
@@ -345,12 +338,7 @@ class ReplayRun:
         """End a thread (outside or at the end of a pass) and queue the kernel's next choice."""
         assert thread.kthread is not None
         thread.finished = True
-        if thread.holds_slot and thread.group is not None:
-            thread.group.semaphore.release()
-            thread.holds_slot = False
-        if error is not None and thread.group is not None and thread.group.first_error is None:
-            thread.group.first_error = error
-            thread.group.context.cancel()
+        thread.ended(error)
         if error is not None and thread is self._main:
             self._outcome = ScriptOutcome(error=error)
         decision = self._state.kernel.finish_inline(
@@ -419,16 +407,13 @@ class ReplayRun:
             thread.group_stack.append(thread.groups[key])
             return count
         self._claim(thread)
-        number = thread.parallels
-        thread.parallels += 1
-        group = _Group(key, [], self._state.kernel.semaphore(PARALLEL_CAP), thread.context.child())
+        number = thread.next_parallel()
+        shared = new_group(self._state, thread)
+        group = _Group(shared.semaphore, shared.context)
         for index in range(count):
+            path, label = thread.branch_path(number, index)
             child = _Thread(
-                (*thread.path, number, index),
-                group.context,
-                f"{thread.label}/parallel-{number}/{index}",
-                parent=thread,
-                group=group,
+                path=path, context=group.context, label=label, parent=thread, group=group
             )
             group.children.append(child)
             self._spawn(child)
@@ -480,9 +465,7 @@ class ReplayRun:
         self._live = None
         assert child.kthread is not None
         child.finished = True
-        if child.holds_slot and child.group is not None:
-            child.group.semaphore.release()
-            child.holds_slot = False
+        child.ended(None)
         self._pending = self._state.kernel.finish_inline(child.kthread, None, None)
         del index
 
@@ -513,12 +496,8 @@ class ReplayRun:
         retry = thread.retries.get(key)
         if retry is None:
             self._claim(thread)
-            number = thread.retry_calls
-            thread.retry_calls += 1
             try:
-                policy = self._state.retry_policy(
-                    max_attempts, delay, f"{thread.label}/retry-{number}"
-                )
+                policy = self._state.retry_policy(max_attempts, delay, thread.next_retry_name())
             except ScriptHalt as halt:
                 raise self._stop(str(halt)) from None
             retry = _Retry(policy, [key])
@@ -572,7 +551,7 @@ def _instant(action: Callable[[], None]) -> HostOp:
     yield from ()
 
 
-def _acquire(group: _Group, child: _Thread) -> HostOp:
+def _acquire(group: ParallelGroup, child: _Thread) -> HostOp:
     try:
         yield Acquire(group.semaphore, child.context)
     except ContextError as error:
