@@ -1,0 +1,115 @@
+"""``python -m transpiler migrate``: dry run by default, diff and summary, exit codes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS
+from tests.migrate.conftest import SMALL_CONFIG, snapshot
+from transpiler.cli import main
+
+WriteFile = Callable[[str, str], Path]
+
+
+def test_dry_run_prints_the_diff_and_the_summary_and_writes_nothing(
+    write_file: WriteFile, tmp_path: Path, capsys: pytest.CaptureFixture[str], certify: list[str]
+) -> None:
+    path = write_file("gw.yaml", SMALL_CONFIG)
+    before = snapshot(tmp_path)
+    assert main(["migrate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert snapshot(tmp_path) == before
+    assert "-compositeTools:\n+scriptedTools:\n" in out
+    assert f"== {path}: would be rewritten" in out
+    assert f"{path}:7: echo_twice: converted and certified" in out
+    assert "dry run, nothing written" in out
+
+
+def test_output_is_deterministic(
+    write_file: WriteFile, capsys: pytest.CaptureFixture[str], certify: list[str]
+) -> None:
+    path = write_file("gw.yaml", SMALL_CONFIG)
+    outputs = []
+    for _ in range(2):
+        main(["migrate", str(path), "--format", "json"])
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    report = json.loads(outputs[0])
+    assert [tool["status"] for tool in report["tools"]] == ["certified", "certified"]
+
+
+def test_exit_codes(write_file: WriteFile, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write_file("gw.yaml", SMALL_CONFIG)
+    assert main(["migrate", str(path), "--out", "elsewhere"]) == 2
+    assert "--out DIR writes files" in capsys.readouterr().err
+    assert main(["migrate", str(path) + ".missing"]) == 2
+    assert main(["migrate", str(path), "--fix", "no-such-quirk"]) == 2
+
+
+def test_uncertified_tools_exit_1_with_the_reason(
+    write_file: WriteFile, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("transpiler.migrate.verdict.harness_available", lambda: False)
+    path = write_file("gw.yaml", SMALL_CONFIG)
+    assert main(["migrate", str(path), "--no-diff"]) == 1
+    out = capsys.readouterr().out
+    assert "refused" in out and "harness" in out
+
+
+def test_every_warning_cites_file_line_and_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], certify: list[str]
+) -> None:
+    config = tmp_path / "race.yaml"
+    config.write_text(
+        "compositeTools:\n"
+        "  - name: racy\n    description: reads a step it does not wait for\n    steps:\n"
+        "      - id: a\n        tool: t\n"
+        '      - id: b\n        tool: t\n        arguments: {x: "{{.steps.a.output.v}}"}\n'
+    )
+    main(["migrate", str(config), "--no-diff"])
+    warnings = [
+        line.strip() for line in capsys.readouterr().out.splitlines() if ": warning" in line
+    ]
+    assert warnings, "the race is reported"
+    assert all(line.startswith(f"{config}:") and "(step " in line for line in warnings)
+
+
+def test_the_bundled_example_dry_run(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["migrate", str(CORPUS / "example"), "--no-diff"])
+    out = capsys.readouterr().out
+    for name in ("deploy_with_approval", "investigate_incident", "scan_image_packages"):
+        assert f": {name}: converted" in out
+
+
+def test_unreadable_invalid_and_bom_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], certify: list[str]
+) -> None:
+    (tmp_path / "bad.yaml").write_text("compositeTools:\n  - name: [\n")
+    (tmp_path / "binary.yaml").write_bytes(b"\xff\xfe\x00")
+    bom = tmp_path / "bom.yaml"
+    bom.write_bytes(b"\xef\xbb\xbf" + SMALL_CONFIG.encode())
+    assert main(["migrate", str(tmp_path), "--no-diff", "--write", "--no-backup"]) == 2
+    out = capsys.readouterr().out
+    assert f"== {tmp_path / 'bad.yaml'}: not converted" in out
+    assert f"{tmp_path / 'bad.yaml'}:3: yaml: line 2:" in out
+    assert f"== {tmp_path / 'binary.yaml'}: unreadable" in out
+    assert bom.read_bytes().startswith(b"\xef\xbb\xbf# The team gateway.\n")
+    assert b"scriptedTools:" in bom.read_bytes()
+
+
+def test_json_configs_are_reported_not_converted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], certify: list[str]
+) -> None:
+    config = tmp_path / "gw.json"
+    config.write_text(
+        '{"compositeTools": [{"name": "ping", "description": "Ping", '
+        '"steps": [{"id": "p", "tool": "ping"}]}]}\n'
+    )
+    assert main(["migrate", str(config), "--no-diff"]) == 1
+    assert "ping: not converted: migrate cannot rewrite its YAML: the tool is written in flow" in (
+        capsys.readouterr().out
+    )

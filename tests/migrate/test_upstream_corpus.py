@@ -1,0 +1,39 @@
+"""``migrate`` over every file of the upstream corpus: no crash, every tool accounted for."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tests.conftest import UPSTREAM_CORPUS
+from tests.migrate.conftest import run, snapshot
+from transpiler.migrate.outcome import Status
+from transpiler.migrate.runner import FileStatus
+
+
+def test_every_file_migrates_or_says_which_tool_was_not_converted_and_why(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(UPSTREAM_CORPUS, corpus)
+    report = run([corpus], write=True, force=True, backup_suffix=None)
+    assert not [f for f in report.files if f.status is FileStatus.FAILED]
+    by_file: dict[str, list[Status]] = {}
+    for outcome in report.tools:
+        by_file.setdefault(outcome.tool.origin.file, []).append(outcome.status)
+        if outcome.status is Status.NOT_CONVERTED:
+            assert outcome.reason.startswith(("vMCP rejects", "the emitter cannot")), outcome.reason
+            assert outcome.location.line > 0
+    for result in report.files:
+        statuses = by_file.get(str(result.path), [])
+        if result.status is FileStatus.REWRITTEN:
+            assert statuses and Status.CONFLICT not in statuses
+        elif result.status is FileStatus.NOT_CONVERTED:
+            assert "vMCP rejects" in result.reason
+        else:
+            assert result.status is FileStatus.UNCHANGED
+            assert all(s is Status.NOT_CONVERTED for s in statuses), result
+    rewritten = [f for f in report.files if f.status is FileStatus.REWRITTEN]
+    assert len(rewritten) >= 30
+    after = snapshot(corpus)
+    again = run([corpus], write=True, force=True, backup_suffix=None)
+    assert snapshot(corpus) == after
+    assert not [f for f in again.files if f.status is FileStatus.REWRITTEN]

@@ -1,0 +1,117 @@
+"""``python -m transpiler migrate PATH...``: rewrite configs so composite tools become scripts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
+from transpiler.diagnostics import InputError
+from transpiler.emit.fixes import FIXES, checked_fixes
+from transpiler.emit.tools_file import load_tool_schemas
+from transpiler.migrate.runner import FileStatus, MigrateOptions, migrate
+from transpiler.migrate.summary import summary_json, summary_text, unified_diff
+from transpiler.migrate.verdict import CheckOptions, add_check_options
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``migrate`` command."""
+    parser = subparsers.add_parser(
+        "migrate",
+        help="rewrite configs: composite tools become Starlark scripted tools (dry run by default)",
+        description=(
+            "For each composite tool: emit its script, check equivalence as `check` does, and "
+            "rewrite the configuration (compositeTools -> scriptedTools, "
+            "VirtualMCPCompositeToolDefinition -> VirtualMCPScriptedToolDefinition, "
+            "compositeToolRefs -> scriptedToolRefs). Without --write, print the diff and an "
+            "audit summary and change nothing. Exit 0 when every tool is migrated and "
+            "certified, 1 when one is not, 2 when an input cannot be read."
+        ),
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="apply the changes atomically (a file whose tools are not all certified is left "
+        "alone)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="migrate converted tools even when not certified, and the rest of a file whose "
+        "tools are not all certified",
+    )
+    parser.add_argument(
+        "--keep-composite",
+        action="store_true",
+        help="keep the composite definitions beside the new scripts (a staged migration)",
+    )
+    parser.add_argument(
+        "--script-dir",
+        metavar="DIR",
+        type=Path,
+        help="write each script of a vMCP config file to DIR/<tool>.star and cite it with "
+        "scriptFile (Kubernetes manifests always inline the script)",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        type=Path,
+        help="with --write, write the migrated files under DIR and leave the inputs untouched",
+    )
+    backup = parser.add_mutually_exclusive_group()
+    backup.add_argument(
+        "--backup",
+        metavar="SUFFIX",
+        default=".orig",
+        help="keep each rewritten input as FILE+SUFFIX (default: .orig; never overwritten)",
+    )
+    backup.add_argument(
+        "--no-backup", action="store_true", help="rewrite in place without keeping the originals"
+    )
+    parser.add_argument(
+        "--tools",
+        metavar="FILE",
+        help="the backends' tools/list (JSON or YAML): reproduce vMCP's argument conversion",
+    )
+    parser.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="QUIRK",
+        help="emit the intended behaviour instead of this vMCP quirk; known: "
+        + ", ".join(sorted(FIXES)),
+    )
+    add_check_options(parser)
+    parser.add_argument("--no-diff", action="store_true", help="print the summary only")
+    add_format_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Plan (and with --write, apply) the migration; print the diff and the summary."""
+    if args.out is not None and not args.write:
+        raise InputError("--out DIR writes files: give --write as well")
+    options = MigrateOptions(
+        write=args.write,
+        force=args.force,
+        keep_composite=args.keep_composite,
+        script_dir=args.script_dir,
+        out_dir=args.out,
+        backup_suffix=None if args.no_backup else args.backup,
+        check=CheckOptions.from_args(args),
+        tool_schemas=load_tool_schemas(args.tools) if args.tools else None,
+        fixes=tuple(sorted(checked_fixes(args.fix))),
+    )
+    report = migrate(args.paths, options)
+    if args.format == "json":
+        print_json(summary_json(report))
+    else:
+        if not args.no_diff:
+            sys.stdout.write(unified_diff(report))
+        sys.stdout.write(summary_text(report))
+    if any(result.status is FileStatus.UNREADABLE for result in report.files):
+        return EXIT_INPUT
+    return EXIT_OK if report.complete else EXIT_FAILED

@@ -1,0 +1,451 @@
+"""``migrate``: every composite tool of the inputs to its scripted form, file by file.
+
+1. Read every file and load its composite view (:mod:`.sources`), validate.
+2. Per tool (:mod:`.outcome`): rejected by vMCP, or emitted; already migrated
+   or in conflict with a scripted tool of the same name; a probe that its
+   text can be rewritten; the harness's verdict.
+3. Per file: refused unless every tool is certified (or ``force``); otherwise
+   splice the edits (:mod:`.rewrite`), re-read and verify the result
+   (:mod:`.verify`), and plan the writes (:mod:`.atomic`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from transpiler.config.model import DocumentKind
+from transpiler.config.units import LoadedTool
+from transpiler.config.validate import UnitReport, ValidationReport, validate
+from transpiler.diagnostics import Diagnostic
+from transpiler.emit.report import EmitResult
+from transpiler.migrate.atomic import PlannedWrite, write_all
+from transpiler.migrate.entry import ScriptedBody
+from transpiler.migrate.existing import Counterpart, same_code
+from transpiler.migrate.outcome import (
+    Status,
+    ToolOutcome,
+    decide,
+    emit,
+    judging_unit,
+    rejection,
+    unit_rejection,
+)
+from transpiler.migrate.output_schema import output_schema
+from transpiler.migrate.rewrite import DocumentEdits, ToolEdit, document_ends, document_splices
+from transpiler.migrate.scriptfiles import ScriptFiles
+from transpiler.migrate.sources import BOM, Inputs, SourceFile, read_inputs
+from transpiler.migrate.textspan import Splice, Unrewritable, apply_splices
+from transpiler.migrate.verdict import CheckOptions, harness_available
+from transpiler.migrate.verify import VerificationError, verify
+from transpiler.migrate.yamlspan import SpanDocument, SpanKind
+
+
+@dataclass(frozen=True)
+class MigrateOptions:
+    """What ``migrate`` does; the defaults are a dry run."""
+
+    write: bool = False
+    force: bool = False
+    keep_composite: bool = False
+    script_dir: Path | None = None
+    out_dir: Path | None = None
+    backup_suffix: str | None = ".orig"
+    check: CheckOptions = field(default_factory=CheckOptions)
+    tool_schemas: Mapping[str, Any] | None = None
+    fixes: tuple[str, ...] = ()
+
+
+class FileStatus(StrEnum):
+    """What happens to one file."""
+
+    REWRITTEN = "rewritten"
+    UNCHANGED = "unchanged"
+    REFUSED = "refused"
+    NOT_CONVERTED = "not converted"
+    UNREADABLE = "unreadable"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """One file's fate; ``after`` is its new text when it changes."""
+
+    path: Path
+    status: FileStatus
+    reason: str
+    before: str | None = None
+    after: str | None = None
+    destination: Path | None = None
+    moved_refs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MigrationReport:
+    """Every tool's outcome and every file's, and whether the files were written."""
+
+    options: MigrateOptions
+    tools: tuple[ToolOutcome, ...]
+    files: tuple[FileResult, ...]
+    script_files: tuple[PlannedWrite, ...]
+    notes: tuple[Diagnostic, ...]
+    harness: bool
+    written: bool
+
+    @property
+    def complete(self) -> bool:
+        """Every tool migrated and certified, no file refused or failed."""
+        tools_ok = all(_settled(o, self.options) for o in self.tools)
+        files_ok = all(f.status in (FileStatus.REWRITTEN, FileStatus.UNCHANGED) for f in self.files)
+        return tools_ok and files_ok
+
+
+def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport:
+    """Plan the migration of everything under ``paths``; write it when ``options.write``."""
+    inputs = read_inputs(paths)
+    assert inputs.load is not None
+    report = validate(inputs.load)
+    units = judging_units(report)
+    sources = {source.name: source for source in inputs.files}
+    outcomes = tuple(
+        _outcome(tool, units.get(_key(tool)), inputs, sources, options)
+        for tool in inputs.load.tools
+    )
+    rejected = {
+        unit.unit.file: unit_rejection(unit, unit.unit.file)
+        for unit in report.units
+        if not unit.valid and not unit.unit.tools
+    }
+    results, writes, scripts = _files(inputs, outcomes, rejected, options)
+    if options.write:
+        write_all([*scripts.writes(), *writes])
+    notes = (*inputs.load.unreadable, *inputs.load.errors, *inputs.load.notes)
+    return MigrationReport(
+        options,
+        outcomes,
+        results,
+        tuple(scripts.writes()),
+        notes,
+        harness_available(),
+        options.write,
+    )
+
+
+def _key(tool: LoadedTool) -> tuple[str, int, str]:
+    return tool.origin.file, tool.origin.document, tool.origin.path
+
+
+def judging_units(report: ValidationReport) -> dict[tuple[str, int, str], UnitReport]:
+    """For each tool (file, document, path), the unit whose verdict decides it."""
+    own: dict[tuple[str, int, str], UnitReport] = {}
+    referencing: dict[tuple[str, int, str], list[UnitReport]] = {}
+    tools: dict[tuple[str, int, str], LoadedTool] = {}
+    for unit in report.units:
+        for tool in unit.unit.tools:
+            if tool.origin.referenced_by is None:
+                own[_key(tool)] = unit
+                tools[_key(tool)] = tool
+            else:
+                referencing.setdefault(_key(tool), []).append(unit)
+    return {
+        key: judging_unit(tool, own[key], referencing.get(key, [])) for key, tool in tools.items()
+    }
+
+
+def _settled(outcome: ToolOutcome, options: MigrateOptions) -> bool:
+    if outcome.status is Status.CERTIFIED:
+        return True
+    if outcome.status is Status.ALREADY:
+        return options.keep_composite or (outcome.check is not None and outcome.check.certified)
+    return False
+
+
+def _writable(outcome: ToolOutcome, options: MigrateOptions) -> bool:
+    """Whether the tool's scripted form is written (certified, or converted and forced)."""
+    if outcome.status is Status.CERTIFIED:
+        return True
+    forced = (Status.DIFFERS, Status.OUT_OF_DOMAIN, Status.UNCHECKED)
+    return options.force and outcome.status in forced
+
+
+def _outcome(
+    tool: LoadedTool,
+    unit: UnitReport | None,
+    inputs: Inputs,
+    sources: Mapping[str, SourceFile],
+    options: MigrateOptions,
+) -> ToolOutcome:
+    rejected = rejection(tool, unit)
+    if rejected is not None:
+        return rejected
+    emitted = emit(tool, options.tool_schemas, options.fixes)
+    if isinstance(emitted, str):
+        return decide(tool, unit, emitted, options.check)
+    counterpart = _counterpart(tool, unit, inputs)
+    if counterpart is not None:
+        return _existing(tool, unit, emitted, counterpart, options)
+    problem = _probe(tool, emitted.script, sources[tool.origin.file])
+    if problem is not None:
+        reason = f"migrate cannot rewrite its YAML: {problem}"
+        return ToolOutcome(tool, Status.NOT_CONVERTED, reason, emitted)
+    return decide(tool, unit, emitted, options.check)
+
+
+def _counterpart(tool: LoadedTool, unit: UnitReport | None, inputs: Inputs) -> Counterpart | None:
+    origin = tool.origin
+    if origin.kind is DocumentKind.COMPOSITE_TOOL_DEFINITION:
+        namespace = unit.unit.namespace if unit is not None else "default"
+        return inputs.scripted.by_resource.get((namespace, origin.resource or ""))
+    container = origin.path.rpartition("compositeTools[")[0].rstrip(".")
+    found = inputs.scripted.by_container.get((origin.file, origin.document, container), {})
+    return found.get(tool.config.name)
+
+
+def _existing(
+    tool: LoadedTool,
+    unit: UnitReport | None,
+    emitted: EmitResult,
+    counterpart: Counterpart,
+    options: MigrateOptions,
+) -> ToolOutcome:
+    """A tool whose scripted counterpart exists: already migrated, or in conflict with it."""
+    if counterpart.script is None or not same_code(counterpart.script, emitted.script):
+        reason = (
+            f"a scripted tool of the same name ({counterpart.where}) differs from this "
+            "migration; it is left alone and the composite tool kept"
+        )
+        return ToolOutcome(tool, Status.CONFLICT, reason, emitted)
+    if options.keep_composite:
+        reason = f"scripted form at {counterpart.where}; the composite tool is kept beside it"
+        return ToolOutcome(tool, Status.ALREADY, reason, emitted)
+    checked = decide(tool, unit, emitted, options.check)
+    verdict = checked.check.reason if checked.check is not None else checked.reason
+    reason = f"scripted form at {counterpart.where}; {verdict}"
+    return replace(checked, status=Status.ALREADY, reason=reason)
+
+
+def _probe(tool: LoadedTool, script: str, source: SourceFile) -> str | None:
+    """Why the tool's text cannot be rewritten, or ``None``."""
+    if source.text is None or source.documents is None:
+        return "the file does not parse"
+    body = ScriptedBody(
+        script, None, output_schema(tool.config.output) if tool.config.output else None
+    )
+    edit = ToolEdit(tool.origin.path, body, remove=True)
+    document = source.documents[tool.origin.document]
+    try:
+        document_splices(source.text, document, len(source.text.text), DocumentEdits((edit,)))
+    except Unrewritable as problem:
+        return str(problem)
+    return None
+
+
+def _files(
+    inputs: Inputs,
+    outcomes: tuple[ToolOutcome, ...],
+    rejected: Mapping[str, str],
+    options: MigrateOptions,
+) -> tuple[tuple[FileResult, ...], list[PlannedWrite], ScriptFiles]:
+    """Each file's result, the writes of the files to rewrite, and the script files."""
+    by_file: dict[str, list[ToolOutcome]] = {}
+    for outcome in outcomes:
+        by_file.setdefault(outcome.tool.origin.file, []).append(outcome)
+    destinations = _destinations(inputs.files, options.out_dir)
+    refused = {
+        name
+        for name, tools in by_file.items()
+        if not options.force and not all(_settled(o, options) for o in tools)
+    }
+    scripted = _scripted_resources(inputs, outcomes, refused, options)
+    proposed = _scripted_resources(inputs, outcomes, set(), replace(options, force=True))
+    scripts = ScriptFiles(options.script_dir)
+    results: list[FileResult] = []
+    writes: list[PlannedWrite] = []
+    for source in inputs.files:
+        tools = by_file.get(source.name, [])
+        destination = destinations[source.name]
+        if source.name in rejected and not tools:
+            reason = f"{rejected[source.name]}; no composite tool of it is read"
+            results.append(FileResult(source.path, FileStatus.NOT_CONVERTED, reason))
+            continue
+        if source.name in refused and source.documents is not None:
+            forced = replace(options, force=True)
+            result = _file(source, tools, proposed, destination, scripts, forced)
+            if result.status is not FileStatus.FAILED:
+                result = _refusal(source, tools, result.after, options)
+        else:
+            result = _file(source, tools, scripted, destination, scripts, options)
+        results.append(result)
+        if result.status is FileStatus.REWRITTEN:
+            writes.append(_planned(source, result, options))
+        else:
+            scripts.forget(source.name)
+    return tuple(results), writes, scripts
+
+
+def _refusal(
+    source: SourceFile, tools: list[ToolOutcome], proposal: str | None, options: MigrateOptions
+) -> FileResult:
+    """A file left alone; ``proposal`` is what ``--force`` would write, for the diff."""
+    blocking = ", ".join(f"{o.name} ({o.status})" for o in tools if not _settled(o, options))
+    reason = (
+        f"not every tool is certified ({blocking}): the file is left as it is "
+        "(--force migrates the converted tools anyway)"
+    )
+    before = source.text.text if source.text else None
+    return FileResult(source.path, FileStatus.REFUSED, reason, before, proposal)
+
+
+def _scripted_resources(
+    inputs: Inputs, outcomes: tuple[ToolOutcome, ...], refused: set[str], options: MigrateOptions
+) -> set[tuple[str, str]]:
+    """Definitions that are scripts once this run is done."""
+    scripted = set(inputs.scripted.by_resource)
+    assert inputs.load is not None
+    namespaces = {
+        (tool.origin.file, tool.origin.document): unit.namespace
+        for unit in inputs.load.units
+        for tool in unit.tools
+    }
+    for outcome in outcomes:
+        origin = outcome.tool.origin
+        if (
+            origin.kind is DocumentKind.COMPOSITE_TOOL_DEFINITION
+            and origin.file not in refused
+            and _writable(outcome, options)
+        ):
+            namespace = namespaces.get((origin.file, origin.document), "default")
+            scripted.add((namespace, origin.resource or ""))
+    return scripted
+
+
+def _file(
+    source: SourceFile,
+    tools: list[ToolOutcome],
+    scripted: set[tuple[str, str]],
+    destination: Path,
+    scripts: ScriptFiles,
+    options: MigrateOptions,
+) -> FileResult:
+    if source.text is None:
+        return FileResult(source.path, FileStatus.UNREADABLE, source.problem or "unreadable")
+    if source.documents is None:
+        reason = "not valid YAML: no composite tool of it is read"
+        return FileResult(source.path, FileStatus.NOT_CONVERTED, reason, source.text.text)
+    edits: dict[int, list[ToolEdit]] = {}
+    removed = 0
+    for outcome in tools:
+        edit = _tool_edit(outcome, destination, scripts, options)
+        if edit is not None:
+            edits.setdefault(outcome.tool.origin.document, []).append(edit)
+            removed += edit.remove
+    documents: dict[int, DocumentEdits] = {
+        index: DocumentEdits(tuple(tool_edits)) for index, tool_edits in edits.items()
+    }
+    moved_refs: list[str] = []
+    for document in source.documents:
+        refs = _refs_to_move(document, scripted)
+        if refs:
+            current = documents.get(document.index, DocumentEdits())
+            documents[document.index] = replace(
+                current, refs=refs, keep_refs=options.keep_composite
+            )
+            moved_refs.extend(sorted(refs))
+    if not documents:
+        return FileResult(source.path, FileStatus.UNCHANGED, _nothing(tools), source.text.text)
+    text = source.text
+    ends = document_ends(text, source.documents)
+    splices: list[Splice] = []
+    try:
+        for document in source.documents:
+            if document.index in documents:
+                splices.extend(
+                    document_splices(
+                        text, document, ends[document.index], documents[document.index]
+                    )
+                )
+        after = apply_splices(text.text, splices)
+        verify(source.name, text.text, after, documents, len(tools) - removed)
+    except (Unrewritable, VerificationError) as problem:
+        reason = f"internal check failed, nothing changed (please report this): {problem}"
+        return FileResult(source.path, FileStatus.FAILED, reason, text.text)
+    if after == text.text:
+        return FileResult(source.path, FileStatus.UNCHANGED, "already migrated", text.text)
+    return FileResult(
+        source.path,
+        FileStatus.REWRITTEN,
+        "migrated",
+        text.text,
+        after,
+        destination,
+        tuple(moved_refs),
+    )
+
+
+def _nothing(tools: list[ToolOutcome]) -> str:
+    if not tools:
+        return "no composite tools"
+    if all(o.status is Status.ALREADY for o in tools):
+        return "already migrated"
+    return "nothing to change"
+
+
+def _tool_edit(
+    outcome: ToolOutcome, destination: Path, scripts: ScriptFiles, options: MigrateOptions
+) -> ToolEdit | None:
+    keep = options.keep_composite
+    tool = outcome.tool
+    if _writable(outcome, options) and outcome.emitted is not None:
+        output = output_schema(tool.config.output) if tool.config.output is not None else None
+        script_file = None
+        if options.script_dir is not None and tool.origin.kind is DocumentKind.VMCP_CONFIG:
+            script_file = scripts.assign(
+                tool.origin.file, tool.config.name, outcome.emitted.script, destination
+            )
+        return ToolEdit(
+            tool.origin.path, ScriptedBody(outcome.emitted.script, script_file, output), not keep
+        )
+    finished = _settled(outcome, options) or options.force
+    if outcome.status is Status.ALREADY and not keep and finished:
+        return ToolEdit(tool.origin.path, None, remove=True)
+    return None
+
+
+def _refs_to_move(document: SpanDocument, scripted: set[tuple[str, str]]) -> frozenset[str]:
+    root = document.root
+    kind = root.get("kind") if root is not None else None
+    if root is None or kind is None or kind.text() != "VirtualMCPServer":
+        return frozenset()
+    metadata = root.get("metadata")
+    namespace_node = metadata.get("namespace") if metadata is not None else None
+    namespace = (namespace_node.text() if namespace_node is not None else None) or "default"
+    spec = root.get("spec")
+    config = spec.get("config") if spec is not None else None
+    refs = config.get("compositeToolRefs") if config is not None else None
+    if refs is None or refs.kind is not SpanKind.SEQUENCE:
+        return frozenset()
+    names = {name.value for item in refs.children if (name := item.get("name")) is not None}
+    return frozenset(name for name in names if (namespace, name) in scripted)
+
+
+def _destinations(files: list[SourceFile], out_dir: Path | None) -> dict[str, Path]:
+    if out_dir is None:
+        return {source.name: source.path for source in files}
+    if not files:
+        return {}
+    base = Path(os.path.commonpath([str(source.path.resolve().parent) for source in files]))
+    return {source.name: out_dir / source.path.resolve().relative_to(base) for source in files}
+
+
+def _planned(source: SourceFile, result: FileResult, options: MigrateOptions) -> PlannedWrite:
+    assert result.after is not None and result.destination is not None
+    in_place = options.out_dir is None
+    backup = None
+    if in_place and options.backup_suffix:
+        backup = source.path.with_name(source.path.name + options.backup_suffix)
+    content = (BOM if source.bom else b"") + result.after.encode("utf-8")
+    return PlannedWrite(result.destination, content, backup)

@@ -1,0 +1,68 @@
+"""Script files for ``--script-dir``: one ``.star`` file per tool, never overwriting another.
+
+A tool's file is ``<name>.star`` (characters outside ``[A-Za-z0-9._-]``
+become ``_``); when that name is taken by different content (on disk, or by
+another tool of this run) the next free ``<name>-2.star``, ``-3``... is used.
+An existing file with the same content is reused, so a second run writes
+nothing new. The config cites the file relative to the config's own directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from transpiler.migrate.atomic import PlannedWrite
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+class ScriptFiles:
+    """The script files a run assigns, by the config file that cites them."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+        self._assigned: dict[Path, tuple[str, str]] = {}
+
+    def assign(self, config: str, tool: str, script: str, destination: Path) -> str:
+        """The ``scriptFile`` value for ``tool``'s script, cited from ``destination``."""
+        assert self.directory is not None
+        stem = _UNSAFE.sub("_", tool) or "tool"
+        number = 1
+        while True:
+            name = f"{stem}.star" if number == 1 else f"{stem}-{number}.star"
+            path = self.directory / name
+            if self._free(path, script):
+                break
+            number += 1
+        self._assigned[path] = (config, script)
+        relative = os.path.relpath(path.resolve(), destination.resolve().parent)
+        return Path(relative).as_posix()
+
+    def _free(self, path: Path, script: str) -> bool:
+        taken = self._assigned.get(path)
+        if taken is not None:
+            return taken[1] == script
+        try:
+            return path.read_text(encoding="utf-8") == script
+        except FileNotFoundError:
+            return True
+        except (OSError, UnicodeDecodeError):
+            return False
+
+    def forget(self, config: str) -> None:
+        """Drop the files of a config that will not be written."""
+        self._assigned = {p: v for p, v in self._assigned.items() if v[0] != config}
+
+    def writes(self) -> list[PlannedWrite]:
+        """The files to write (new or changed only), in path order."""
+        planned = []
+        for path, (_, script) in sorted(self._assigned.items()):
+            try:
+                if path.read_text(encoding="utf-8") == script:
+                    continue
+            except (OSError, UnicodeDecodeError):
+                pass
+            planned.append(PlannedWrite(path, script.encode("utf-8")))
+        return planned

@@ -1,0 +1,117 @@
+"""The input files of a migration: bytes, text, span trees, and what the loader makes of them.
+
+The loader reads each file's composite-only view (scripted entries blanked,
+and references to definitions that are already scripted dropped), so that
+files half-migrated by an earlier run load exactly as vMCP's composite
+machinery will see them after this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from transpiler.config.loader import MAX_FILE_BYTES, discover, load_sources
+from transpiler.config.units import LoadResult
+from transpiler.config.yamlv3 import YamlSyntaxError
+from transpiler.migrate.existing import ScriptedIndex
+from transpiler.migrate.rewrite import COMPOSITE_KIND
+from transpiler.migrate.textspan import Text
+from transpiler.migrate.view import composite_view, stale_ref_regions
+from transpiler.migrate.yamlspan import SpanDocument, SpanKind, parse_spans
+
+#: A UTF-8 byte order mark: kept on the file, left out of the text that is edited.
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class SourceFile:
+    """One input file; ``documents`` is ``None`` when it cannot be read or parsed."""
+
+    path: Path
+    text: Text | None = None
+    documents: list[SpanDocument] | None = None
+    problem: str | None = None
+    view: str | None = None
+    bom: bool = False
+
+    @property
+    def name(self) -> str:
+        """The file name as the user wrote it (diagnostics use it)."""
+        return str(self.path)
+
+
+@dataclass
+class Inputs:
+    """Every input file, the scripted tools among them, and the composite view's load result."""
+
+    files: list[SourceFile]
+    scripted: ScriptedIndex
+    composite_resources: set[tuple[str, str]] = field(default_factory=set)
+    load: LoadResult | None = None
+
+
+def read_inputs(paths: Sequence[str | Path]) -> Inputs:
+    """Read, parse, index and load every file under ``paths``."""
+    files = [_read(path) for path in discover(paths)]
+    inputs = Inputs(files, ScriptedIndex())
+    for source in files:
+        if source.documents is not None:
+            inputs.scripted.add_file(source.name, source.documents)
+            inputs.composite_resources |= _composite_resources(source.documents)
+    scripted_only = set(inputs.scripted.by_resource) - inputs.composite_resources
+    for source in files:
+        if source.text is not None and source.documents is not None:
+            stale = stale_ref_regions(source.text, source.documents, scripted_only)
+            source.view = composite_view(source.text, source.documents, stale)
+    inputs.load = load_sources(
+        (
+            source.name,
+            None if source.text is None else (source.view or source.text.text).encode("utf-8"),
+            source.problem,
+        )
+        for source in files
+    )
+    return inputs
+
+
+def _read(path: Path) -> SourceFile:
+    source = SourceFile(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            source.problem = f"file is {size} bytes; the limit is {MAX_FILE_BYTES}"
+            return source
+        data = path.read_bytes()
+    except OSError as error:
+        source.problem = f"cannot read file: {error.strerror or error}"
+        return source
+    source.bom = data.startswith(BOM)
+    try:
+        source.text = Text(data.removeprefix(BOM).decode("utf-8"))
+    except UnicodeDecodeError as error:
+        source.problem = f"not UTF-8 text (byte {error.start})"
+        return source
+    try:
+        source.documents = parse_spans(source.text.text)
+    except YamlSyntaxError:
+        source.documents = None  # the loader reports where and why
+    return source
+
+
+def _composite_resources(documents: Sequence[SpanDocument]) -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for document in documents:
+        root = document.root
+        if root is None or root.kind is not SpanKind.MAPPING:
+            continue
+        kind = root.get("kind")
+        metadata = root.get("metadata")
+        if kind is None or kind.text() != COMPOSITE_KIND or metadata is None:
+            continue
+        name = metadata.get("name")
+        namespace = metadata.get("namespace")
+        if name is not None and name.text() is not None:
+            found.add(((namespace.text() if namespace else None) or "default", name.value))
+    return found

@@ -1,0 +1,170 @@
+"""What ``migrate`` prints: the unified diff of every change, then an audit-style summary.
+
+The summary says, file by file, what happens to the file and to each tool in
+it (converted and certified, converted with named deviations, not converted
+and why), with every warning at its file:line and step. Output is
+deterministic: inputs in sorted order, nothing time- or machine-dependent.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from transpiler.migrate import verdict
+from transpiler.migrate.outcome import Status, ToolOutcome
+from transpiler.migrate.rewrite import SCRIPTED_KIND
+from transpiler.migrate.runner import FileResult, FileStatus, MigrationReport
+
+_PHRASES = {
+    Status.CERTIFIED: "converted and certified",
+    Status.DIFFERS: "converted, not certified",
+    Status.OUT_OF_DOMAIN: "converted, not certified",
+    Status.UNCHECKED: "converted, not certified",
+    Status.NOT_CONVERTED: "not converted",
+    Status.ALREADY: "already migrated",
+    Status.CONFLICT: "not migrated",
+}
+
+
+def unified_diff(report: MigrationReport) -> str:
+    """Every change as one unified diff (``a/`` the input, ``b/`` what is or would be written)."""
+    chunks: list[str] = []
+    for result in report.files:
+        if result.after is None or result.before is None:
+            continue
+        target = result.destination or result.path
+        chunks.extend(
+            difflib.unified_diff(
+                result.before.splitlines(keepends=True),
+                result.after.splitlines(keepends=True),
+                f"a/{result.path.as_posix().lstrip('/')}",
+                f"b/{target.as_posix().lstrip('/')}",
+            )
+        )
+    for write in report.script_files:
+        text = write.content.decode("utf-8")
+        chunks.extend(
+            difflib.unified_diff(
+                [],
+                text.splitlines(keepends=True),
+                "/dev/null",
+                f"b/{write.path.as_posix().lstrip('/')}",
+            )
+        )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
+
+
+def summary_text(report: MigrationReport) -> str:
+    """The audit report: per file, per tool, then the totals."""
+    lines: list[str] = []
+    tools = _by_file(report)
+    notes = _notes_by_file(report)
+    for result in report.files:
+        lines.append(f"== {result.path}: {_file_phrase(result, report)}")
+        if result.status is not FileStatus.REWRITTEN or not tools.get(str(result.path)):
+            lines.append(f"   {result.reason}")
+        lines.extend(
+            f"   {note}" for note in notes.get(str(result.path), []) if result.reason not in note
+        )
+        for outcome in tools.get(str(result.path), []):
+            lines.extend(_tool_lines(outcome))
+        if result.moved_refs:
+            lines.append(f"   scriptedToolRefs now name: {', '.join(result.moved_refs)}")
+    for write in report.script_files:
+        verb = "wrote" if report.written else "would write"
+        lines.append(f"== {write.path}: {verb} the script file")
+    lines.append("")
+    lines.extend(_totals(report))
+    return "\n".join(lines) + "\n"
+
+
+def _by_file(report: MigrationReport) -> dict[str, list[ToolOutcome]]:
+    found: dict[str, list[ToolOutcome]] = {}
+    for outcome in report.tools:
+        found.setdefault(outcome.tool.origin.file, []).append(outcome)
+    return found
+
+
+def _notes_by_file(report: MigrationReport) -> dict[str, list[str]]:
+    """Load notes by file, leaving out the loader's "scripted definition: skipped" notes."""
+    found: dict[str, list[str]] = {}
+    for note in report.notes:
+        if note.message.startswith(SCRIPTED_KIND):
+            continue
+        where = note.location
+        found.setdefault(where.file, []).append(f"{where.file}:{where.line}: {note.message}")
+    return found
+
+
+def _file_phrase(result: FileResult, report: MigrationReport) -> str:
+    if result.status is FileStatus.REWRITTEN:
+        target = "" if result.destination in (None, result.path) else f" to {result.destination}"
+        return ("rewritten" if report.written else "would be rewritten") + target
+    if result.status is FileStatus.REFUSED and result.after is not None:
+        return "refused (the diff shows what --force would write)"
+    return str(result.status)
+
+
+def _tool_lines(outcome: ToolOutcome) -> Iterator[str]:
+    where = f"{outcome.location.file}:{outcome.location.line}"
+    phrase = _PHRASES[outcome.status]
+    deviations = [f.text for f in outcome.findings if f.kind == "deviation"]
+    if deviations and outcome.converted:
+        phrase += f", with {len(deviations)} named deviation(s)"
+    yield f"   {where}: {outcome.name}: {phrase}: {outcome.reason}"
+    for finding in outcome.findings:
+        yield f"      {finding.render()}"
+
+
+def _totals(report: MigrationReport) -> Iterator[str]:
+    statuses = Counter(outcome.status for outcome in report.tools)
+    files = Counter(result.status for result in report.files)
+    parts = [f"{statuses[s]} {s}" for s in Status if statuses[s]]
+    yield f"tools: {len(report.tools)} ({', '.join(parts) or 'none'})"
+    file_parts = [f"{files[s]} {s}" for s in FileStatus if files[s]]
+    mode = "written" if report.written else "dry run, nothing written (--write to apply)"
+    yield f"files: {len(report.files)} ({', '.join(file_parts) or 'none'}); {mode}"
+    if not report.harness:
+        yield (
+            f"equivalence: not checked ({verdict.HARNESS_MODULE} is not installed); no tool is "
+            "certified, so --write changes nothing without --force"
+        )
+
+
+def summary_json(report: MigrationReport) -> dict[str, Any]:
+    """The whole report as JSON."""
+    return {
+        "written": report.written,
+        "complete": report.complete,
+        "harness": report.harness,
+        "files": [
+            {
+                "path": str(result.path),
+                "status": str(result.status),
+                "reason": result.reason,
+                "destination": None if result.destination is None else str(result.destination),
+                "scripted_refs": list(result.moved_refs),
+            }
+            for result in report.files
+        ],
+        "tools": [_tool_json(outcome) for outcome in report.tools],
+        "script_files": [str(write.path) for write in report.script_files],
+        "notes": [note.to_json() for note in report.notes],
+    }
+
+
+def _tool_json(outcome: ToolOutcome) -> dict[str, Any]:
+    check = outcome.check
+    report = getattr(check.report, "to_json", None) if check is not None else None
+    return {
+        "tool": outcome.name,
+        "file": outcome.location.file,
+        "line": outcome.location.line,
+        "status": str(outcome.status),
+        "reason": outcome.reason,
+        "findings": [finding.to_json() for finding in outcome.findings],
+        "check": report() if callable(report) else None,
+    }

@@ -1,0 +1,149 @@
+"""Re-read every rewritten file and compare it with what the migration rules predict.
+
+The prediction is computed on parsed data, independently of the text
+splicer: documents parsed from the original text, with the same edits
+applied to plain values. The rewritten text must parse to exactly that, and
+must still load (yaml.v3 rules) with the expected number of composite tools.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from transpiler.config.loader import load_bytes
+from transpiler.migrate.entry import ScriptedBody
+from transpiler.migrate.rewrite import SCRIPTED_KIND, DocumentEdits, ToolEdit
+from transpiler.migrate.textspan import Text
+from transpiler.migrate.view import composite_view
+from transpiler.migrate.yamlspan import parse_spans
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DELETED = object()
+
+
+class VerificationError(Exception):
+    """The rewritten text does not read back as the migration rules say it must."""
+
+
+def verify(
+    file: str, old: str, new: str, edits: Mapping[int, DocumentEdits], composite_tools: int
+) -> None:
+    """Raise :class:`VerificationError` unless ``new`` is ``old`` with ``edits`` applied."""
+    try:
+        documents = parse_spans(new)
+        actual = list(yaml.load_all(new, Loader=_Loader))
+    except Exception as error:
+        raise VerificationError(f"the rewritten text does not parse: {error}") from None
+    expected = expected_documents(list(yaml.load_all(old, Loader=_Loader)), edits)
+    if _canon(actual) != _canon(expected):
+        raise VerificationError("the rewritten text does not read back as the migrated data")
+    view = composite_view(Text(new), documents)
+    load = load_bytes(view.encode("utf-8"), file)
+    if load.errors:
+        raise VerificationError(f"the rewritten text does not load: {load.errors[0].render()}")
+    if len(load.tools) != composite_tools:
+        raise VerificationError(
+            f"the rewritten text has {len(load.tools)} composite tools, not {composite_tools}"
+        )
+
+
+def expected_documents(documents: list[Any], edits: Mapping[int, DocumentEdits]) -> list[Any]:
+    """``documents`` with the migration applied to plain data."""
+    result: list[Any] = []
+    for index, document in enumerate(documents):
+        edit = edits.get(index)
+        if edit is None:
+            result.append(document)
+            continue
+        changed, added = _document(copy.deepcopy(document), edit)
+        if changed is not _DELETED:
+            result.append(changed)
+        if added is not None:
+            result.append(added)
+    return result
+
+
+def _document(document: Any, edits: DocumentEdits) -> tuple[Any, Any]:
+    added: Any = None
+    lists: dict[str, list[tuple[int, ToolEdit]]] = {}
+    for edit in edits.tools:
+        if edit.path == "spec":
+            scripted = _definition(document, edit.body) if edit.body is not None else None
+            if scripted is not None and edit.remove:
+                document = scripted
+            elif scripted is not None:
+                added = scripted
+            elif edit.remove:
+                document = _DELETED
+            continue
+        container, _, index = edit.path.rpartition("compositeTools[")
+        lists.setdefault(container.rstrip("."), []).append((int(index.rstrip("]")), edit))
+    for container, tool_edits in lists.items():
+        mapping = _at(document, container)
+        items = mapping["compositeTools"]
+        moved = [_scripted(items[i], e.body) for i, e in sorted(tool_edits) if e.body is not None]
+        gone = {i for i, e in tool_edits if e.remove}
+        _move(mapping, "compositeTools", "scriptedTools", gone, moved)
+    if edits.refs:
+        config = _at(document, "spec.config")
+        refs = config["compositeToolRefs"]
+        present = {r.get("name") for r in config.get("scriptedToolRefs") or []}
+        chosen = [i for i, ref in enumerate(refs) if ref.get("name") in edits.refs]
+        moved = [refs[i] for i in chosen if refs[i].get("name") not in present]
+        gone = set() if edits.keep_refs else set(chosen)
+        _move(config, "compositeToolRefs", "scriptedToolRefs", gone, moved)
+    return document, added
+
+
+def _move(
+    mapping: dict[str, Any], source: str, target: str, gone: set[int], moved: list[Any]
+) -> None:
+    kept = [item for i, item in enumerate(mapping[source]) if i not in gone]
+    if kept:
+        mapping[source] = kept
+    else:
+        del mapping[source]
+    if moved:
+        mapping[target] = (mapping.get(target) or []) + moved
+
+
+def _at(document: Any, path: str) -> Any:
+    node = document
+    for part in filter(None, path.split(".")):
+        node = node[part]
+    return node
+
+
+def _scripted(item: dict[str, Any], body: ScriptedBody) -> dict[str, Any]:
+    drop = {"steps", "output"} if body.output is not None else {"steps"}
+    scripted = {key: value for key, value in item.items() if key not in drop}
+    if body.output is not None:
+        scripted["output"] = body.output
+    if body.script_file is not None:
+        scripted["scriptFile"] = body.script_file
+    else:
+        scripted["script"] = body.script
+    return scripted
+
+
+def _definition(document: dict[str, Any], body: ScriptedBody) -> dict[str, Any]:
+    scripted = copy.deepcopy(document)
+    scripted["kind"] = SCRIPTED_KIND
+    scripted["spec"] = _scripted(scripted["spec"], body)
+    return scripted
+
+
+def _canon(value: Any) -> Any:
+    """A comparable form: NaN equal to itself, mappings order-free."""
+    if isinstance(value, dict):
+        return ("map", sorted((repr(k), _canon(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", [_canon(v) for v in value])
+    if isinstance(value, float) and math.isnan(value):
+        return ("nan",)
+    return (type(value).__name__, repr(value))
