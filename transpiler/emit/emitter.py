@@ -82,6 +82,11 @@ def _note_run_conditions(state: EmitState, levels: Sequence[Sequence[str]]) -> N
     )
     state.note(
         "domain",
+        "no-negative-zero",
+        "no JSON number the tool receives is -0 (the scripted-tool host reads it as 0)",
+    )
+    state.note(
+        "domain",
         "within-timeouts",
         "backend calls, retries and elicitations finish within the step and workflow "
         "timeouts (the script has the tool's timeout and the host's 5-minute call limit, "

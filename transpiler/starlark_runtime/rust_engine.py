@@ -237,6 +237,7 @@ class ReplayRun:
 
     def _host_functions(self) -> dict[str, Callable[..., Any]]:
         return {
+            "_host_fail": self._fail,
             "_host_call_tool": self._call_tool,
             "_host_try_call_tool": self._try_call_tool,
             "_host_elicit": self._elicit,
@@ -379,6 +380,9 @@ class ReplayRun:
             ),
             lambda outcome: outcome.as_script_value(),
         )
+
+    def _fail(self, message: str) -> None:
+        raise self._stop("fail: " + message)
 
     def _call_tool(self, name: Any, args: Any = None) -> Any:
         ok, error, output = self._tool(name, args)

@@ -1,0 +1,134 @@
+"""Path-exhaustive scenarios: every combination of step outcomes, up to a limit.
+
+Each backend tool gets a small set of outcomes — success with the read fields
+set to one template literal, success with them set to another (so a condition
+can go either way), success with the fields missing, an ``isError`` result, a
+transport error, and (for retried tools) a failure that succeeds on the next
+attempt; forEach collections come as 0, 1 and 3 items. Each elicitation gets
+accept, decline and cancel. The combinations are enumerated in a fixed order
+(sampled with the seed when there are more than the limit); the control-flow
+path a scenario takes is read off the composite trace (each step's status and
+the number of calls per tool), so coverage is "distinct paths reached out of
+combinations run".
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from transpiler.harness.shapes import ToolShapes, Trie
+from transpiler.sim.scenario import Scenario, scenario_from_document
+from transpiler.sim.trace import Trace
+
+
+def _filled(trie: Trie, value: Any, lists: set[str], size: int) -> dict[str, Any]:
+    body: dict[str, Any] = {}
+    for name, children in trie.items():
+        if name in lists:
+            body[name] = [_filled(children, value, set(), 0) if children else value] * size
+        elif children:
+            body[name] = _filled(children, value, set(), size)
+        else:
+            body[name] = value
+    return body
+
+
+def tool_outcomes(shapes: ToolShapes, tool: str) -> list[dict[str, Any]]:
+    """The distinct outcomes one backend tool is given."""
+    trie = shapes.output_fields.get(tool, {})
+    lists = shapes.collection_fields.get(tool, set())
+    literals = shapes.literals or ["x"]
+    outcomes: list[dict[str, Any]] = []
+    for size in (1, 0, 3) if lists else (1,):
+        for value in dict.fromkeys([literals[0], literals[-1]]):
+            outcomes.append({"results": [{"structuredContent": _filled(trie, value, lists, size)}]})
+    outcomes.append({"results": [{"structuredContent": {}}]})
+    outcomes.append({"results": [{"isError": True, "content": [{"type": "text", "text": "failed"}]}]})
+    outcomes.append({"results": [{"transportError": "connection reset"}]})
+    if tool in shapes.retried_tools:
+        success = outcomes[0]["results"][0]
+        outcomes.append({"results": [{"transportError": "busy", "times": 1}, success]})
+    return outcomes
+
+
+def elicitation_outcomes(shapes: ToolShapes) -> list[list[dict[str, Any]]]:
+    """Answer sequences for the workflow's elicitations (one answer repeats)."""
+    if not shapes.elicitation_steps:
+        return [[]]
+    literals = shapes.literals or ["x"]
+    accepted = {"action": "accept", "content": _filled(shapes.elicitation_fields, literals[0], set(), 1)}
+    return [[accepted], [{"action": "decline"}], [{"action": "cancel"}]]
+
+
+def combinations(
+    shapes: ToolShapes, name: str, params: dict[str, Any], limit: int, seed: int
+) -> tuple[list[Scenario], int]:
+    """Up to ``limit`` scenarios, one per outcome combination, and how many combinations exist."""
+    per_tool = [tool_outcomes(shapes, tool) for tool in shapes.tools]
+    answers = elicitation_outcomes(shapes)
+    total = len(answers)
+    for outcomes in per_tool:
+        total *= len(outcomes)
+    chosen: Iterator[tuple[Any, ...]] = itertools.product(answers, *per_tool)
+    picked = list(itertools.islice(chosen, limit)) if total <= limit else _sample(
+        answers, per_tool, limit, seed
+    )
+    scenarios = [
+        scenario_from_document(
+            {
+                "tool": name,
+                "params": params,
+                "backends": dict(zip(shapes.tools, combo[1:], strict=True)),
+                "elicitations": combo[0],
+            }
+        )
+        for combo in picked
+    ]
+    return scenarios, total
+
+
+def _sample(
+    answers: list[Any], per_tool: list[list[Any]], limit: int, seed: int
+) -> list[tuple[Any, ...]]:
+    chooser = random.Random(seed)
+    seen: set[str] = set()
+    picked: list[tuple[Any, ...]] = []
+    for _ in range(limit * 20):
+        if len(picked) >= limit:
+            break
+        combo = (chooser.choice(answers), *(chooser.choice(options) for options in per_tool))
+        key = json.dumps(combo, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            picked.append(combo)
+    return picked
+
+
+def path_of(trace: Trace) -> str:
+    """The control-flow path a composite run took: step statuses and calls per tool."""
+    statuses = sorted((step, record.status) for step, record in (trace.steps or {}).items())
+    per_tool: dict[str, int] = {}
+    for call in trace.calls:
+        per_tool[call.tool] = per_tool.get(call.tool, 0) + 1
+    return json.dumps([trace.outcome, statuses, sorted(per_tool.items())])
+
+
+def sample_params(schema: Any) -> dict[str, Any]:
+    """One plain argument map conforming to the parameter schema (every property set)."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        return {}
+    return {str(name): _sample_value(spec) for name, spec in schema["properties"].items()}
+
+
+def _sample_value(schema: Any) -> Any:
+    if not isinstance(schema, dict):
+        return "x"
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    plain: dict[str, Any] = {"integer": 1, "number": 1.5, "boolean": True, "array": [], "object": {}}
+    return plain.get(str(kind), "main")

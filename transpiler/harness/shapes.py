@@ -1,0 +1,71 @@
+"""What a tool's templates read, as the shapes scenarios must fill.
+
+From the workflow's dataflow: which backend tools are called, which fields of
+each step's output (and of each elicitation's content) templates read, which
+fields feed a forEach collection, and the string literals templates compare
+against (so generated data can make conditions go either way).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, CompositeToolConfig
+from transpiler.plan.dataflow import dataflow, template_sites
+
+_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+Trie = dict[str, "Trie"]
+
+
+@dataclass
+class ToolShapes:
+    """The data a tool's templates look at."""
+
+    tools: list[str] = field(default_factory=list)
+    output_fields: dict[str, Trie] = field(default_factory=dict)
+    collection_fields: dict[str, set[str]] = field(default_factory=dict)
+    elicitation_fields: Trie = field(default_factory=dict)
+    elicitation_steps: list[str] = field(default_factory=list)
+    literals: list[str] = field(default_factory=list)
+    retried_tools: set[str] = field(default_factory=set)
+
+
+def _insert(trie: Trie, path: tuple[str, ...]) -> None:
+    for part in path:
+        trie = trie.setdefault(part, {})
+
+
+def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
+    """The shapes of ``tool``'s backends, elicitation answers and template literals."""
+    shapes = ToolShapes()
+    tool_of: dict[str, str] = {}
+    for step in tool.steps:
+        called = step.inner_step.tool if step.effective_type == STEP_FOR_EACH and step.inner_step else step.tool
+        if step.effective_type == STEP_ELICITATION:
+            shapes.elicitation_steps.append(step.id)
+        elif called:
+            tool_of[step.id] = called
+            if called not in shapes.tools:
+                shapes.tools.append(called)
+        inner = step.inner_step if step.effective_type == STEP_FOR_EACH else step
+        if inner is not None and inner.on_error is not None and inner.on_error.action == "retry":
+            shapes.retried_tools.add(called)
+    for edge in dataflow(tool):
+        path = edge.path[3:] if len(edge.path) > 3 and edge.path[2] == "output" else ()
+        if edge.step in shapes.elicitation_steps:
+            if path[:1] == ("content",) and len(path) > 1:
+                _insert(shapes.elicitation_fields, path[1:])
+            continue
+        called = tool_of.get(edge.step)
+        if called is None or edge.step in shapes.elicitation_steps:
+            continue
+        _insert(shapes.output_fields.setdefault(called, {}), path)
+        if edge.site == "collection" and path:
+            shapes.collection_fields.setdefault(called, set()).add(path[0])
+    literals: set[str] = set()
+    for site in template_sites(tool):
+        literals.update(match.group(1) for match in _LITERAL.finditer(site.text))
+    shapes.literals = sorted(literals)
+    return shapes
