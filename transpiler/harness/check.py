@@ -64,7 +64,12 @@ class Counterexample:
 
 @dataclass
 class ToolReport:
-    """Everything ``check`` found about one tool: the verdict and its evidence."""
+    """Everything ``check`` found about one tool: the verdict and its evidence.
+
+    ``verdict`` is ``certified`` (no difference found), ``deviates`` (a
+    difference, and the script declares deviations from vMCP), ``differs`` (an
+    undeclared difference: a bug), or ``not-converted`` (``reason`` says why).
+    """
 
     tool: str
     file: str
@@ -113,12 +118,18 @@ class _Run:
         return None
 
 
-def check_tool(tool: LoadedTool, options: CheckOptions, script: str | None = None) -> ToolReport:
-    """Emit (unless ``script`` is given) and check one tool."""
+def check_tool(
+    tool: LoadedTool,
+    options: CheckOptions,
+    script: str | None = None,
+    emitted: EmitResult | None = None,
+) -> ToolReport:
+    """Emit (unless ``emitted`` or a bare ``script`` is given) and check one tool."""
     started = time.perf_counter()
     origin = tool.origin.file
     report = ToolReport(tool.effective.name, origin, "certified", engines=options.engines, seed=options.seed)
-    emitted: EmitResult | None = None
+    if emitted is not None:
+        script = emitted.script
     if script is None:
         try:
             emitted = emit_script(
@@ -135,8 +146,13 @@ def check_tool(tool: LoadedTool, options: CheckOptions, script: str | None = Non
     report.scenarios = run.count
     report.distinct_paths = len(run.paths)
     if report.counterexample is not None:
-        report.verdict = "differs"
+        deviations = [n.render() for n in emitted.deviations] if emitted is not None else []
+        report.verdict = "deviates" if deviations else "differs"
         report.reason = report.counterexample.difference.render()
+        if deviations:
+            report.reason += "\nthe script declares these deviations:\n  - " + "\n  - ".join(
+                deviations
+            )
     report.seconds = time.perf_counter() - started
     report.certificate = certificate(tool, script, emitted, report)
     return report

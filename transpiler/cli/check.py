@@ -1,0 +1,127 @@
+"""``python -m transpiler check PATH...``: the equivalence gate for CI."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from transpiler.cli.common import EXIT_FAILED, EXIT_OK, add_format_option, print_json
+from transpiler.emit.fixes import FIXES, checked_fixes
+from transpiler.emit.tools_file import load_tool_schemas
+from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
+from transpiler.harness.gate import check_all, parse_shard, select
+from transpiler.harness.reports import (
+    console_line,
+    junit,
+    markdown,
+    report_json,
+    save_counterexample,
+    side_by_side,
+)
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``check`` command."""
+    parser = subparsers.add_parser(
+        "check",
+        help="prove each tool's script behaves like the composite workflow",
+        description="Emit each composite tool's script, run both forms on generated and "
+        "path-exhaustive scenarios, and report. Exit 0 when every tool is certified, 1 when "
+        "one differs, deviates or is not converted, 2 when the input cannot be read.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH")
+    add_options(parser)
+    parser.add_argument("--shard", default="1/1", help="check every n-th tool from the i-th: i/n")
+    parser.add_argument("--jobs", type=int, help="worker processes (default: the core count)")
+    parser.add_argument("--report-json", metavar="FILE", help="write the JSON report")
+    parser.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
+    parser.add_argument("--report-md", metavar="FILE", help="write a Markdown report")
+    parser.add_argument(
+        "--counterexamples",
+        metavar="DIR",
+        default="counterexamples",
+        help="where scenarios that show a difference are saved (default: counterexamples/)",
+    )
+    add_format_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options that decide how hard ``check`` (and ``migrate``) look."""
+    parser.add_argument("--examples", type=int, default=100, help="random scenarios per tool")
+    parser.add_argument(
+        "--paths",
+        dest="path_limit",
+        type=int,
+        default=64,
+        help="most outcome combinations tried per tool",
+    )
+    parser.add_argument("--engine", choices=("rust", "go", "both"), default="rust")
+    parser.add_argument("--seed", type=int, default=0, help="seed for scenario generation")
+    parser.add_argument("--tools", metavar="FILE", help="the backends' tools/list (inputSchemas)")
+    parser.add_argument(
+        "--fix", action="append", default=[], metavar="QUIRK", help=f"known: {', '.join(FIXES)}"
+    )
+
+
+def options_from(args: argparse.Namespace) -> CheckOptions:
+    """CheckOptions from parsed ``add_options`` arguments."""
+    engines = ENGINES if args.engine == "both" else (args.engine,)
+    return CheckOptions(
+        examples=args.examples,
+        paths=args.path_limit,
+        engines=engines,
+        seed=args.seed,
+        tool_schemas=load_tool_schemas(args.tools) if args.tools else None,
+        fixes=tuple(sorted(checked_fixes(args.fix))),
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Select, check, report."""
+    options = options_from(args)
+    selected = select(args.paths, parse_shard(args.shard))
+    total = len(selected)
+
+    def progress(number: int, report: ToolReport) -> None:
+        width = 30
+        done = width * number // max(total, 1)
+        bar = "#" * done + "." * (width - done)
+        print(f"[{bar}] {number}/{total} {report.verdict}: {report.tool}", file=sys.stderr)
+
+    reports = check_all(selected, options, args.jobs, progress)
+    directory = Path(args.counterexamples)
+    for report in reports:
+        if report.counterexample is not None:
+            report.counterexample.saved_to = save_counterexample(
+                report.counterexample, directory, report.tool
+            )
+    _write_reports(args, reports)
+    if args.format == "json":
+        print_json(report_json(reports))
+    else:
+        for report in reports:
+            print(console_line(report))
+            if report.counterexample is not None:
+                print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
+                print(f"  scenario saved to {report.counterexample.saved_to}")
+            elif report.reason:
+                print("  " + report.reason.replace("\n", "\n  "))
+        certified = sum(r.certified for r in reports)
+        print(f"{certified} of {len(reports)} tool(s) certified equivalent")
+    return EXIT_OK if all(r.certified for r in reports) else EXIT_FAILED
+
+
+def _write_reports(args: argparse.Namespace, reports: list[ToolReport]) -> None:
+    import json
+
+    if args.report_json:
+        Path(args.report_json).write_text(
+            json.dumps(report_json(reports), indent=2, sort_keys=True) + "\n"
+        )
+    if args.junit:
+        Path(args.junit).write_text(junit(reports))
+    if args.report_md:
+        Path(args.report_md).write_text(markdown(reports))

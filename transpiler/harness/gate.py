@@ -1,0 +1,101 @@
+"""``check`` over many files: which tools, sharding, worker processes, one report.
+
+Tools are taken in a fixed order (file, then position), sharded with
+``--shard i/n`` (every n-th tool from the i-th), and checked in worker
+processes; results come back in that same order, so reports are byte-identical
+whatever the number of workers. Tools in configurations vMCP would refuse are
+reported as not converted, with vMCP's reason.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+
+from transpiler.config.loader import load_paths
+from transpiler.config.units import LoadedTool
+from transpiler.config.validate import validate
+from transpiler.diagnostics import InputError
+from transpiler.harness.check import CheckOptions, ToolReport, check_tool
+
+_SERVE_PHASES = ("admission", "operator", "P1", "P2", "P3", "P4")
+
+
+@dataclass(frozen=True)
+class Selected:
+    """One tool to check, found again in a worker by file and position."""
+
+    paths: tuple[str, ...]
+    index: int
+    tool: str
+    file: str
+    refusal: str | None
+
+
+def select(paths: Sequence[str], shard: tuple[int, int] = (1, 1)) -> list[Selected]:
+    """Every composite tool under ``paths``, in order, this shard's share only."""
+    load = load_paths(list(paths))
+    if load.unreadable:
+        raise InputError("; ".join(d.render() for d in load.unreadable))
+    refusals: dict[int, str] = {}
+    for unit in validate(load).units:
+        failed = unit.first_failure(_SERVE_PHASES)
+        if failed is not None:
+            for tool in unit.unit.tools:
+                refusals[id(tool)] = f"vMCP would not run it: {failed.phase}: {failed.message}"
+    chosen = [
+        Selected(tuple(paths), index, tool.effective.name, tool.origin.file, refusals.get(id(tool)))
+        for index, tool in enumerate(load.tools)
+    ]
+    number, total = shard
+    return chosen[number - 1 :: total]
+
+
+def _tool(selected: Selected) -> LoadedTool:
+    return load_paths(list(selected.paths)).tools[selected.index]
+
+
+def check_one(selected: Selected, options: CheckOptions) -> ToolReport:
+    """Check one selected tool (runs in a worker process)."""
+    if selected.refusal is not None:
+        return ToolReport(selected.tool, selected.file, "not-converted", reason=selected.refusal)
+    return _without_traces(check_tool(_tool(selected), options))
+
+
+def _without_traces(report: ToolReport) -> ToolReport:
+    """Drop the emit result (not picklable cheaply); the certificate keeps what matters."""
+    return replace(report, emitted=None)
+
+
+def check_all(
+    selected: Sequence[Selected],
+    options: CheckOptions,
+    jobs: int | None = None,
+    progress: Callable[[int, ToolReport], None] | None = None,
+) -> list[ToolReport]:
+    """Check every selected tool, ``jobs`` at a time; reports in selection order."""
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(selected) or 1))
+    reports: list[ToolReport] = []
+    if workers == 1:
+        for number, item in enumerate(selected, 1):
+            reports.append(check_one(item, options))
+            if progress is not None:
+                progress(number, reports[-1])
+        return reports
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(check_one, item, options) for item in selected]
+        for number, future in enumerate(futures, 1):
+            reports.append(future.result())
+            if progress is not None:
+                progress(number, reports[-1])
+    return reports
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``i/n`` with 1 <= i <= n."""
+    number, _, total = text.partition("/")
+    if not (number.isdigit() and total.isdigit()) or not 1 <= int(number) <= int(total):
+        raise InputError(f"--shard must be i/n with 1 <= i <= n, not {text!r}")
+    return int(number), int(total)
