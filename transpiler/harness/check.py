@@ -108,7 +108,9 @@ class _Run:
         composite = run_composite(self.config, scenario)
         self.paths.add(path_of(composite))
         for engine in self.engines:
-            script = run_starlark(self.script, scenario, engine=engine, timeout_ns=self.config.timeout)
+            script = run_starlark(
+                self.script, scenario, engine=engine, timeout_ns=self.config.timeout
+            )
             found = difference(composite, script)
             if found is None:
                 continue
@@ -127,13 +129,18 @@ def check_tool(
     """Emit (unless ``emitted`` or a bare ``script`` is given) and check one tool."""
     started = time.perf_counter()
     origin = tool.origin.file
-    report = ToolReport(tool.effective.name, origin, "certified", engines=options.engines, seed=options.seed)
+    report = ToolReport(
+        tool.effective.name, origin, "certified", engines=options.engines, seed=options.seed
+    )
     if emitted is not None:
         script = emitted.script
     if script is None:
         try:
             emitted = emit_script(
-                tool.effective, f"{origin}:{tool.config.where.at.line}", options.tool_schemas, options.fixes
+                tool.effective,
+                f"{origin}:{tool.config.where.at.line}",
+                options.tool_schemas,
+                options.fixes,
             )
         except TranspilerError as error:
             report.verdict, report.reason = "not-converted", str(error)
@@ -142,7 +149,9 @@ def check_tool(
         script = emitted.script
     report.emitted = emitted
     run = _Run(tool, script, options.engines)
-    report.counterexample = _exhaustive(run, tool, options, report) or _random(run, tool, options, emitted)
+    report.counterexample = _exhaustive(run, tool, options, report) or _random(
+        run, tool, options, emitted
+    )
     report.scenarios = run.count
     report.distinct_paths = len(run.paths)
     if report.counterexample is not None:
@@ -189,7 +198,12 @@ def _random(
         suppress_health_check=list(HealthCheck),
     )
     try:
-        minimal = find(strategy, lambda s: run.compare(s) is not None, settings=budget, random=Random(options.seed))
+        minimal = find(
+            strategy,
+            lambda s: run.compare(s) is not None,
+            settings=budget,
+            random=Random(options.seed),
+        )
     except NoSuchExample:
         return None
     return run.compare(minimal)

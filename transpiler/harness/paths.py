@@ -47,7 +47,9 @@ def tool_outcomes(shapes: ToolShapes, tool: str) -> list[dict[str, Any]]:
         for value in dict.fromkeys([literals[0], literals[-1]]):
             outcomes.append({"results": [{"structuredContent": _filled(trie, value, lists, size)}]})
     outcomes.append({"results": [{"structuredContent": {}}]})
-    outcomes.append({"results": [{"isError": True, "content": [{"type": "text", "text": "failed"}]}]})
+    outcomes.append(
+        {"results": [{"isError": True, "content": [{"type": "text", "text": "failed"}]}]}
+    )
     outcomes.append({"results": [{"transportError": "connection reset"}]})
     if tool in shapes.retried_tools:
         success = outcomes[0]["results"][0]
@@ -60,7 +62,10 @@ def elicitation_outcomes(shapes: ToolShapes) -> list[list[dict[str, Any]]]:
     if not shapes.elicitation_steps:
         return [[]]
     literals = shapes.literals or ["x"]
-    accepted = {"action": "accept", "content": _filled(shapes.elicitation_fields, literals[0], set(), 1)}
+    accepted = {
+        "action": "accept",
+        "content": _filled(shapes.elicitation_fields, literals[0], set(), 1),
+    }
     return [[accepted], [{"action": "decline"}], [{"action": "cancel"}]]
 
 
@@ -74,8 +79,10 @@ def combinations(
     for outcomes in per_tool:
         total *= len(outcomes)
     chosen: Iterator[tuple[Any, ...]] = itertools.product(answers, *per_tool)
-    picked = list(itertools.islice(chosen, limit)) if total <= limit else _sample(
-        answers, per_tool, limit, seed
+    picked = (
+        list(itertools.islice(chosen, limit))
+        if total <= limit
+        else _sample(answers, per_tool, limit, seed)
     )
     scenarios = [
         scenario_from_document(
@@ -130,5 +137,11 @@ def _sample_value(schema: Any) -> Any:
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return schema["enum"][0]
     kind = schema.get("type")
-    plain: dict[str, Any] = {"integer": 1, "number": 1.5, "boolean": True, "array": [], "object": {}}
+    plain: dict[str, Any] = {
+        "integer": 1,
+        "number": 1.5,
+        "boolean": True,
+        "array": [],
+        "object": {},
+    }
     return plain.get(str(kind), "main")

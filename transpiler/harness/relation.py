@@ -31,7 +31,10 @@ from transpiler.sim.trace import Trace, plain_json
 from transpiler.starlark_runtime.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 
 COMPOSITE_PREFIX = "Workflow execution failed: "
-COMPOSITE_TIMEOUTS = ("Workflow execution timeout exceeded", COMPOSITE_PREFIX + "workflow timed out")
+COMPOSITE_TIMEOUTS = (
+    "Workflow execution timeout exceeded",
+    COMPOSITE_PREFIX + "workflow timed out",
+)
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,9 @@ def difference(composite: Trace, script: Trace) -> Difference | None:
             return Difference("result text", _text(composite), _text(script))
     if calls(composite) != calls(script):
         return Difference(
-            "calls", _describe(calls(composite) - calls(script)), _describe(calls(script) - calls(composite))
+            "calls",
+            _describe(calls(composite) - calls(script)),
+            _describe(calls(script) - calls(composite)),
         )
     asked = [(e.message, canonical(e.schema)) for e in composite.elicitations]
     answered = [(e.message, canonical(e.schema)) for e in script.elicitations]

@@ -81,9 +81,13 @@ def side_by_side(example: Counterexample) -> str:
     """Both traces' essentials, for a person reading the console."""
     lines = [f"first difference ({example.engine} engine): {example.difference.render()}"]
     for name, trace in (("composite", example.composite), ("script", example.script)):
-        lines.append(f"{name}: outcome {trace.outcome}; result {json.dumps(plain_json(trace.client_result))}")
+        lines.append(
+            f"{name}: outcome {trace.outcome}; result {json.dumps(plain_json(trace.client_result))}"
+        )
         for call in trace.calls:
-            lines.append(f"  call {call.tool} attempt {call.attempt} {json.dumps(plain_json(call.args))}")
+            lines.append(
+                f"  call {call.tool} attempt {call.attempt} {json.dumps(plain_json(call.args))}"
+            )
     return "\n".join(lines)
 
 
@@ -107,7 +111,7 @@ def junit(reports: Sequence[ToolReport]) -> str:
 
 def markdown(reports: Sequence[ToolReport]) -> str:
     """A table a reviewer reads in a pull request, then the reason for each problem."""
-    return _MARKDOWN.render(reports=reports)
+    return str(_MARKDOWN.render(reports=reports))
 
 
 def save_counterexample(example: Counterexample, directory: Path, tool: str) -> str:

@@ -42,7 +42,11 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
     shapes = ToolShapes()
     tool_of: dict[str, str] = {}
     for step in tool.steps:
-        called = step.inner_step.tool if step.effective_type == STEP_FOR_EACH and step.inner_step else step.tool
+        called = (
+            step.inner_step.tool
+            if step.effective_type == STEP_FOR_EACH and step.inner_step
+            else step.tool
+        )
         if step.effective_type == STEP_ELICITATION:
             shapes.elicitation_steps.append(step.id)
         elif called:
@@ -58,12 +62,12 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
             if path[:1] == ("content",) and len(path) > 1:
                 _insert(shapes.elicitation_fields, path[1:])
             continue
-        called = tool_of.get(edge.step)
-        if called is None or edge.step in shapes.elicitation_steps:
+        reader_tool = tool_of.get(edge.step)
+        if reader_tool is None:
             continue
-        _insert(shapes.output_fields.setdefault(called, {}), path)
+        _insert(shapes.output_fields.setdefault(reader_tool, {}), path)
         if edge.site == "collection" and path:
-            shapes.collection_fields.setdefault(called, set()).add(path[0])
+            shapes.collection_fields.setdefault(reader_tool, set()).add(path[0])
     literals: set[str] = set()
     for site in template_sites(tool):
         literals.update(match.group(1) for match in _LITERAL.finditer(site.text))

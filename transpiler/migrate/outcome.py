@@ -26,6 +26,7 @@ class Status(StrEnum):
 
     CERTIFIED = "certified"
     DIFFERS = "differs"
+    DEVIATES = "deviates"
     OUT_OF_DOMAIN = "out-of-domain"
     UNCHECKED = "unchecked"
     NOT_CONVERTED = "not converted"
@@ -89,6 +90,7 @@ class ToolOutcome:
 _VERDICT_STATUS = {
     Verdict.CERTIFIED: Status.CERTIFIED,
     Verdict.DIFFERS: Status.DIFFERS,
+    Verdict.DEVIATES: Status.DEVIATES,
     Verdict.OUT_OF_DOMAIN: Status.OUT_OF_DOMAIN,
     Verdict.NOT_CONVERTED: Status.NOT_CONVERTED,
     Verdict.UNCHECKED: Status.UNCHECKED,

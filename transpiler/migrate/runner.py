@@ -168,7 +168,7 @@ def _writable(outcome: ToolOutcome, options: MigrateOptions) -> bool:
     """Whether the tool's scripted form is written (certified, or converted and forced)."""
     if outcome.status is Status.CERTIFIED:
         return True
-    forced = (Status.DIFFERS, Status.OUT_OF_DOMAIN, Status.UNCHECKED)
+    forced = (Status.DIFFERS, Status.DEVIATES, Status.OUT_OF_DOMAIN, Status.UNCHECKED)
     return options.force and outcome.status in forced
 
 

@@ -21,6 +21,7 @@ from transpiler.migrate.runner import FileResult, FileStatus, MigrationReport
 _PHRASES = {
     Status.CERTIFIED: "converted and certified",
     Status.DIFFERS: "converted, not certified",
+    Status.DEVIATES: "converted with named deviations",
     Status.OUT_OF_DOMAIN: "converted, not certified",
     Status.UNCHECKED: "converted, not certified",
     Status.NOT_CONVERTED: "not converted",

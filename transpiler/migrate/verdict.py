@@ -22,6 +22,7 @@ class Verdict(StrEnum):
 
     CERTIFIED = "certified"
     DIFFERS = "differs"
+    DEVIATES = "deviates"
     OUT_OF_DOMAIN = "out-of-domain"
     NOT_CONVERTED = "not converted"
     UNCHECKED = "unchecked"
@@ -48,7 +49,10 @@ def add_check_options(parser: argparse.ArgumentParser) -> None:
         "--examples", type=int, default=defaults.examples, help="scenarios tried per tool"
     )
     parser.add_argument(
-        "--engine", choices=("rust", "go"), default=defaults.engine, help="Starlark engine"
+        "--engine",
+        choices=("rust", "go", "both"),
+        default=defaults.engine,
+        help="Starlark engine(s) the scripts are checked on",
     )
     parser.add_argument("--seed", type=int, default=defaults.seed, help="scenario seed")
 
@@ -85,7 +89,22 @@ def check_script(tool: LoadedTool, emitted: EmitResult, options: CheckOptions) -
             Verdict.UNCHECKED,
             f"equivalence not checked: the harness ({HARNESS_MODULE}) is not installed",
         )
-    return ToolCheck(
-        Verdict.UNCHECKED,
-        f"equivalence not checked: {HARNESS_MODULE} is present but migrate does not call it yet",
+    from transpiler.harness.check import CheckOptions as HarnessOptions
+    from transpiler.harness.check import check_tool
+
+    engines = ("rust", "go") if options.engine == "both" else (options.engine,)
+    report = check_tool(
+        tool,
+        HarnessOptions(examples=options.examples, engines=engines, seed=options.seed),
+        emitted=emitted,
     )
+    verdict = {
+        "certified": Verdict.CERTIFIED,
+        "deviates": Verdict.DEVIATES,
+        "differs": Verdict.DIFFERS,
+    }.get(report.verdict, Verdict.NOT_CONVERTED)
+    reason = report.reason or (
+        f"certified on {', '.join(engines)}: {report.scenarios} scenarios, "
+        f"{report.distinct_paths} paths"
+    )
+    return ToolCheck(verdict, reason, report)
