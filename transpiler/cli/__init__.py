@@ -48,6 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TranspilerError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_INPUT
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as command-line tools do.
+        sys.stderr.close()
+        return EXIT_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
