@@ -7,8 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from transpiler.cli.common import EXIT_FAILED, EXIT_OK, add_format_option, print_json
-from transpiler.emit.fixes import FIXES, checked_fixes
+from transpiler.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_emit_options,
+    add_format_option,
+    print_json,
+)
+from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
 from transpiler.harness.gate import check_all, parse_shard, select
@@ -60,10 +66,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--engine", choices=("rust", "go", "both"), default="rust")
     parser.add_argument("--seed", type=int, default=0, help="seed for scenario generation")
-    parser.add_argument("--tools", metavar="FILE", help="the backends' tools/list (inputSchemas)")
-    parser.add_argument(
-        "--fix", action="append", default=[], metavar="QUIRK", help=f"known: {', '.join(FIXES)}"
-    )
+    add_emit_options(parser)
 
 
 def options_from(args: argparse.Namespace) -> CheckOptions:

@@ -30,3 +30,22 @@ def print_json(value: Any) -> None:
     """Print a JSON document deterministically (sorted keys, two-space indent)."""
     json.dump(value, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
     sys.stdout.write("\n")
+
+
+def add_emit_options(parser: argparse.ArgumentParser) -> None:
+    """``--tools FILE`` and ``--fix QUIRK``: what shapes an emitted script."""
+    from transpiler.emit.fixes import FIXES
+
+    parser.add_argument(
+        "--tools",
+        metavar="FILE",
+        help="the backends' tools/list (JSON or YAML): reproduce vMCP's argument conversion",
+    )
+    parser.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="QUIRK",
+        help="emit the intended behaviour instead of this vMCP quirk (recorded as a "
+        f"deliberate deviation); known: {', '.join(sorted(FIXES))}",
+    )

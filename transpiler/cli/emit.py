@@ -7,11 +7,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
+from transpiler.cli.common import (
+    EXIT_FAILED,
+    EXIT_INPUT,
+    EXIT_OK,
+    add_emit_options,
+    add_format_option,
+    print_json,
+)
 from transpiler.config.loader import LoadedTool, load_paths
 from transpiler.config.validate import validate
 from transpiler.diagnostics import InputError, TranspilerError
-from transpiler.emit.fixes import FIXES, checked_fixes
+from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.report import EmitResult
 from transpiler.emit.script import emit_script
 from transpiler.emit.tools_file import load_tool_schemas
@@ -28,19 +35,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("paths", nargs="+", metavar="CONFIG", help="files or directories")
     parser.add_argument("--tool", help="only this composite tool")
-    parser.add_argument(
-        "--tools",
-        metavar="FILE",
-        help="the backends' tools/list (JSON or YAML): reproduce vMCP's argument conversion",
-    )
-    parser.add_argument(
-        "--fix",
-        action="append",
-        default=[],
-        metavar="QUIRK",
-        help="emit the intended behaviour instead of this vMCP quirk (recorded as a "
-        f"deliberate deviation); known: {', '.join(sorted(FIXES))}",
-    )
+    add_emit_options(parser)
     add_format_option(parser)
     parser.set_defaults(handler=run)
 

@@ -7,9 +7,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
+from transpiler.cli.common import (
+    EXIT_FAILED,
+    EXIT_INPUT,
+    EXIT_OK,
+    add_emit_options,
+    add_format_option,
+    print_json,
+)
 from transpiler.diagnostics import InputError
-from transpiler.emit.fixes import FIXES, checked_fixes
+from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
 from transpiler.migrate.runner import FileStatus, MigrateOptions, migrate
 from transpiler.migrate.summary import summary_json, summary_text, unified_diff
@@ -71,19 +78,7 @@ def register(subparsers: Any) -> None:
     backup.add_argument(
         "--no-backup", action="store_true", help="rewrite in place without keeping the originals"
     )
-    parser.add_argument(
-        "--tools",
-        metavar="FILE",
-        help="the backends' tools/list (JSON or YAML): reproduce vMCP's argument conversion",
-    )
-    parser.add_argument(
-        "--fix",
-        action="append",
-        default=[],
-        metavar="QUIRK",
-        help="emit the intended behaviour instead of this vMCP quirk; known: "
-        + ", ".join(sorted(FIXES)),
-    )
+    add_emit_options(parser)
     add_check_options(parser)
     parser.add_argument("--no-diff", action="store_true", help="print the summary only")
     add_format_option(parser)
