@@ -9,6 +9,7 @@ reported as not converted, with vMCP's reason.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -84,7 +85,10 @@ def check_all(
             if progress is not None:
                 progress(number, reports[-1])
         return reports
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Fresh interpreters ("spawn"): a forked worker would share the parent's
+    # go.starlark.net host process and its pipes.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = [pool.submit(check_one, item, options) for item in selected]
         for number, future in enumerate(futures, 1):
             reports.append(future.result())
