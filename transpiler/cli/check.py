@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -118,13 +119,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_reports(args: argparse.Namespace, reports: list[ToolReport]) -> None:
-    import json
-
-    if args.report_json:
-        Path(args.report_json).write_text(
-            json.dumps(report_json(reports), indent=2, sort_keys=True) + "\n"
-        )
-    if args.junit:
-        Path(args.junit).write_text(junit(reports))
-    if args.report_md:
-        Path(args.report_md).write_text(markdown(reports))
+    texts = {
+        args.report_json: json.dumps(report_json(reports), indent=2, sort_keys=True) + "\n",
+        args.junit: junit(reports),
+        args.report_md: markdown(reports),
+    }
+    for target, text in texts.items():
+        if target:
+            path = Path(target)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
