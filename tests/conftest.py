@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -26,3 +29,18 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def outputs_across_hash_seeds(program: str, seeds: Iterable[str]) -> set[str]:
+    """What ``python -c program`` prints under each PYTHONHASHSEED (one text if deterministic)."""
+    return {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            cwd=REPO_ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in seeds
+    }

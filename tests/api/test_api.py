@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -12,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import transpiler
-from tests.conftest import CORPUS, REPO_ROOT
+from tests.conftest import CORPUS, outputs_across_hash_seeds
 from transpiler import api
 from transpiler.diagnostics import InputError
 
@@ -148,15 +145,5 @@ def test_same_input_same_script_in_any_process() -> None:
         "import transpiler; "
         f"print(transpiler.load({str(EXAMPLE)!r}).transpile('investigate_incident').script)"
     )
-    outputs = {
-        subprocess.run(
-            [sys.executable, "-c", program],
-            cwd=REPO_ROOT,
-            env={**os.environ, "PYTHONHASHSEED": seed},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for seed in ("0", "1")
-    }
+    outputs = outputs_across_hash_seeds(program, ("0", "1"))
     assert len(outputs) == 1

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -13,7 +10,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.conftest import REPO_ROOT, UPSTREAM_CORPUS
+from tests.conftest import REPO_ROOT, UPSTREAM_CORPUS, outputs_across_hash_seeds
 from transpiler.config.loader import load_bytes, load_paths
 from transpiler.config.validate import validate
 from transpiler.diagnostics import TranspilerError
@@ -92,17 +89,7 @@ def test_emitted_scripts_are_byte_identical_across_hash_seeds() -> None:
         "    except TranspilerError as error:\n"
         "        print(error)\n"
     )
-    outputs = {
-        subprocess.run(
-            [sys.executable, "-c", program],
-            cwd=REPO_ROOT,
-            env={**os.environ, "PYTHONHASHSEED": seed},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for seed in ("0", "1", "12345")
-    }
+    outputs = outputs_across_hash_seeds(program, ("0", "1", "12345"))
     assert len(outputs) == 1
 
 
