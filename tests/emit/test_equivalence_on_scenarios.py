@@ -2,8 +2,8 @@
 
 Each ``kind: run`` conformance case and each scenario under ``corpus/scenarios``
 runs on the composite model and, after emitting, on the Starlark runtime. They
-must agree (outcome, client result modulo the two hosts' wrappers, calls as a
-multiset, elicitation requests in order) unless the emitted script itself
+must agree under the harness's relation (docs/equivalence.md) against the
+canonical schedule, unless the emitted script itself
 states, in a domain note, the assumption the scenario breaks: the table below
 names that note for each such scenario, and the test fails if the note is not
 in the script's claimed domain.
@@ -11,7 +11,6 @@ in the script's claimed domain.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,8 +23,8 @@ from transpiler.config.loader import load_bytes, load_paths
 from transpiler.config.model import CompositeToolConfig
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit.script import emit_script
+from transpiler.harness.relation import difference
 from transpiler.sim.scenario import Scenario, load_scenario, scenario_from_document
-from transpiler.sim.trace import Trace, plain_json
 from transpiler.starlark_runtime import run_starlark
 
 #: Scenarios that leave the emitted script's claimed domain: scenario -> the note that says so.
@@ -55,55 +54,6 @@ REFUSED = {
     "N_for_each/basics": "printf",
     "N_for_each/continue": "retry() halts",
 }
-
-WRAPPERS = ("Workflow execution failed: ", "Script execution failed: ")
-
-
-def _unwrapped(text: str) -> str:
-    for wrapper in WRAPPERS:
-        if text.startswith(wrapper):
-            return text[len(wrapper) :]
-    return text
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(plain_json(value), sort_keys=True, default=str).replace(".0,", ",")
-
-
-def _calls(trace: Trace) -> list[str]:
-    return sorted(
-        json.dumps(
-            [c.tool, json.loads(json.dumps(plain_json(c.args)), parse_int=float)], sort_keys=True
-        )
-        for c in trace.calls
-    )
-
-
-def difference(composite: Trace, script: Trace) -> str | None:
-    """The first field where the two traces differ, or None."""
-    if composite.outcome != script.outcome:
-        return (
-            f"outcome: {composite.outcome} ({composite.error}) vs {script.outcome} ({script.error})"
-        )
-    text_c = composite.client_result["content"][0]["text"]
-    text_s = script.client_result["content"][0]["text"]
-    if composite.outcome == "error" and _unwrapped(text_c) != _unwrapped(text_s):
-        return f"error text: {text_c!r} vs {text_s!r}"
-    if composite.outcome == "success":
-        same_structure = json.loads(
-            json.dumps(plain_json(composite.client_result.get("structuredContent"))),
-            parse_int=float,
-        ) == json.loads(
-            json.dumps(plain_json(script.client_result.get("structuredContent"))), parse_int=float
-        )
-        if not same_structure or text_c != text_s:
-            return f"result: {text_c!r} vs {text_s!r}"
-    if _calls(composite) != _calls(script):
-        return f"calls: {_calls(composite)} vs {_calls(script)}"
-    if [e.message for e in composite.elicitations] != [e.message for e in script.elicitations]:
-        return "elicitation requests"
-    return None
-
 
 def _conformance() -> Iterator[tuple[str, CompositeToolConfig, Scenario]]:
     for path in sorted(CONFORMANCE.rglob("*.yaml")):
@@ -154,7 +104,7 @@ def test_script_behaves_like_the_workflow(
         claimed = {note.name for note in emitted.domain}
         assert OUT_OF_DOMAIN[label] in claimed, f"{label}: the script does not claim {claimed}"
         return
-    assert found is None, f"{label}: {found}"
+    assert found is None, f"{label}: {found.render()}"
 
 
 def test_the_catalogues_name_real_cases() -> None:
