@@ -47,7 +47,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
         state.use("vmcp_elicit")
         return [
             st.assign(output, call("vmcp_elicit", *arguments, **keywords), depth),
-            *record.ended(depth, Code(output), COMPLETED, None)[1:],
+            *record.completed(depth),
         ]
     state.use("vmcp_elicit_outcome")
     outcome = state.variable(step.id, "_answer")

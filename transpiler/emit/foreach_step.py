@@ -17,7 +17,7 @@ from transpiler.emit import statements as st
 from transpiler.emit.arguments import arguments
 from transpiler.emit.json_values import json_value
 from transpiler.emit.layout import INDENT, Code, Expr, call, render, string
-from transpiler.emit.scope import COMPLETED, EmitState
+from transpiler.emit.scope import EmitState
 from transpiler.emit.step_code import Record, continues, with_condition
 from transpiler.emit.templates import ForEachEnv
 from transpiler.emit.tool_step import retry_attempts, retry_delay
@@ -91,7 +91,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
         return [
             st.assign(items, call(check, step_id, source, limit), depth),
             st.assign(output, call("vmcp_for_each_output", iterations), depth),
-            *record.ended(depth, Code(output), COMPLETED, None)[1:],
+            *record.completed(depth),
         ]
     return [
         st.assign(items, call(check_outcome, step_id, source, limit), depth),
@@ -101,7 +101,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
             depth,
             orelse=[
                 st.assign(output, call("vmcp_for_each_output", iterations), depth + 1),
-                *record.ended(depth + 1, Code(output), COMPLETED, None)[1:],
+                *record.completed(depth + 1),
             ],
         ),
     ]

@@ -63,7 +63,17 @@ class Record:
 
     def ended(self, depth: int, output: Expr, status: str, error: Expr | None) -> st.Body:
         """The step ended with this output, status and error."""
-        body = [st.assign(self.products.output, output, depth)]
+        return [
+            st.assign(self.products.output, output, depth),
+            *self._companions(depth, status, error),
+        ]
+
+    def completed(self, depth: int) -> st.Body:
+        """The step completed and its output variable is already set: the companions."""
+        return self._companions(depth, COMPLETED, None)
+
+    def _companions(self, depth: int, status: str, error: Expr | None) -> st.Body:
+        body: st.Body = []
         if self.products.status not in (COMPLETED,):
             body.append(st.assign(self.products.status, Code(status), depth))
         if self.products.error is not None:

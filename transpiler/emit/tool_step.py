@@ -69,7 +69,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
                 depth,
             )
         )
-    return body + record.ended(depth, Code(output), COMPLETED, None)[1:]
+    return body + record.completed(depth)
 
 
 def _continued(
