@@ -28,7 +28,6 @@ from transpiler.emit.params import params_prelude
 from transpiler.emit.scope import COMPLETED, EmitState, Products
 from transpiler.emit.step_code import Record, products_for
 from transpiler.emit.tool_step import tool_step
-from transpiler.plan.dataflow import dataflow
 from transpiler.plan.levels import ancestors, execution_levels
 
 StepEmitter = Callable[[EmitState, WorkflowStepConfig, Record, int], st.Body]
@@ -94,7 +93,7 @@ def _note_run_conditions(state: EmitState, levels: Sequence[Sequence[str]]) -> N
     )
     level_of = {step_id: index for index, level in enumerate(levels) for step_id in level}
     before = ancestors(state.tool.steps)
-    for edge in dataflow(state.tool):
+    for edge in state.edges:
         reader_level = level_of.get(edge.reader)
         if reader_level is None or edge.step not in level_of or edge.step in before[edge.reader]:
             continue
@@ -165,7 +164,7 @@ def _parallel_level(state: EmitState, steps: Sequence[WorkflowStepConfig], depth
 
 
 def _reads_step_count(state: EmitState) -> bool:
-    return bool(workflow_reads(state.tool, output_only=True) & {"step_count", "*"})
+    return bool(workflow_reads(state.site_reads, output_only=True) & {"step_count", "*"})
 
 
 def _final_workflow(state: EmitState) -> Code:

@@ -23,7 +23,10 @@ RUN_ID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000"
 START_TIME_PLACEHOLDER = "1970-01-01T00:00:00Z"
 
 
-def site_reads(tool: CompositeToolConfig) -> tuple[tuple[str, ContextRead], ...]:
+SiteReads = tuple[tuple[str, ContextRead], ...]
+
+
+def site_reads(tool: CompositeToolConfig) -> SiteReads:
     """Every context read of every template site, with the site's reader (a step id or output)."""
     found: list[tuple[str, ContextRead]] = []
     for site in template_sites(tool):
@@ -35,13 +38,11 @@ def site_reads(tool: CompositeToolConfig) -> tuple[tuple[str, ContextRead], ...]
     return tuple(found)
 
 
-def params_read(tool: CompositeToolConfig) -> frozenset[str] | None:
+def params_read(reads: SiteReads) -> frozenset[str] | None:
     """Parameter names templates read; None when they read ``.params`` as a whole."""
     names: set[str] = set()
-    for _, read in site_reads(tool):
-        if not read.path or read.path[0] not in ("params", "$"):
-            continue
-        if read.path[0] != "params":
+    for _, read in reads:
+        if read.path[:1] != ("params",):
             continue
         if len(read.path) == 1:
             return None
@@ -49,15 +50,15 @@ def params_read(tool: CompositeToolConfig) -> frozenset[str] | None:
     return frozenset(names)
 
 
-def reads_params(tool: CompositeToolConfig) -> bool:
+def reads_params(reads: SiteReads) -> bool:
     """Whether any template reads ``.params``."""
-    return any(read.path[:1] in (("params",), ()) for _, read in site_reads(tool))
+    return any(read.path[:1] in (("params",), ()) for _, read in reads)
 
 
-def workflow_reads(tool: CompositeToolConfig, output_only: bool = False) -> frozenset[str]:
+def workflow_reads(reads: SiteReads, output_only: bool = False) -> frozenset[str]:
     """``.workflow`` keys templates read (``*`` for the whole map)."""
     keys: set[str] = set()
-    for reader, read in site_reads(tool):
+    for reader, read in reads:
         if output_only and reader != "output":
             continue
         if read.path[:1] == ("workflow",):
@@ -69,7 +70,7 @@ def workflow_reads(tool: CompositeToolConfig, output_only: bool = False) -> froz
 
 def workflow_map(state: EmitState, status: str, step_count: str) -> Code:
     """``.workflow`` as the script can know it, noting what it cannot."""
-    read = workflow_reads(state.tool, output_only=status == "completed")
+    read = workflow_reads(state.site_reads, output_only=status == "completed")
     if read & {"id", "*"}:
         state.note(
             "deviation",

@@ -35,7 +35,7 @@ def params_prelude(state: EmitState, depth: int) -> st.Body:
     """``params = go_floats(params)`` and one ``setdefault`` per parameter default."""
     tool = state.tool
     defaults = parameter_defaults(tool.parameters)
-    if not reads_params(tool):
+    if not reads_params(state.site_reads):
         return []
     state.use("go_floats")
     body = [
@@ -58,7 +58,7 @@ def _note_missing(state: EmitState, defaulted: set[str]) -> None:
     parameters = state.tool.parameters or {}
     required = parameters.get("required") if isinstance(parameters, dict) else None
     required_names = set(required) if isinstance(required, list) else set()
-    read = params_read(state.tool)
+    read = params_read(state.site_reads)
     optional = (read or frozenset()) - required_names - defaulted
     if optional:
         state.note(

@@ -18,12 +18,12 @@ from transpiler.config.model import CompositeToolConfig
 from transpiler.diagnostics import SourceLocation
 from transpiler.emit.layout import Code, Expr, render
 from transpiler.emit.literals import string_literal
-from transpiler.emit.metadata import site_reads
+from transpiler.emit.metadata import SiteReads, site_reads
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import Note
 from transpiler.emit.templates import CompiledTemplate, ForEachEnv, TemplateEnv, compile_template
 from transpiler.gotemplate import TemplateSyntaxError, parse
-from transpiler.plan.dataflow import dataflow
+from transpiler.plan.dataflow import DataflowEdge, dataflow
 
 PARTS = ("output", "status", "error", "content")
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -58,11 +58,11 @@ class Needs:
         self.parts.setdefault(step, set()).add(part)
 
 
-def reads_of(tool: CompositeToolConfig) -> Needs:
+def reads_of(tool: CompositeToolConfig, reads: SiteReads, edges: tuple[DataflowEdge, ...]) -> Needs:
     """What the tool's templates read of each step (a dynamic read means everything)."""
-    needs = Needs(every_step=any(read.path in ((), ("steps",)) for _, read in site_reads(tool)))
+    needs = Needs(every_step=any(read.path in ((), ("steps",)) for _, read in reads))
     step_ids = {step.id for step in tool.steps}
-    for edge in dataflow(tool):
+    for edge in edges:
         if edge.step not in step_ids:
             needs.every_step = True
             continue
@@ -92,7 +92,9 @@ class EmitState:
         self.notes: list[Note] = []
         self.visible: dict[str, Products] = {}
         self.products: dict[str, Products] = {}
-        self.needs = reads_of(tool)
+        self.site_reads = site_reads(tool)
+        self.edges = dataflow(tool)
+        self.needs = reads_of(tool, self.site_reads, self.edges)
         self.workflow: Expr = Code('{"duration_ms": 0, "status": "pending", "step_count": 0}')
 
     def input_schema(self, tool: str, step: str, location: SourceLocation) -> Any:
