@@ -28,7 +28,7 @@ from transpiler.emit.script import emit_script
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.paths import combinations, path_of, sample_params
 from transpiler.harness.relation import Difference, difference, matching
-from transpiler.harness.shapes import tool_shapes
+from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime import run_starlark
@@ -149,8 +149,9 @@ def check_tool(
         script = emitted.script
     report.emitted = emitted
     run = _Run(tool, script, options.engines)
-    report.counterexample = _exhaustive(run, tool, options, report) or _random(
-        run, tool, options, emitted
+    shapes = tool_shapes(tool.effective)
+    report.counterexample = _exhaustive(run, tool, shapes, options, report) or _random(
+        run, tool, shapes, options, emitted
     )
     report.scenarios = run.count
     report.distinct_paths = len(run.paths)
@@ -168,9 +169,8 @@ def check_tool(
 
 
 def _exhaustive(
-    run: _Run, tool: LoadedTool, options: CheckOptions, report: ToolReport
+    run: _Run, tool: LoadedTool, shapes: ToolShapes, options: CheckOptions, report: ToolReport
 ) -> Counterexample | None:
-    shapes = tool_shapes(tool.effective)
     params = sample_params(tool.effective.parameters)
     chosen, total = combinations(shapes, tool.effective.name, params, options.paths, options.seed)
     report.paths_enumerated, report.paths_run = total, len(chosen)
@@ -182,14 +182,16 @@ def _exhaustive(
 
 
 def _random(
-    run: _Run, tool: LoadedTool, options: CheckOptions, emitted: EmitResult | None
+    run: _Run,
+    tool: LoadedTool,
+    shapes: ToolShapes,
+    options: CheckOptions,
+    emitted: EmitResult | None,
 ) -> Counterexample | None:
     if options.examples <= 0:
         return None
     domain = frozenset(note.name for note in emitted.domain) if emitted is not None else frozenset()
-    strategy = random_scenarios(
-        tool_shapes(tool.effective), tool.effective.parameters, tool.effective.name, domain
-    )
+    strategy = random_scenarios(shapes, tool.effective.parameters, tool.effective.name, domain)
     budget = settings(
         max_examples=options.examples,
         database=None,

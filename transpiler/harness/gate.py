@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from functools import cache
 
 from transpiler.config.loader import load_paths
 from transpiler.config.units import LoadedTool
@@ -54,8 +55,14 @@ def select(paths: Sequence[str], shard: tuple[int, int] = (1, 1)) -> list[Select
     return chosen[number - 1 :: total]
 
 
+@cache
+def _loaded_tools(paths: tuple[str, ...]) -> tuple[LoadedTool, ...]:
+    """The inputs' tools, loaded once per worker process (not once per tool)."""
+    return tuple(load_paths(list(paths)).tools)
+
+
 def _tool(selected: Selected) -> LoadedTool:
-    return load_paths(list(selected.paths)).tools[selected.index]
+    return _loaded_tools(selected.paths)[selected.index]
 
 
 def check_one(selected: Selected, options: CheckOptions) -> ToolReport:
