@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from transpiler.api import (
         CheckOptions,
         Config,
-        ToolCheck,
+        ToolOutcome,
         Transpiled,
         Verdict,
         clear_cache,
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 _API = frozenset(
     (
-        "CheckOptions", "Config", "ToolCheck", "Transpiled", "Verdict",
+        "CheckOptions", "Config", "ToolOutcome", "Transpiled", "Verdict",
         "clear_cache", "deprecation_message", "load", "loads",
     )
 )  # fmt: skip
@@ -33,7 +33,7 @@ _API = frozenset(
 __all__ = [
     "CheckOptions",
     "Config",
-    "ToolCheck",
+    "ToolOutcome",
     "Transpiled",
     "Verdict",
     "__version__",

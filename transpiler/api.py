@@ -5,7 +5,7 @@
 >>> config.validate().valid
 True
 >>> result = config.transpile("sync_inventory")
->>> result.converted, result.script.startswith("# Scripted tool sync_inventory")
+>>> result.converted, result.script.startswith("# sync_inventory: ")
 (True, True)
 
 Everything here is deterministic (same input, same output), safe to call
@@ -20,27 +20,27 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Final, TypeVar, overload
+from typing import Any, Final, overload
 
+from transpiler.cache import SingleFlightCache
 from transpiler.config.loader import discover, load_sources
 from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.validate import UnitReport, ValidationReport, validate
 from transpiler.diagnostics import InputError
 from transpiler.emit.report import Note, SourceMapEntry
-from transpiler.migrate.outcome import decide, emit, rejection, source_label
+from transpiler.harness.check import CheckOptions
+from transpiler.harness.verdict import Verdict
 from transpiler.migrate.runner import judging_units
-from transpiler.migrate.verdict import CheckOptions, ToolCheck, Verdict
+from transpiler.pipeline import ToolOutcome, decide, emit, rejection, source_label
 from transpiler.plan import ToolPlan, plan_tool
 
 __all__ = [
     "CheckOptions",
     "Config",
-    "ToolCheck",
+    "ToolOutcome",
     "Transpiled",
     "Verdict",
     "clear_cache",
@@ -50,50 +50,10 @@ __all__ = [
 ]
 
 Source = str | os.PathLike[str] | bytes | Mapping[str, Any]
-_T = TypeVar("_T")
 CACHE_SIZE: Final = 256
 
 
-class _Cache:
-    """A thread-safe LRU cache that computes each missing key once, however many threads ask."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._values: OrderedDict[str, Any] = OrderedDict()
-        self._pending: dict[str, threading.Event] = {}
-        self._lock = threading.Lock()
-
-    def get(self, key: str, compute: Callable[[], _T]) -> _T:
-        """The cached value for ``key``, computing it (once) when absent."""
-        while True:
-            with self._lock:
-                if key in self._values:
-                    self._values.move_to_end(key)
-                    value: _T = self._values[key]
-                    return value
-                waiting = self._pending.get(key)
-                if waiting is None:
-                    self._pending[key] = threading.Event()
-                    break
-            waiting.wait()
-        try:
-            value = compute()
-            with self._lock:
-                self._values[key] = value
-                while len(self._values) > self._size:
-                    self._values.popitem(last=False)
-            return value
-        finally:
-            with self._lock:
-                self._pending.pop(key).set()
-
-    def clear(self) -> None:
-        """Forget every cached value."""
-        with self._lock:
-            self._values.clear()
-
-
-_CACHE = _Cache(CACHE_SIZE)
+_CACHE = SingleFlightCache(CACHE_SIZE)
 
 
 def _digest(*parts: bytes | str) -> str:
@@ -109,15 +69,16 @@ def _digest(*parts: bytes | str) -> str:
 class Transpiled:
     """One tool's script and everything said about it; ``reason`` when it was not converted.
 
-    ``domain`` lists the assumptions under which the script behaves exactly
-    like the composite tool, ``quirks`` the vMCP behaviours it reproduces on
-    purpose, ``deviations`` where it differs (only when asked for with
-    ``fixes``), ``warnings`` what a reviewer should look at.
+    ``domain`` lists the assumptions under which the script behaves like the
+    composite tool, ``quirks`` the vMCP behaviours it reproduces on purpose,
+    ``deviations`` the named deviation classes it may exhibit (a readable
+    script's, or fixes asked for), ``warnings`` what a reviewer should look at.
     """
 
     tool: str
     location: str
     script: str | None
+    style: str = "readable"
     source_map: tuple[SourceMapEntry, ...] = ()
     domain: tuple[Note, ...] = ()
     quirks: tuple[Note, ...] = ()
@@ -166,7 +127,12 @@ class Config:
 
     @overload
     def transpile(
-        self, tool: str, *, tool_schemas: Mapping[str, Any] | None = ..., fixes: Iterable[str] = ...
+        self,
+        tool: str,
+        *,
+        style: str = ...,
+        tool_schemas: Mapping[str, Any] | None = ...,
+        fixes: Iterable[str] = ...,
     ) -> Transpiled: ...
 
     @overload
@@ -174,6 +140,7 @@ class Config:
         self,
         tool: None = ...,
         *,
+        style: str = ...,
         tool_schemas: Mapping[str, Any] | None = ...,
         fixes: Iterable[str] = ...,
     ) -> dict[str, Transpiled]: ...
@@ -182,65 +149,48 @@ class Config:
         self,
         tool: str | None = None,
         *,
+        style: str = "readable",
         tool_schemas: Mapping[str, Any] | None = None,
         fixes: Iterable[str] = (),
     ) -> Transpiled | dict[str, Transpiled]:
         """The script of ``tool``, or of every tool by name.
 
-        ``tool_schemas`` maps backend tool names to their ``inputSchema`` (a
-        ``tools/list``), for vMCP's argument conversion; ``fixes`` names vMCP
-        quirks to fix instead of reproducing.
+        ``style`` is ``readable`` (default) or ``exact``; ``tool_schemas`` maps
+        backend tool names to their ``inputSchema`` (a ``tools/list``), for
+        vMCP's argument conversion; ``fixes`` names vMCP quirks to fix.
         """
-        chosen = tuple(sorted(set(fixes)))
+        options = CheckOptions(
+            style=style,
+            tool_schemas=dict(tool_schemas) if tool_schemas is not None else None,
+            fixes=tuple(sorted(set(fixes))),
+        )
         if tool is not None:
-            return self._transpiled(self._tool(tool), tool_schemas, chosen)
-        return {
-            name: self.transpile(name, tool_schemas=tool_schemas, fixes=chosen)
-            for name in self._unique()
-        }
+            return self._transpiled(self._tool(tool), options)
+        return {name: self._transpiled(self._tool(name), options) for name in self._unique()}
+
+    @overload
+    def check(self, tool: str, *, options: CheckOptions | None = ...) -> ToolOutcome: ...
 
     @overload
     def check(
-        self,
-        tool: str,
-        *,
-        options: CheckOptions | None = ...,
-        tool_schemas: Mapping[str, Any] | None = ...,
-        fixes: Iterable[str] = ...,
-    ) -> ToolCheck: ...
-
-    @overload
-    def check(
-        self,
-        tool: None = ...,
-        *,
-        options: CheckOptions | None = ...,
-        tool_schemas: Mapping[str, Any] | None = ...,
-        fixes: Iterable[str] = ...,
-    ) -> dict[str, ToolCheck]: ...
+        self, tool: None = ..., *, options: CheckOptions | None = ...
+    ) -> dict[str, ToolOutcome]: ...
 
     def check(
-        self,
-        tool: str | None = None,
-        *,
-        options: CheckOptions | None = None,
-        tool_schemas: Mapping[str, Any] | None = None,
-        fixes: Iterable[str] = (),
-    ) -> ToolCheck | dict[str, ToolCheck]:
-        """The equivalence verdict of ``tool``'s script (or every tool's), as ``check`` gives it.
+        self, tool: str | None = None, *, options: CheckOptions | None = None
+    ) -> ToolOutcome | dict[str, ToolOutcome]:
+        """``tool``'s outcome (or every tool's) as ``check`` decides it.
 
-        ``ToolCheck.report`` is the harness's own report object.
+        ``options`` are ``check``'s (style, scenarios, engines, accepted
+        classes...); the outcome carries the verdict, the reason, the harness's
+        report (``report``) and every remark.
         """
-        chosen = tuple(sorted(set(fixes)))
         options = options or CheckOptions()
         if tool is None:
-            return {
-                name: self.check(name, options=options, tool_schemas=tool_schemas, fixes=chosen)
-                for name in self._unique()
-            }
+            return {name: self.check(name, options=options) for name in self._unique()}
         loaded = self._tool(tool)
-        key = _digest(self.digest, "check", tool, _options_key(tool_schemas, chosen), repr(options))
-        return _CACHE.get(key, lambda: self._check(loaded, tool_schemas, chosen, options))
+        key = _digest(self.digest, "check", tool, _options_key(options))
+        return _CACHE.get(key, lambda: self._check(loaded, options))
 
     def deprecation_messages(self) -> dict[str, str]:
         """For each composite tool, the line a gateway logs about migrating it."""
@@ -270,46 +220,35 @@ class Config:
         key = (tool.origin.file, tool.origin.document, tool.origin.path)
         return judging_units(self.validate()).get(key)
 
-    def _transpiled(
-        self, tool: LoadedTool, schemas: Mapping[str, Any] | None, fixes: tuple[str, ...]
-    ) -> Transpiled:
-        key = _digest(self.digest, "transpile", tool.config.name, _options_key(schemas, fixes))
-        return _CACHE.get(key, lambda: _transpile(tool, self._unit(tool), schemas, fixes))
+    def _transpiled(self, tool: LoadedTool, options: CheckOptions) -> Transpiled:
+        key = _digest(self.digest, "transpile", tool.config.name, _options_key(options))
+        return _CACHE.get(key, lambda: _transpile(_outcome(tool, self._unit(tool), options, False)))
 
-    def _check(
-        self,
-        tool: LoadedTool,
-        schemas: Mapping[str, Any] | None,
-        fixes: tuple[str, ...],
-        options: CheckOptions,
-    ) -> ToolCheck:
-        unit = self._unit(tool)
-        rejected = rejection(tool, unit)
-        emitted = emit(tool, schemas, fixes) if rejected is None else rejected.reason
-        outcome = decide(tool, unit, emitted, options) if rejected is None else rejected
-        if outcome.check is not None:
-            return outcome.check
-        return ToolCheck(Verdict.NOT_CONVERTED, outcome.reason)
+    def _check(self, tool: LoadedTool, options: CheckOptions) -> ToolOutcome:
+        return _outcome(tool, self._unit(tool), options, True)
 
 
-def _transpile(
-    tool: LoadedTool,
-    unit: UnitReport | None,
-    schemas: Mapping[str, Any] | None,
-    fixes: tuple[str, ...],
-) -> Transpiled:
-    label = source_label(tool)
+def _outcome(
+    tool: LoadedTool, unit: UnitReport | None, options: CheckOptions, check: bool
+) -> ToolOutcome:
+    """The pipeline's outcome for one tool (checked by the harness when ``check``)."""
     rejected = rejection(tool, unit)
     if rejected is not None:
-        return Transpiled(tool.config.name, label, None, reason=rejected.reason)
-    emitted = emit(tool, schemas, fixes)
-    if isinstance(emitted, str):
-        reason = f"the emitter cannot express it exactly: {emitted}"
-        return Transpiled(tool.config.name, label, None, reason=reason)
+        return rejected
+    return decide(tool, unit, emit(tool, options), options, check=check)
+
+
+def _transpile(outcome: ToolOutcome) -> Transpiled:
+    tool = outcome.tool
+    label = source_label(tool)
+    emitted = outcome.emitted
+    if emitted is None:
+        return Transpiled(tool.config.name, label, None, reason=outcome.reason)
     return Transpiled(
         tool.config.name,
         label,
         emitted.script,
+        emitted.style,
         emitted.source_map,
         emitted.domain,
         emitted.quirks,
@@ -318,9 +257,11 @@ def _transpile(
     )
 
 
-def _options_key(schemas: Mapping[str, Any] | None, fixes: tuple[str, ...]) -> str:
+def _options_key(options: CheckOptions) -> str:
+    plain = replace(options, tool_schemas=None)
+    schemas = options.tool_schemas
     encoded = json.dumps(schemas, sort_keys=True, default=repr) if schemas is not None else "-"
-    return _digest(encoded, *fixes)
+    return _digest(encoded, repr(plain))
 
 
 def load(source: Source, *, name: str | None = None) -> Config:

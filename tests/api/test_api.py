@@ -78,14 +78,6 @@ def test_validate_plan_transpile_check() -> None:
     assert check.verdict in set(transpiler.Verdict)
 
 
-def test_without_the_harness_nothing_is_certified(monkeypatch: pytest.MonkeyPatch) -> None:
-    transpiler.clear_cache()
-    monkeypatch.setattr("transpiler.migrate.verdict.harness_available", lambda: False)
-    checks = transpiler.load(EXAMPLE).check()
-    assert {check.verdict for check in checks.values()} == {transpiler.Verdict.UNCHECKED}
-    transpiler.clear_cache()
-
-
 def test_a_tool_vmcp_rejects_is_not_converted_with_the_reason() -> None:
     config = transpiler.loads(TINY.replace("    description: Ping\n", ""), name="gw.yaml")
     result = config.transpile("ping")

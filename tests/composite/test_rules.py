@@ -13,6 +13,7 @@ from transpiler.composite.errors import GoError
 from transpiler.composite.expand import Expander
 from transpiler.composite.gocontext import GoContext
 from transpiler.composite.output import construct_output
+from transpiler.composite.quirks import QuirkLog
 from transpiler.composite.state import WorkflowMetadata, WorkflowState
 from transpiler.config.model import ElicitationResponseConfig, OutputConfig, OutputProperty
 from transpiler.sim.backends import BackendAnswer, SimulatedBackends
@@ -166,7 +167,8 @@ def test_S125_an_unknown_handler_action_fails_the_step() -> None:
 def _construct(config: OutputConfig) -> object:
     state = WorkflowState({}, WorkflowMetadata("id", "2026-01-01T00:00:00Z"))
     kernel = Kernel()
-    return construct_output(config, Expander(state, CANONICAL), GoContext(kernel.context()))
+    expander = Expander(state, CANONICAL, QuirkLog())
+    return construct_output(config, expander, GoContext(kernel.context()))
 
 
 def test_S154_required_fields_are_checked_after_construction() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from transpiler.cli import main
 from transpiler.config.loader import load_bytes
 from transpiler.harness.check import CheckOptions, check_tool
 from transpiler.harness.relation import difference
+from transpiler.harness.verdict import Verdict
 from transpiler.sim.scenario import load_scenario, scenario_from_document
 from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime import run_starlark
@@ -54,26 +56,31 @@ def test_the_relation_compares_calls_as_a_multiset() -> None:
     assert found is not None and found.field == "calls"
 
 
-def test_a_difference_is_shrunk_reported_and_certified_as_differs() -> None:
+@pytest.mark.parametrize("style", ["readable", "exact"])
+def test_a_difference_is_shrunk_reported_and_certified_as_differs(style: str) -> None:
     tool = load_bytes(BROKEN, "broken.yaml").tools[0]
-    report = check_tool(tool, CheckOptions(examples=40, paths=8))
-    assert report.verdict == "certified"
-    script = report.emitted.script if report.emitted else ""
-    wrong = script.replace('{"state": "offline"}', '{"state": "online"}')
-    bad = check_tool(tool, CheckOptions(examples=40, paths=8), script=wrong)
-    assert bad.verdict == "differs" and bad.counterexample is not None
+    options = CheckOptions(examples=40, paths=8, style=style)
+    report = check_tool(tool, options)
+    assert report.verdict in (Verdict.EQUIVALENT, Verdict.EQUIVALENT_EXCEPT), report.reason
+    assert report.emitted is not None
+    wrong = report.emitted.script.replace('{"state": "offline"}', '{"state": "online"}')
+    bad = check_tool(tool, options, emitted=replace(report.emitted, script=wrong))
+    assert bad.verdict is Verdict.DIFFERS and bad.counterexample is not None
     assert bad.certificate["verdict"] == "differs"
     assert set(bad.certificate) >= {
         "file",
         "tool",
         "yaml_sha256",
         "script_sha256",
+        "style",
         "engines",
         "seed",
         "paths",
         "scenarios",
         "verdict",
-        "quirks_reproduced",
+        "declared",
+        "observed",
+        "findings",
         "deviations_requested",
     }
 
@@ -102,7 +109,7 @@ def test_check_command_reports_and_exit_codes(
     )
     assert code == 0
     data = json.loads(reports["r.json"].read_text())
-    assert data["certified"] == data["total"] == 3
+    assert data["passed"] == data["total"] == 3
     assert reports["r.xml"].read_text().startswith("<testsuite")
     assert "| `release_notes` |" in reports["r.md"].read_text()
     assert main(["check", str(tmp_path / "missing.yaml")]) == 2
@@ -112,13 +119,11 @@ def test_a_saved_counterexample_replays_with_run(tmp_path: Path) -> None:
     config = tmp_path / "broken.yaml"
     config.write_bytes(BROKEN.replace(b"state}}", b"state}}-x"))
     tool = load_bytes(config.read_bytes(), str(config)).tools[0]
-    script = check_tool(tool, CheckOptions(examples=0, paths=1)).emitted
-    assert script is not None
-    bad = check_tool(
-        tool,
-        CheckOptions(examples=20, paths=4),
-        script=script.script.replace('{"state": "offline"}', '{"state": "x"}'),
-    )
+    emitted = check_tool(tool, CheckOptions(examples=0, paths=1)).emitted
+    assert emitted is not None
+    wrong = emitted.script.replace('{"state": "offline"}', '{"state": "x"}')
+    options = CheckOptions(examples=20, paths=4)
+    bad = check_tool(tool, options, emitted=replace(emitted, script=wrong))
     assert bad.counterexample is not None
     from transpiler.harness.reports import save_counterexample
 

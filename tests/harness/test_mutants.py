@@ -1,17 +1,21 @@
-"""Deliberate emitter bugs (mutants) must not survive the harness.
+"""Deliberate emitter bugs (mutants) must not survive the harness, in either style.
 
 Each mutant edits the emitted script the way a plausible emitter bug would;
-``check`` must find a scenario where the mutant differs from the workflow.
+``check``, excusing only what the script declares, must find a scenario where
+the mutant differs from the workflow.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
 from transpiler.config.loader import load_bytes
 from transpiler.config.units import LoadedTool
-from transpiler.emit.script import emit_script
+from transpiler.emit import emit_tool
 from transpiler.harness.check import CheckOptions, check_tool
+from transpiler.harness.verdict import Verdict
 
 WORKFLOW = b"""
 compositeTools:
@@ -27,41 +31,80 @@ compositeTools:
   - id: fetch
     tool: svc.fetch
     arguments: {who: "{{.params.who}}", note: "{{.params.note}}"}
-    onError: {action: retry, retryCount: 2, retryDelay: 1s}
+    onError: {action: retry, retryCount: 3, retryDelay: 1s}
+  - id: ask
+    type: elicitation
+    dependsOn: [fetch]
+    message: "Go on with {{.params.who}}?"
+    schema: {type: object, properties: {ok: {type: boolean}}}
+    onDecline: {action: abort}
+    onCancel: {action: continue}
   - id: maybe
     tool: svc.maybe
-    dependsOn: [fetch]
+    dependsOn: [ask]
     condition: '{{eq .steps.fetch.output.state "ready"}}'
+    arguments: {first: "{{.params.who}}", second: "{{.steps.fetch.output.state}}"}
     defaultResults: {value: fallback}
+  - id: notify
+    tool: svc.notify
+    dependsOn: [maybe]
+    arguments: {text: done}
   output:
     properties:
       value: {type: string, description: the value, value: "{{.steps.maybe.output.value}}"}
 """
 
 MUTANTS = {
-    "swapped branch": ("    if vmcp_condition(", "    if not vmcp_condition("),
-    "dropped retry": ("max_attempts=3", "max_attempts=1"),
-    "wrong default": ('{"value": "fallback"}', '{"value": "fallback!"}'),
-    "lost <no value>": ('go_text(params.get("note", GO_MISSING))', 'params.get("note", "")'),
+    "readable": {
+        "swapped branch": ('if fetch["state"] == "ready":', 'if fetch["state"] != "ready":'),
+        "dropped retry": ("max_attempts=4", "max_attempts=1"),
+        "wrong default": ('{"value": "fallback"}', '{"value": "fallback!"}'),
+        "dropped call": ('call_tool("svc.notify", {"text": "done"})', "None"),
+        "swapped arguments": (
+            '{"first": who, "second": str(fetch["state"])}',
+            '{"first": str(fetch["state"]), "second": who}',
+        ),
+        "wrong elicitation branch": ('if ask.action == "decline":', 'if ask.action == "cancel":'),
+    },
+    "exact": {
+        "swapped branch": ("    if vmcp_condition(", "    if not vmcp_condition("),
+        "dropped retry": ("max_attempts=4", "max_attempts=1"),
+        "wrong default": ('{"value": "fallback"}', '{"value": "fallback!"}'),
+        "lost <no value>": ('go_text(params.get("note", GO_MISSING))', 'params.get("note", "")'),
+        "dropped call": ('notify = vmcp_call("notify", "svc.notify", {"text": "done"})', "pass"),
+        "swapped arguments": (
+            '{"first": params["who"], "second": go_text(go_map_get(fetch, "state"))}',
+            '{"first": go_text(go_map_get(fetch, "state")), "second": params["who"]}',
+        ),
+        "wrong elicitation branch": (
+            '"abort",\n        "continue",',
+            '"continue",\n        "abort",',
+        ),
+    },
 }
+CASES = [(style, name) for style, mutants in MUTANTS.items() for name in sorted(mutants)]
+EXAMPLES, PATHS = 60, 32
 
 
 def _tool() -> LoadedTool:
     return load_bytes(WORKFLOW, "mutants.yaml").tools[0]
 
 
-def test_the_unmutated_script_is_certified() -> None:
-    assert check_tool(_tool(), CheckOptions(examples=60, paths=32)).verdict == "certified"
+@pytest.mark.parametrize("style", sorted(MUTANTS))
+def test_the_unmutated_script_passes(style: str) -> None:
+    report = check_tool(_tool(), CheckOptions(examples=EXAMPLES, paths=PATHS, style=style))
+    expected = Verdict.EQUIVALENT if style == "exact" else Verdict.EQUIVALENT_EXCEPT
+    assert report.verdict is expected, report.reason
 
 
-@pytest.mark.parametrize("name", sorted(MUTANTS))
-def test_the_harness_kills_the_mutant(name: str) -> None:
+@pytest.mark.parametrize(("style", "name"), CASES)
+def test_the_harness_kills_the_mutant(style: str, name: str) -> None:
     tool = _tool()
-    script = emit_script(tool.effective, "mutants.yaml").script
-    before, after = MUTANTS[name]
-    assert before in script, f"the mutant {name!r} no longer applies to the emitted script"
-    report = check_tool(
-        tool, CheckOptions(examples=60, paths=32), script=script.replace(before, after, 1)
-    )
-    assert report.verdict == "differs", f"mutant {name!r} survived {report.scenarios} scenarios"
+    emitted = emit_tool(tool.effective, "mutants.yaml", style=style)
+    before, after = MUTANTS[style][name]
+    assert before in emitted.script, f"the mutant {name!r} no longer applies to the {style} script"
+    mutant = replace(emitted, script=emitted.script.replace(before, after, 1))
+    options = CheckOptions(examples=EXAMPLES, paths=PATHS, style=style)
+    report = check_tool(tool, options, emitted=mutant)
+    assert report.verdict is Verdict.DIFFERS, f"{style} mutant {name!r} survived"
     assert report.counterexample is not None

@@ -1,6 +1,6 @@
 """Fixtures for migrate tests: small configs on disk, and a stand-in verdict.
 
-Certification is the harness's job (tests/harness). Tests of the rewriting
+Deciding equivalence is the harness's job (tests/harness). Tests of the rewriting
 itself replace the verdict with a stand-in (``certify``) so they can exercise
 ``--write`` whether or not the harness is installed; tests of the verdict
 path use the real adapter.
@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from transpiler.migrate import outcome
+from transpiler import pipeline
+from transpiler.harness.check import ToolReport
+from transpiler.harness.verdict import Verdict
 from transpiler.migrate.runner import MigrateOptions, MigrationReport, migrate
-from transpiler.migrate.verdict import ToolCheck, Verdict
 
 SMALL_CONFIG = """\
 # The team gateway.
@@ -110,18 +111,19 @@ spec:
 def _stand_in(monkeypatch: pytest.MonkeyPatch, verdict: Verdict) -> list[str]:
     asked: list[str] = []
 
-    def check(tool: Any, emitted: Any, options: Any) -> ToolCheck:
+    def check(tool: Any, options: Any, emitted: Any = None) -> ToolReport:
         asked.append(tool.config.name)
-        return ToolCheck(verdict, f"{verdict} (test stand-in for the harness)")
+        reason = f"{verdict} (test stand-in for the harness)"
+        return ToolReport(tool.config.name, tool.origin.file, verdict, reason=reason)
 
-    monkeypatch.setattr(outcome, "check_script", check)
+    monkeypatch.setattr(pipeline, "check_tool", check)
     return asked
 
 
 @pytest.fixture
 def certify(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Stand in for the harness: every script is certified; yields the tools asked about."""
-    yield _stand_in(monkeypatch, Verdict.CERTIFIED)
+    """Stand in for the harness: every script is equivalent; yields the tools asked about."""
+    yield _stand_in(monkeypatch, Verdict.EQUIVALENT)
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ def test_dry_run_prints_the_diff_and_the_summary_and_writes_nothing(
     assert snapshot(tmp_path) == before
     assert "-compositeTools:\n+scriptedTools:\n" in out
     assert f"== {path}: would be rewritten" in out
-    assert f"{path}:7: echo_twice: converted and certified" in out
+    assert f"{path}:7: echo_twice: converted, equivalent" in out
     assert "dry run, nothing written" in out
 
 
@@ -39,7 +39,7 @@ def test_output_is_deterministic(
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
     report = json.loads(outputs[0])
-    assert [tool["status"] for tool in report["tools"]] == ["certified", "certified"]
+    assert [tool["status"] for tool in report["tools"]] == ["equivalent", "equivalent"]
 
 
 def test_exit_codes(write_file: WriteFile, capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,14 +50,14 @@ def test_exit_codes(write_file: WriteFile, capsys: pytest.CaptureFixture[str]) -
     assert main(["migrate", str(path), "--fix", "no-such-quirk"]) == 2
 
 
-def test_uncertified_tools_exit_1_with_the_reason(
-    write_file: WriteFile, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+def test_tools_that_differ_exit_1_with_the_reason(
+    write_file: WriteFile, capsys: pytest.CaptureFixture[str], refute: list[str]
 ) -> None:
-    monkeypatch.setattr("transpiler.migrate.verdict.harness_available", lambda: False)
     path = write_file("gw.yaml", SMALL_CONFIG)
-    assert main(["migrate", str(path), "--no-diff"]) == 1
+    assert main(["migrate", str(path), "--no-diff", "--write"]) == 1
     out = capsys.readouterr().out
-    assert "refused" in out and "harness" in out
+    assert "refused" in out and "differs from the workflow" in out
+    assert path.read_text() == SMALL_CONFIG
 
 
 def test_every_warning_cites_file_line_and_step(

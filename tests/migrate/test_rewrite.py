@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from tests.migrate.conftest import MANIFESTS, SMALL_CONFIG, run
-from transpiler.migrate.outcome import Status
+from transpiler.harness.verdict import Verdict
 from transpiler.migrate.runner import FileStatus
 
 
@@ -100,7 +100,7 @@ def test_refs_to_definitions_elsewhere_stay(
     assert after["spec"]["config"]["scriptedToolRefs"] == [{"name": "shared-echo"}]
     only_server = run([server_path])
     assert only_server.files[0].status is FileStatus.NOT_CONVERTED or all(
-        o.status is Status.NOT_CONVERTED for o in only_server.tools
+        o.verdict is Verdict.NOT_CONVERTED for o in only_server.tools
     )
 
 
@@ -133,8 +133,8 @@ def test_partial_migration_keeps_the_rest_composite(
     )
     path = write_file("gw.yaml", broken)
     report = run([path])
-    statuses = {o.name: o.status for o in report.tools}
-    assert statuses["odd"] is Status.NOT_CONVERTED
+    verdicts = {o.name: o.verdict for o in report.tools}
+    assert verdicts["odd"] is Verdict.NOT_CONVERTED
     assert report.files[0].status is FileStatus.REFUSED
     forced = run([path], force=True).files[0]
     data = _migrated(forced.after)
@@ -190,7 +190,7 @@ def test_flow_style_and_anchors_are_not_converted_with_a_reason(
     )
     reports = [run([write_file(f"{n}.yaml", t)]) for n, t in (("flow", flow), ("anchor", anchored))]
     reasons = [r.tools[0].reason for r in reports]
-    assert all(r.tools[0].status is Status.NOT_CONVERTED for r in reports)
+    assert all(r.tools[0].verdict is Verdict.NOT_CONVERTED for r in reports)
     assert "flow style" in reasons[0] and "anchors" in reasons[1]
 
 

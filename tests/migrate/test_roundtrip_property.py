@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.migrate.conftest import run
-from transpiler.migrate import outcome
+from transpiler import pipeline
+from transpiler.harness.check import ToolReport
+from transpiler.harness.verdict import Verdict
 from transpiler.migrate.runner import FileStatus
-from transpiler.migrate.verdict import ToolCheck, Verdict
 
 _WORDS = st.text("abcdefghij ", min_size=1, max_size=12).map(str.strip).filter(bool)
 
@@ -94,8 +95,8 @@ def _output(step: int) -> list[str]:
     ]
 
 
-def _certified(tool: Any, emitted: Any, options: Any) -> ToolCheck:
-    return ToolCheck(Verdict.CERTIFIED, "certified (test stand-in for the harness)")
+def _certified(tool: Any, options: Any, emitted: Any = None) -> ToolReport:
+    return ToolReport(tool.config.name, tool.origin.file, Verdict.EQUIVALENT, reason="stand-in")
 
 
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -107,7 +108,7 @@ def test_any_block_layout_migrates_and_keeps_its_comments(
     path = tmp_path / "gw.yaml"
     path.write_text(text)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(outcome, "check_script", _certified)
+        patch.setattr(pipeline, "check_tool", _certified)
         report = run([path])
     result = report.files[0]
     assert result.status is FileStatus.REWRITTEN, (result.reason, [o.reason for o in report.tools])

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from tests.migrate.conftest import MANIFESTS, SMALL_CONFIG, run, snapshot
+from transpiler.harness.verdict import Verdict
 from transpiler.migrate.atomic import WriteError
-from transpiler.migrate.outcome import Status
 from transpiler.migrate.runner import FileStatus
 
 WriteFile = Callable[[str, str], Path]
@@ -62,7 +62,7 @@ def test_uncertified_files_are_never_touched_without_force(
     assert snapshot(tmp_path) == before
     assert report.files[0].status is FileStatus.REFUSED
     assert not report.complete
-    assert {outcome.status for outcome in report.tools} == {Status.DIFFERS}
+    assert {outcome.verdict for outcome in report.tools} == {Verdict.DIFFERS}
 
 
 def test_force_writes_uncertified_tools(

@@ -15,6 +15,8 @@ from transpiler.cli.common import (
     add_format_option,
     print_json,
 )
+from transpiler.deviations import CLASSES
+from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
@@ -35,8 +37,9 @@ def register(subparsers: Any) -> None:
         "check",
         help="prove each tool's script behaves like the composite workflow",
         description="Emit each composite tool's script, run both forms on generated and "
-        "path-exhaustive scenarios, and report. Exit 0 when every tool is certified, 1 when "
-        "one differs, deviates or is not converted, 2 when the input cannot be read.",
+        "path-exhaustive scenarios, and report. Exit 0 when every tool is equivalent, or "
+        "equivalent except for accepted deviation classes; 1 when one differs, shows a class "
+        "not accepted, or is not converted; 2 when the input cannot be read.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH")
     add_options(parser)
@@ -67,6 +70,16 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--engine", choices=("rust", "go", "both"), default="rust")
     parser.add_argument("--seed", type=int, default=0, help="seed for scenario generation")
+    policy = parser.add_mutually_exclusive_group()
+    policy.add_argument(
+        "--accept",
+        metavar="CLASS,...",
+        help="deviation classes a tool may show and still pass (default: every class its "
+        "script declares); see docs/deviations.md",
+    )
+    policy.add_argument(
+        "--strict", action="store_true", help="accept no deviation class: only equivalent passes"
+    )
     add_emit_options(parser)
 
 
@@ -80,7 +93,25 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         seed=args.seed,
         tool_schemas=load_tool_schemas(args.tools) if args.tools else None,
         fixes=tuple(sorted(checked_fixes(args.fix))),
+        style=args.style,
+        accept=_accepted(args),
     )
+
+
+def _accepted(args: argparse.Namespace) -> frozenset[str] | None:
+    """The classes the gate accepts: None (every declared one), none, or the listed ones."""
+    if getattr(args, "strict", False):
+        return frozenset()
+    listed = getattr(args, "accept", None)
+    if listed is None:
+        return None
+    chosen = frozenset(part.strip() for part in listed.split(",") if part.strip())
+    unknown = sorted(chosen - set(CLASSES))
+    if unknown:
+        raise InputError(
+            f"unknown deviation class {', '.join(unknown)} (known: {', '.join(sorted(CLASSES))})"
+        )
+    return chosen
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,26 +133,40 @@ def run(args: argparse.Namespace) -> int:
             report.counterexample.saved_to = save_counterexample(
                 report.counterexample, directory, report.tool
             )
-    _write_reports(args, reports)
+    accept = options.accept
+    _write_reports(args, reports, accept)
     if args.format == "json":
-        print_json(report_json(reports))
+        print_json(report_json(reports, accept))
     else:
         for report in reports:
             print(console_line(report))
+            for finding in report.findings:
+                print(f"  finding: {finding.render()}")
             if report.counterexample is not None:
                 print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
                 print(f"  scenario saved to {report.counterexample.saved_to}")
             elif report.reason:
                 print("  " + report.reason.replace("\n", "\n  "))
-        certified = sum(r.certified for r in reports)
-        print(f"{certified} of {len(reports)} tool(s) certified equivalent")
-    return EXIT_OK if all(r.certified for r in reports) else EXIT_FAILED
+        passed = sum(r.passes(accept) for r in reports)
+        print(f"{passed} of {len(reports)} tool(s) pass ({_policy(accept)})")
+    return EXIT_OK if all(r.passes(accept) for r in reports) else EXIT_FAILED
 
 
-def _write_reports(args: argparse.Namespace, reports: list[ToolReport]) -> None:
+def _policy(accept: frozenset[str] | None) -> str:
+    if accept is None:
+        return "equivalent, or equivalent except for the classes each script declares"
+    if not accept:
+        return "strict: equivalent only"
+    return "equivalent, or equivalent except for " + ", ".join(sorted(accept))
+
+
+def _write_reports(
+    args: argparse.Namespace, reports: list[ToolReport], accept: frozenset[str] | None
+) -> None:
     texts = {
-        args.report_json: json.dumps(report_json(reports), indent=2, sort_keys=True) + "\n",
-        args.junit: junit(reports),
+        args.report_json: json.dumps(report_json(reports, accept), indent=2, sort_keys=True)
+        + "\n",
+        args.junit: junit(reports, accept),
         args.report_md: markdown(reports),
     }
     for target, text in texts.items():

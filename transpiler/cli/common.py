@@ -33,9 +33,17 @@ def print_json(value: Any) -> None:
 
 
 def add_emit_options(parser: argparse.ArgumentParser) -> None:
-    """``--tools FILE`` and ``--fix QUIRK``: what shapes an emitted script."""
+    """``--style``, ``--tools FILE`` and ``--fix QUIRK``: what shapes an emitted script."""
+    from transpiler.emit import STYLES
     from transpiler.emit.fixes import FIXES
 
+    parser.add_argument(
+        "--style",
+        choices=STYLES,
+        default=STYLES[0],
+        help="readable (default): the script a person would write, its differences from vMCP "
+        "named; exact: bug-compatible with vMCP's Go engine",
+    )
     parser.add_argument(
         "--tools",
         metavar="FILE",

@@ -18,9 +18,9 @@ from transpiler.cli.common import (
 from transpiler.config.loader import LoadedTool, load_paths
 from transpiler.config.validate import validate
 from transpiler.diagnostics import InputError, TranspilerError
+from transpiler.emit import emit_tool
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.report import EmitResult
-from transpiler.emit.script import emit_script
 from transpiler.emit.tools_file import load_tool_schemas
 
 
@@ -58,7 +58,15 @@ def run(args: argparse.Namespace) -> int:
     failures: list[tuple[LoadedTool, TranspilerError]] = []
     for tool in tools:
         try:
-            results.append(emit_script(tool.effective, _source(tool), schemas, args.fix))
+            results.append(
+                emit_tool(
+                    tool.effective,
+                    _source(tool),
+                    style=args.style,
+                    tool_schemas=schemas,
+                    fixes=args.fix,
+                )
+            )
         except TranspilerError as problem:
             failures.append((tool, problem))
     if args.format == "json":

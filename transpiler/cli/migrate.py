@@ -7,20 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from transpiler.cli.common import (
-    EXIT_FAILED,
-    EXIT_INPUT,
-    EXIT_OK,
-    add_emit_options,
-    add_format_option,
-    print_json,
-)
+from transpiler.cli.check import add_options, options_from
+from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
 from transpiler.diagnostics import InputError
-from transpiler.emit.fixes import checked_fixes
-from transpiler.emit.tools_file import load_tool_schemas
 from transpiler.migrate.runner import FileStatus, MigrateOptions, migrate
 from transpiler.migrate.summary import summary_json, summary_text, unified_diff
-from transpiler.migrate.verdict import CheckOptions, add_check_options
 
 
 def register(subparsers: Any) -> None:
@@ -78,8 +69,7 @@ def register(subparsers: Any) -> None:
     backup.add_argument(
         "--no-backup", action="store_true", help="rewrite in place without keeping the originals"
     )
-    add_emit_options(parser)
-    add_check_options(parser)
+    add_options(parser)
     parser.add_argument("--no-diff", action="store_true", help="print the summary only")
     add_format_option(parser)
     parser.set_defaults(handler=run)
@@ -96,9 +86,7 @@ def run(args: argparse.Namespace) -> int:
         script_dir=args.script_dir,
         out_dir=args.out,
         backup_suffix=None if args.no_backup else args.backup,
-        check=CheckOptions.from_args(args),
-        tool_schemas=load_tool_schemas(args.tools) if args.tools else None,
-        fixes=tuple(sorted(checked_fixes(args.fix))),
+        check=options_from(args),
     )
     report = migrate(args.paths, options)
     if args.format == "json":

@@ -22,6 +22,7 @@ from typing import Any
 
 from transpiler.composite.errors import GoError, from_context_error
 from transpiler.composite.gocontext import GoContext
+from transpiler.composite.quirks import Site
 from transpiler.composite.session import Session
 from transpiler.config.model import ElicitationResponseConfig, WorkflowStepConfig
 from transpiler.golang.jsonenc import JSONEncodeError, marshal
@@ -56,7 +57,9 @@ def execute_elicitation_step(
     state = session.state
     message = step.message
     if message:
-        expanded = session.expander.keyed_string(context, "message", message)
+        expanded = session.expander.keyed_string(
+            context, "message", message, Site(step.id, "message")
+        )
         if isinstance(expanded, GoError):
             error = expanded.wrap_text(
                 "template expansion failed: "
@@ -174,6 +177,9 @@ def _apply_handler(
         error = GoError(f"{text}: step {step.id}")
     elif handler.action == "skip_remaining":
         state.record_success(step.id, {"action": reason, "skipped": True}, session.now)
+        session.recorder.quirks.add(
+            "skip-remaining", Site(step.id, "on" + reason.capitalize()), f"answer: {reason}"
+        )
         return None
     elif handler.action == "continue":
         state.record_success(step.id, {"action": reason}, session.now)

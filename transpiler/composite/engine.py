@@ -27,8 +27,9 @@ from transpiler.composite.dag import CycleError, build_levels, execute_dag
 from transpiler.composite.errors import GoError
 from transpiler.composite.expand import Expander
 from transpiler.composite.gocontext import GoContext
-from transpiler.composite.output import construct_output, last_step_output
+from transpiler.composite.output import construct_output, last_completed_step
 from transpiler.composite.params import apply_parameter_defaults
+from transpiler.composite.quirks import Site
 from transpiler.composite.session import Recorder, Session, ToolView
 from transpiler.composite.state import WorkflowMetadata, WorkflowState
 from transpiler.config.model import CompositeToolConfig
@@ -73,12 +74,13 @@ def execute(
     params = apply_parameter_defaults(tool.parameters, scenario.params)
     start = scenario.clock_start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     state = WorkflowState(params, WorkflowMetadata(workflow_id(tool, scenario), start))
+    recorder = Recorder()
     session = Session(
         kernel,
         state,
-        Expander(state, chooser),
+        Expander(state, chooser, recorder.quirks),
         ToolView(backends, sorted(scenario.backends)),
-        Recorder(),
+        recorder,
         jitter,
     )
     ending = _Ending()
@@ -105,13 +107,28 @@ def _workflow(
     session.state.finish_metadata(session.now)
     if tool.output is None:
         order = [step.id for step in tool.steps]
-        ending.output = last_step_output(session.state, order, session.expander.chooser)
+        winner = last_completed_step(session.state, order, session.expander.chooser)
+        ending.output = None if winner is None else session.state.steps[winner].output
+        final = final_step(tool)
+        if winner != final:
+            session.recorder.quirks.add(
+                "last-step-race",
+                Site(None, "result"),
+                f"vMCP returns the output of {winner or 'no step'}, not of {final}",
+            )
         return
     built = construct_output(tool.output, session.expander, request)
     if isinstance(built, GoError):
         ending.error = built.wrap("output construction failed")
     else:
         ending.output = built
+
+
+def final_step(tool: CompositeToolConfig) -> str:
+    """The workflow's final step: the last declared step of the last execution level."""
+    levels = _levels(tool)
+    last_level = set(levels[-1]) if levels else set()
+    return [step.id for step in tool.steps if step.id in last_level][-1]
 
 
 def _levels(tool: CompositeToolConfig) -> list[list[str]]:
@@ -122,6 +139,8 @@ def _levels(tool: CompositeToolConfig) -> list[list[str]]:
 
 
 def _trace(session: Session, tool: CompositeToolConfig, ending: _Ending, incomplete: bool) -> Trace:
+    if ending.error is not None:
+        session.recorder.quirks.add("error-text", Site(None, "result"), ending.error.text)
     view = client_view(ending.output, ending.error)
     steps = {
         step_id: StepRecord(
@@ -146,4 +165,5 @@ def _trace(session: Session, tool: CompositeToolConfig, ending: _Ending, incompl
         levels=_levels(tool),
         incomplete=incomplete,
         virtual_duration_ns=session.now,
+        quirks=recorder.quirks.events,
     )

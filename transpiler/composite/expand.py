@@ -23,11 +23,18 @@ from typing import TypeVar
 
 from transpiler.composite.errors import GoError
 from transpiler.composite.gocontext import GoContext
+from transpiler.composite.quirks import (
+    QuirkLog,
+    Site,
+    judge_condition,
+    judge_failure,
+    judge_text,
+)
 from transpiler.composite.state import WorkflowState
 from transpiler.diagnostics import TranspilerError
 from transpiler.golang.strconv import quote
 from transpiler.golang.values import GoValue
-from transpiler.gotemplate import Template, parse, render
+from transpiler.gotemplate import Observation, Template, parse, render
 from transpiler.gotemplate.errors import (
     TemplateExecError,
     TemplateLimitError,
@@ -66,35 +73,51 @@ def first_error_in_map_order(
 
 
 class Expander:
-    """Expands strings, argument maps and conditions against one workflow's state."""
+    """Expands strings, argument maps and conditions against one workflow's state.
 
-    def __init__(self, state: WorkflowState, chooser: Chooser) -> None:
+    Every expansion names its :class:`Site`; what it exercises of vMCP's
+    quirks goes to ``quirks`` (:mod:`transpiler.composite.quirks`).
+    """
+
+    def __init__(self, state: WorkflowState, chooser: Chooser, quirks: QuirkLog) -> None:
         self.state = state
         self.chooser = chooser
+        self.quirks = quirks
 
     def string(
-        self, context: GoContext, text: str, for_each: dict[str, GoValue] | None = None
+        self,
+        context: GoContext,
+        text: str,
+        site: Site,
+        for_each: dict[str, GoValue] | None = None,
+        seen: Observation | None = None,
     ) -> str | GoError:
-        """``expandStringInternal``: one template string."""
+        """``expandStringInternal``: one template string (``seen`` receives what it printed)."""
         error = context.err()
         if error is not None:
             return error.wrap("context cancelled before template expansion")
         template = _parsed(text)
         if isinstance(template, GoError):
             return template
+        seen = Observation() if seen is None else seen
         try:
-            return render(template, self.state.template_data(for_each))
+            rendered = render(template, self.state.template_data(for_each), observation=seen)
         except (TemplateLimitError, TemplateUnsupportedError) as beyond:
             raise SimulationLimitError(
                 f"cannot simulate this template: {beyond.go_message}"
             ) from None
         except TemplateExecError as failure:
+            judge_text(self.quirks, site, template, seen)
+            judge_failure(self.quirks, site, failure.go_message)
             return _exec_error(failure.go_message)
+        judge_text(self.quirks, site, template, seen)
+        return rendered
 
     def arguments(
         self,
         context: GoContext,
         data: dict[str, GoValue] | None,
+        site: Site,
         for_each: dict[str, GoValue] | None = None,
     ) -> dict[str, GoValue] | GoError | None:
         """``Expand``/``ExpandWithForEach``: a map expanded value by value (S80)."""
@@ -102,15 +125,22 @@ class Expander:
             return None
         return self._map(
             data,
-            lambda value: self._value(context, value, for_each, 0),
+            lambda key, value: self._value(context, value, site.under(key), for_each, 0),
             "failed to expand value for key",
         )
 
-    def keyed_string(self, context: GoContext, key: str, text: str) -> str | GoError:
+    def keyed_string(
+        self,
+        context: GoContext,
+        key: str,
+        text: str,
+        site: Site,
+        seen: Observation | None = None,
+    ) -> str | GoError:
         """``Expand({key: text})``: one string in a map (elicitation message, output value)."""
         error = context.err()
         if error is None:
-            expanded = self.string(context, text)
+            expanded = self.string(context, text, site, seen=seen)
             if isinstance(expanded, str):
                 return expanded
             error = expanded
@@ -118,9 +148,11 @@ class Expander:
             error = error.wrap("context cancelled during template expansion")
         return error.wrap(f"failed to expand value for key {quote(key)}")
 
-    def condition(self, context: GoContext, condition: str) -> bool | GoError:
+    def condition(self, context: GoContext, condition: str, site: Site) -> bool | GoError:
         """``EvaluateCondition`` (S64-S65); an empty condition is never passed here."""
-        result = self.string(context, condition)
+        seen = Observation()
+        result = self.string(context, condition, site, seen=seen)
+        judge_condition(self.quirks, site, seen, result if isinstance(result, str) else None)
         if isinstance(result, GoError):
             return result.wrap("failed to evaluate condition")
         if result in _TRUE:
@@ -133,7 +165,12 @@ class Expander:
         )
 
     def _value(
-        self, context: GoContext, value: GoValue, for_each: dict[str, GoValue] | None, depth: int
+        self,
+        context: GoContext,
+        value: GoValue,
+        site: Site,
+        for_each: dict[str, GoValue] | None,
+        depth: int,
     ) -> GoValue | GoError:
         error = context.err()
         if error is not None:
@@ -141,24 +178,32 @@ class Expander:
         if depth > MAX_DEPTH:
             return GoError(f"template expansion depth limit exceeded: {MAX_DEPTH}")
         if isinstance(value, str):
-            return self.string(context, value, for_each)
+            return self.string(context, value, site, for_each)
         if isinstance(value, dict):
             return self._map(
                 value,
-                lambda item: self._value(context, item, for_each, depth + 1),
+                lambda key, item: self._value(context, item, site.under(key), for_each, depth + 1),
                 "failed to expand nested key",
             )
         if isinstance(value, list):
-            return self._list(value, lambda item: self._value(context, item, for_each, depth + 1))
+            return self._list(
+                value,
+                lambda index, item: self._value(
+                    context, item, site.under(str(index)), for_each, depth + 1
+                ),
+            )
         return value
 
     def _map(
-        self, data: dict[str, GoValue], expand: Callable[[GoValue], GoValue | GoError], wrapper: str
+        self,
+        data: dict[str, GoValue],
+        expand: Callable[[str, GoValue], GoValue | GoError],
+        wrapper: str,
     ) -> dict[str, GoValue] | GoError:
         result: dict[str, GoValue] = {}
         failures: list[tuple[str, GoError]] = []
         for key, value in data.items():
-            expanded = expand(value)
+            expanded = expand(key, value)
             if isinstance(expanded, GoError):
                 failures.append((key, expanded.wrap(f"{wrapper} {quote(key)}")))
             else:
@@ -168,11 +213,11 @@ class Expander:
         return result
 
     def _list(
-        self, items: list[GoValue], expand: Callable[[GoValue], GoValue | GoError]
+        self, items: list[GoValue], expand: Callable[[int, GoValue], GoValue | GoError]
     ) -> list[GoValue] | GoError:
         result: list[GoValue] = []
         for index, item in enumerate(items):
-            expanded = expand(item)
+            expanded = expand(index, item)
             if isinstance(expanded, GoError):
                 return expanded.wrap(f"failed to expand array element {index}")
             result.append(expanded)

@@ -22,6 +22,7 @@ from typing import Any
 from transpiler.composite.coerce import coerce_arguments
 from transpiler.composite.errors import GoError
 from transpiler.composite.gocontext import ErrGroup, GoContext
+from transpiler.composite.quirks import Site, judge_coercion, judge_for_each_abort
 from transpiler.composite.session import Session
 from transpiler.composite.tool_step import continues_on_error, route_error
 from transpiler.composite.toolcall import CallRequest, call_with_retry
@@ -31,6 +32,7 @@ from transpiler.golang.runes import to_valid_utf8
 from transpiler.golang.values import NIL_MAP, GoValue
 from transpiler.sim.kernel import Acquire, ContextError, Operation, Semaphore
 from transpiler.sim.mcp import output_map
+from transpiler.starlark_runtime.profile import PARALLEL_CAP
 
 DEFAULT_MAX_ITERATIONS = 100
 MAX_ITERATIONS = 1000
@@ -103,6 +105,13 @@ def execute_for_each_step(
     failure = yield from loop.wait()
     output = aggregate(results, len(items))
     if failure is not None and not keep_going:
+        judge_for_each_abort(
+            session.recorder.quirks,
+            Site(step.id, "forEach"),
+            min(parallel, MAX_PARALLEL),
+            PARALLEL_CAP,
+            len(items),
+        )
         state.record_failure(step.id, failure, session.now)
         state.set_output(step.id, output)
         return failure
@@ -114,7 +123,8 @@ def _collection(
     session: Session, context: GoContext, step: WorkflowStepConfig
 ) -> list[GoValue] | GoError:
     """``prepareForEachCollection``: render, decode as a JSON array, check the size."""
-    rendered = session.expander.string(context, step.collection)
+    site = Site(step.id, "collection", "collection")
+    rendered = session.expander.string(context, step.collection, site)
     if isinstance(rendered, GoError):
         return rendered.wrap(f"forEach step {step.id}: failed to expand collection template")
     items = _json_array(rendered)
@@ -184,12 +194,16 @@ def _run_iteration(
     """``executeForEachIteration``: fills ``result``."""
     for_each: dict[str, GoValue] = {step.item_var or "item": result.item}
     for_each["index"] = result.index
-    expanded = session.expander.arguments(context, inner.arguments, for_each)
+    expanded = session.expander.arguments(
+        context, inner.arguments, Site(step.id, "step.arguments"), for_each
+    )
     result.status = "failed"
     if isinstance(expanded, GoError):
         result.error = f"template expansion failed: {expanded.text}"
         return
-    arguments = coerce_arguments(session.tools.input_schema(inner.tool), expanded)
+    schema = session.tools.input_schema(inner.tool)
+    arguments = coerce_arguments(schema, expanded)
+    judge_coercion(session.recorder.quirks, Site(step.id, "step.arguments"), schema, arguments)
     if not session.tools.routable(inner.tool):
         result.error = f"failed to route tool: {route_error(inner.tool).text}"
         return

@@ -22,6 +22,7 @@ from typing import Any
 from transpiler.composite.errors import GoError
 from transpiler.composite.expand import Expander, first_error_in_map_order
 from transpiler.composite.gocontext import GoContext
+from transpiler.composite.quirks import Site, judge_output
 from transpiler.composite.state import COMPLETED, WorkflowState
 from transpiler.config.model import OutputConfig, OutputProperty
 from transpiler.golang.fmt import format_value
@@ -29,6 +30,7 @@ from transpiler.golang.jsondec import JSONDecodeError, unmarshal
 from transpiler.golang.strconv import NumError, parse_bool, parse_float, parse_int, quote
 from transpiler.golang.types import type_name
 from transpiler.golang.values import NIL_LIST, NIL_MAP, GoValue, Int64
+from transpiler.gotemplate import Observation
 from transpiler.sim.schedule import Chooser
 
 NO_VALUE = "<no value>"
@@ -38,8 +40,8 @@ _INT64_MIN = -(1 << 63)
 _PARSED_KINDS = ("integer", "number", "boolean")
 
 
-def last_step_output(state: WorkflowState, order: list[str], chooser: Chooser) -> GoValue:
-    """S150: the output of the completed step with the latest end (None when none completed)."""
+def last_completed_step(state: WorkflowState, order: list[str], chooser: Chooser) -> str | None:
+    """S150: the completed step with the latest end, whose output is the result (None: none)."""
     finished = [
         (record.end_ns or 0, record.level, step_id)
         for step_id in order
@@ -49,8 +51,7 @@ def last_step_output(state: WorkflowState, order: list[str], chooser: Chooser) -
         return None
     latest = max((end, level) for end, level, _ in finished)
     tied = [step_id for end, level, step_id in finished if (end, level) == latest]
-    winner = tied[0] if len(tied) == 1 else chooser.choose("last-completed-step", tied)
-    return state.steps[winner].output
+    return tied[0] if len(tied) == 1 else chooser.choose("last-completed-step", tied)
 
 
 def construct_output(
@@ -109,15 +110,20 @@ def _from_value(
 ) -> GoValue | GoError:
     """``constructOutputPropertyFromValue`` (S152)."""
     has_default = _has_default(definition.default)
-    expanded = expander.keyed_string(context, "_value", definition.value)
+    site = Site(None, f"output.{name}", definition.type)
+    seen = Observation()
+    expanded = expander.keyed_string(context, "_value", definition.value, site, seen)
     if isinstance(expanded, GoError):
         if has_default:
+            judge_output(expander.quirks, site, definition.type, None, None, failed=True)
             return coerce_default(definition.default, definition.type)
         return expanded.wrap(f"failed to expand template for property {quote(name)}")
     if expanded == NO_VALUE and has_default:
         return coerce_default(definition.default, definition.type)
     parsed = _parse_typed(name, expanded, definition.type)
-    if isinstance(parsed, GoError) and has_default:
+    failed = isinstance(parsed, GoError)
+    judge_output(expander.quirks, site, definition.type, seen, parsed, failed)
+    if failed and has_default:
         return coerce_default(definition.default, definition.type)
     return parsed
 

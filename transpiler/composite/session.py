@@ -13,6 +13,7 @@ from typing import Any
 
 from transpiler.composite.expand import Expander
 from transpiler.composite.paramheaders import AnnotationError, ParamHeader, param_headers
+from transpiler.composite.quirks import QuirkLog
 from transpiler.composite.state import WorkflowState
 from transpiler.sim.backends import BackendAnswer, SimulatedBackends
 from transpiler.sim.backoff import Jitter
@@ -56,6 +57,7 @@ class Recorder:
     calls: list[CallRecord] = field(default_factory=list)
     elicitations: list[ElicitationRecord] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
+    quirks: QuirkLog = field(default_factory=QuirkLog)
 
     def call_started(self, record: CallRecord) -> int:
         """Record a call at the instant the backend receives it; returns its index."""

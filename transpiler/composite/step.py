@@ -15,6 +15,7 @@ from transpiler.composite.elicitation import execute_elicitation_step
 from transpiler.composite.errors import GoError
 from transpiler.composite.foreach import execute_for_each_step
 from transpiler.composite.gocontext import GoContext
+from transpiler.composite.quirks import Site
 from transpiler.composite.session import Session
 from transpiler.composite.tool_step import execute_tool_step
 from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, STEP_TOOL, WorkflowStepConfig
@@ -32,7 +33,9 @@ def execute_step(
     timeout = step.timeout if step.timeout > 0 else DEFAULT_STEP_TIMEOUT_NS
     step_context = level_context.child(session.now + timeout)
     if step.condition:
-        verdict = session.expander.condition(level_context, step.condition)
+        verdict = session.expander.condition(
+            level_context, step.condition, Site(step.id, "condition", "condition")
+        )
         if isinstance(verdict, GoError):
             error = verdict.wrap_text(
                 f"template expansion failed: failed to evaluate condition for step {step.id}"

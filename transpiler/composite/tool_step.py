@@ -18,6 +18,7 @@ from typing import Any
 from transpiler.composite.coerce import coerce_arguments
 from transpiler.composite.errors import GoError
 from transpiler.composite.gocontext import GoContext
+from transpiler.composite.quirks import Site, judge_coercion
 from transpiler.composite.session import Session
 from transpiler.composite.toolcall import CallRequest, call_with_retry
 from transpiler.config.model import WorkflowStepConfig
@@ -40,14 +41,16 @@ def execute_tool_step(
 ) -> Generator[Operation, Any, GoError | None]:
     """Run one tool step in its step context; returns the error the DAG sees."""
     state = session.state
-    expanded = session.expander.arguments(context, step.arguments)
+    expanded = session.expander.arguments(context, step.arguments, Site(step.id, "arguments"))
     if isinstance(expanded, GoError):
         error = expanded.wrap_text(
             f"template expansion failed: failed to expand arguments for step {step.id}"
         )
         state.record_failure(step.id, error, session.now)
         return error
-    arguments = coerce_arguments(session.tools.input_schema(step.tool), expanded)
+    schema = session.tools.input_schema(step.tool)
+    arguments = coerce_arguments(schema, expanded)
+    judge_coercion(session.recorder.quirks, Site(step.id, "arguments"), schema, arguments)
     if not session.tools.routable(step.tool):
         error = route_error(step.tool).wrap(f"failed to route tool {step.tool} in step {step.id}")
         state.record_failure(step.id, error, session.now)

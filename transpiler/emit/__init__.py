@@ -1,0 +1,49 @@
+"""Composite tools as Starlark scripts, in two styles (facade: :func:`emit_tool`).
+
+- ``readable`` (the default): the script a person would write and keep; where
+  it differs from vMCP, the deviation classes it declares say how
+  (:mod:`transpiler.emit.readable`).
+- ``exact``: bug-compatible with vMCP's Go engine through Go-emulation helpers
+  (:mod:`transpiler.emit.script`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from transpiler.config.model import CompositeToolConfig
+from transpiler.emit.report import EmitResult, Note
+
+STYLES = ("readable", "exact")
+
+
+def emit_tool(
+    tool: CompositeToolConfig,
+    source: str,
+    *,
+    style: str = "readable",
+    tool_schemas: Mapping[str, Any] | None = None,
+    fixes: Iterable[str] = (),
+) -> EmitResult:
+    """The script for one validated tool in the given style.
+
+    A readable script is not possible for every workflow (a template function
+    with no plain form, a step that reads another's error text): such a tool
+    is emitted in the exact style, with a warning note saying why.
+    """
+    from transpiler.emit.readable import NotReadable, emit_readable
+    from transpiler.emit.script import emit_script
+
+    if style not in STYLES:
+        raise ValueError(f"unknown style {style!r} (styles: {', '.join(STYLES)})")
+    if style == "readable":
+        try:
+            return emit_readable(tool, source, tool_schemas, fixes)
+        except NotReadable as why:
+            exact = emit_script(tool, source, tool_schemas, fixes)
+            reason = f"emitted in the exact style: {why}"
+            note = Note("warning", "exact-fallback", reason)
+            return replace(exact, notes=(*exact.notes, note))
+    return emit_script(tool, source, tool_schemas, fixes)

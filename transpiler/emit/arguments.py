@@ -81,7 +81,7 @@ def _omittable(state: EmitState, values: dict[str, Any]) -> dict[int, str]:
         if parameter is not None and parameter in optional:
             found[index] = parameter
     if found:
-        state.note("deviation", MISSING_PARAMETER, FIXES[MISSING_PARAMETER], requested=True)
+        state.note("deviation", "missing-value", FIXES[MISSING_PARAMETER], requested=True)
     return found
 
 

@@ -74,20 +74,20 @@ def workflow_map(state: EmitState, status: str, step_count: str) -> Code:
     if read & {"id", "*"}:
         state.note(
             "deviation",
-            "workflow-id",
+            "workflow-metadata",
             ".workflow.id: vMCP gives every run a random UUID; the script uses "
             + RUN_ID_PLACEHOLDER,
         )
     if read & {"start_time", "*"}:
         state.note(
             "deviation",
-            "workflow-start-time",
+            "workflow-metadata",
             f".workflow.start_time: the script has no clock and uses {START_TIME_PLACEHOLDER}",
         )
     if status == "completed" and read & {"duration_ms", "*"}:
         state.note(
             "deviation",
-            "workflow-duration",
+            "workflow-metadata",
             ".workflow.duration_ms in the output: the script has no clock and reports 0",
         )
     return Code(

@@ -69,11 +69,13 @@ class EmitResult:
     script: str
     source_map: tuple[SourceMapEntry, ...]
     notes: tuple[Note, ...]
+    style: str = "exact"
 
     def to_json(self) -> dict[str, object]:
         """The result as JSON: script, source map and notes."""
         return {
             "tool": self.tool,
+            "style": self.style,
             "script": self.script,
             "source_map": [entry.to_json() for entry in self.source_map],
             "notes": [note.to_json() for note in self.notes],
@@ -97,6 +99,11 @@ class EmitResult:
     def deviations(self) -> tuple[Note, ...]:
         """Where the script behaves differently from vMCP."""
         return self.of_kind("deviation")
+
+    @property
+    def declared(self) -> frozenset[str]:
+        """The deviation classes (``transpiler.deviations``) the script may exhibit."""
+        return frozenset(note.name for note in self.deviations)
 
     @property
     def warnings(self) -> tuple[Note, ...]:

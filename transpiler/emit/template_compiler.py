@@ -12,12 +12,12 @@ import re
 
 from transpiler.emit.library import packaged
 from transpiler.emit.template_env import CompiledTemplate, TemplateEnv
-from transpiler.emit.template_functions import Param
 from transpiler.emit.template_operands import TEMPLATE_NAME, NeedStatements
 from transpiler.emit.template_root import root_operand, starlark_string
 from transpiler.emit.template_statements import TemplateCompiler
 from transpiler.gotemplate import ast
 from transpiler.gotemplate.errors import TemplateSyntaxError
+from transpiler.gotemplate.functions import Param
 from transpiler.gotemplate.parser import Template, parse_template
 
 LIBRARY_FILE = "golib.star"

@@ -1,85 +1,16 @@
-"""The template functions as the compiler sees them: Go's parameter types and
-the ``golib.star`` helper that computes each one.
+"""Which ``printf`` formats the exact style's ``go_sprintf`` reproduces.
 
-Parameter types decide how Go checks an argument before the call
-(``validateType``): a ``reflect.Value`` parameter takes anything (a missing
-value arrives as the invalid value), ``any`` takes anything (missing becomes
-nil), and ``string`` rejects non-strings with Go's own error text.
+Everything else the exact emitter knows about template functions (Go's
+parameter types, result kinds, the helper computing each) is in the shared
+table, :data:`transpiler.gotemplate.functions.FUNCTIONS`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from enum import Enum
 
 from transpiler.emit.template_env import UnsupportedTemplate
 from transpiler.gotemplate import ast
-
-
-class Param(Enum):
-    """A Go parameter type of a template function."""
-
-    VALUE = "reflect.Value"
-    ANY = "interface {}"
-    STRING = "string"
-
-
-@dataclass(frozen=True)
-class Function:
-    """A function's fixed parameters, variadic tail and helper.
-
-    ``fails``: the helper may return Go's ``error calling <f>: …``; such
-    helpers take the error prefix as ``at``.
-    """
-
-    params: tuple[Param, ...]
-    variadic: Param | None
-    helper: str
-    fails: bool = False
-
-
-_V, _A, _S = Param.VALUE, Param.ANY, Param.STRING
-
-FUNCTIONS: dict[str, Function] = {
-    "and": Function((_V,), _V, "go_and"),
-    "or": Function((_V,), _V, "go_or"),
-    "call": Function((_V,), _V, "go_call", fails=True),
-    "html": Function((), _A, "go_html"),
-    "js": Function((), _A, "go_js"),
-    "urlquery": Function((), _A, "go_urlquery"),
-    "index": Function((_V,), _V, "go_index", fails=True),
-    "slice": Function((_V,), _V, "go_slice", fails=True),
-    "len": Function((_V,), None, "go_len", fails=True),
-    "not": Function((_V,), None, "go_not"),
-    "print": Function((), _A, "go_sprint"),
-    "printf": Function((_S,), _A, "go_sprintf"),
-    "println": Function((), _A, "go_sprintln"),
-    "eq": Function((_V,), _V, "go_eq", fails=True),
-    "ne": Function((_V, _V), None, "go_ne", fails=True),
-    "lt": Function((_V, _V), None, "go_lt", fails=True),
-    "le": Function((_V, _V), None, "go_le", fails=True),
-    "gt": Function((_V, _V), None, "go_gt", fails=True),
-    "ge": Function((_V, _V), None, "go_ge", fails=True),
-    "json": Function((_A,), None, "go_json", fails=True),
-    "quote": Function((_S,), None, "go_quote"),
-    "fromJson": Function((_S,), None, "go_from_json", fails=True),
-}
-
-BOOL_RESULTS = frozenset({"not", "eq", "ne", "lt", "le", "gt", "ge"})
-STRING_RESULTS = frozenset(
-    {"html", "js", "urlquery", "print", "printf", "println", "json", "quote"}
-)
-INTERFACE_RESULTS = frozenset({"index", "and", "or"})
-
-
-def param_type(function: Function, position: int) -> Param:
-    """The type Go checks the argument at ``position`` against."""
-    if position < len(function.params):
-        return function.params[position]
-    assert function.variadic is not None
-    return function.variadic
-
 
 _DIRECTIVE = re.compile(r"%[-+ 0]*[0-9]*(?:(?:\.[0-9]*)?[vsdqtfFeEgG%]|$)")
 

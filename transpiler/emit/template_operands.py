@@ -14,15 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from transpiler.emit.literals import float_literal
 from transpiler.emit.template_env import TemplateEnv, UnsupportedTemplate
-from transpiler.emit.template_functions import (
-    BOOL_RESULTS,
-    FUNCTIONS,
-    INTERFACE_RESULTS,
-    STRING_RESULTS,
-    Param,
-    check_format,
-    param_type,
-)
+from transpiler.emit.template_functions import check_format
 from transpiler.emit.template_root import (
     ATOM,
     MISSING,
@@ -33,6 +25,7 @@ from transpiler.emit.template_root import (
 from transpiler.emit.template_values import Kind, Operand
 from transpiler.golang.strconv import quote
 from transpiler.gotemplate import ast
+from transpiler.gotemplate.functions import FUNCTIONS, Param, Result
 from transpiler.gotemplate.parser import Template
 from transpiler.gotemplate.printer import node_text
 
@@ -302,11 +295,11 @@ class OperandCompiler:
             raise UnsupportedTemplate("the slice function is not translated")
         if name == "printf":
             check_format(args[0] if args else None)
-        operands = [self.argument(arg, param_type(function, i), dot) for i, arg in enumerate(args)]
+        operands = [self.argument(arg, function.param_at(i), dot) for i, arg in enumerate(args)]
         last_at = operands[-1].at if operands else self.at(ident)
         if final is not None:
             checked = replace(final, code=self.data.value(final), at=last_at, symbol=None)
-            operands.append(self.check_type(checked, param_type(function, count - 1)))
+            operands.append(self.check_type(checked, function.param_at(count - 1)))
         values = [self.data.value(op) for op in operands]
         options = []
         if function.fails:
@@ -315,18 +308,18 @@ class OperandCompiler:
             callee = node_text(args[0]) if args else None
             options.append(f"callee = {starlark_string(callee) if callee is not None else 'None'}")
         code = f"{function.helper}({', '.join(values + options)})"
-        kind = (
-            Kind.BOOL
-            if name in BOOL_RESULTS
-            else Kind.STRING
-            if name in STRING_RESULTS
-            else Kind.UNKNOWN
+        kind = {Result.BOOL: Kind.BOOL, Result.STRING: Kind.STRING}.get(
+            function.result, Kind.UNKNOWN
         )
         fails = function.fails or any(op.fails for op in operands)
         if final is not None and final.fails and any(op.fails for op in operands[:-1]):
             code = f"go_then([{self.data.value(final)}], {code})"
         return Operand(
-            code=code, at=last_at, fails=fails, kind=kind, nil_iface=name in INTERFACE_RESULTS
+            code=code,
+            at=last_at,
+            fails=fails,
+            kind=kind,
+            nil_iface=function.result is Result.INTERFACE,
         )
 
     def and_or(

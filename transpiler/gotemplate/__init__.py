@@ -24,11 +24,12 @@ from transpiler.gotemplate.errors import (
 from transpiler.gotemplate.parser import Template, parse_template
 from transpiler.gotemplate.reads import ContextRead, reads
 from transpiler.gotemplate.refs import extract_references
-from transpiler.gotemplate.render import ExecutionLimits, execute
+from transpiler.gotemplate.render import ExecutionLimits, Observation, execute
 
 __all__ = [
     "ContextRead",
     "ExecutionLimits",
+    "Observation",
     "Template",
     "TemplateExecError",
     "TemplateLimitError",
@@ -58,6 +59,15 @@ def parse(text: str, name: str = "expand") -> Template:
     raise TemplateSyntaxError(*result)
 
 
-def render(template: Template, data: GoValue, *, limits: ExecutionLimits | None = None) -> str:
-    """Execute ``template`` over ``data``; raises :class:`TemplateExecError`."""
-    return execute(template, data, limits)
+def render(
+    template: Template,
+    data: GoValue,
+    *,
+    limits: ExecutionLimits | None = None,
+    observation: Observation | None = None,
+) -> str:
+    """Execute ``template`` over ``data``; raises :class:`TemplateExecError`.
+
+    ``observation``, when given, records what was read and printed.
+    """
+    return execute(template, data, limits, observation)

@@ -1,9 +1,15 @@
 """The template functions: Go's builtins and vMCP's ``json``, ``quote``, ``fromJson`` (S74).
 
+:data:`FUNCTIONS` is the one table of what is known about each function, read
+by every consumer: its Go parameter types (checked before the call), the
+kind of its result, the Python reference (the renderer calls it), the
+``vmcp_compat.star`` helper that computes it exactly (the exact emitter), and
+its plain Starlark form or why there is none (the readable emitter).
+
 ``and``, ``or`` and ``call`` are special forms handled by the executor; every
-other function is a plain Python callable over runtime values here, plus the
-parameter types the executor checks arguments against. A failing function
-raises :class:`FuncError`; the executor wraps it as ``error calling <f>: …``.
+other function is a plain Python callable over runtime values here. A failing
+function raises :class:`FuncError`; the executor wraps it as ``error calling
+<f>: …``.
 """
 
 from __future__ import annotations
@@ -39,13 +45,43 @@ class Param(Enum):
     STRING = "string"
 
 
+class Result(Enum):
+    """What a function returns: a bool, a string, an int, a value of any kind, or an
+    operand passed through as an interface that may be nil (``index``, ``and``, ``or``)."""
+
+    BOOL = "bool"
+    STRING = "string"
+    INT = "int"
+    VALUE = "value"
+    INTERFACE = "interface"
+
+
 @dataclass(frozen=True)
 class Function:
-    """A template function: its fixed parameters, variadic tail and body."""
+    """A template function and everything each consumer needs to know about it.
+
+    ``body``: the Python reference (None for a special form the executor runs
+    itself); ``helper``: the exact-style Starlark helper, which takes Go's
+    error prefix as ``at`` when ``fails``; ``plain``: the readable form (see
+    the readable template compiler), or ``refusal``: why a readable script
+    cannot say it plainly.
+    """
 
     params: tuple[Param, ...]
     variadic: Param | None
-    body: Callable[..., Any] | None  # None: a special form the executor runs itself
+    body: Callable[..., Any] | None
+    result: Result
+    helper: str
+    fails: bool = False
+    plain: str | None = None
+    refusal: str | None = None
+
+    def param_at(self, position: int) -> Param:
+        """The type Go checks the argument at ``position`` against."""
+        if position < len(self.params):
+            return self.params[position]
+        assert self.variadic is not None
+        return self.variadic
 
 
 class CappedList(list[Any]):
@@ -256,29 +292,43 @@ def _comparison(check: Callable[..., bool]) -> Callable[..., bool]:
 
 _V, _A, _S = Param.VALUE, Param.ANY, Param.STRING
 
+_B, _T, _I, _F, _R = Result.BOOL, Result.STRING, Result.INT, Result.INTERFACE, Result.VALUE
+_ESCAPE = "Go's HTML/JS/URL escaping has no plain Starlark form"
+_PRINT = "Go's print formats values its own way"
+
 FUNCTIONS: dict[str, Function] = {
-    "and": Function((_V,), _V, None),
-    "or": Function((_V,), _V, None),
-    "call": Function((_V,), _V, None),
-    "html": Function((), _A, lambda *a: html_escape(_eval_args(a))),
-    "js": Function((), _A, lambda *a: js_escape(_eval_args(a))),
-    "urlquery": Function((), _A, lambda *a: url_query_escape(_eval_args(a))),
-    "index": Function((_V,), _V, index),
-    "slice": Function((_V,), _V, slice_),
-    "len": Function((_V,), None, length),
-    "not": Function((_V,), None, not_),
-    "print": Function((), _A, lambda *a: sprint(list(a))),
-    "printf": Function((_S,), _A, _printf),
-    "println": Function((), _A, lambda *a: sprintln(list(a))),
-    "eq": Function((_V,), _V, _comparison(compare.eq)),
-    "ne": Function((_V, _V), None, _comparison(compare.ne)),
-    "lt": Function((_V, _V), None, _comparison(compare.lt)),
-    "le": Function((_V, _V), None, _comparison(compare.le)),
-    "gt": Function((_V, _V), None, _comparison(compare.gt)),
-    "ge": Function((_V, _V), None, _comparison(compare.ge)),
-    "json": Function((_A,), None, _json),
-    "quote": Function((_S,), None, quote),
-    "fromJson": Function((_S,), None, _from_json),
+    "and": Function((_V,), _V, None, _F, "go_and", plain="and"),
+    "or": Function((_V,), _V, None, _F, "go_or", plain="or"),
+    "call": Function((_V,), _V, None, _R, "go_call", fails=True, refusal="nothing to call"),
+    "html": Function(
+        (), _A, lambda *a: html_escape(_eval_args(a)), _T, "go_html", refusal=_ESCAPE
+    ),
+    "js": Function((), _A, lambda *a: js_escape(_eval_args(a)), _T, "go_js", refusal=_ESCAPE),
+    "urlquery": Function(
+        (), _A, lambda *a: url_query_escape(_eval_args(a)), _T, "go_urlquery", refusal=_ESCAPE
+    ),
+    "index": Function((_V,), _V, index, _F, "go_index", fails=True, plain="index"),
+    "slice": Function(
+        (_V,), _V, slice_, _R, "go_slice", fails=True, refusal="Go's slice of a string is bytes"
+    ),
+    "len": Function((_V,), None, length, _I, "go_len", fails=True, plain="len"),
+    "not": Function((_V,), None, not_, _B, "go_not", plain="not"),
+    "print": Function((), _A, lambda *a: sprint(list(a)), _T, "go_sprint", refusal=_PRINT),
+    "printf": Function((_S,), _A, _printf, _T, "go_sprintf", plain="%"),
+    "println": Function(
+        (), _A, lambda *a: sprintln(list(a)), _T, "go_sprintln", refusal=_PRINT
+    ),
+    "eq": Function((_V,), _V, _comparison(compare.eq), _B, "go_eq", fails=True, plain="=="),
+    "ne": Function((_V, _V), None, _comparison(compare.ne), _B, "go_ne", fails=True, plain="!="),
+    "lt": Function((_V, _V), None, _comparison(compare.lt), _B, "go_lt", fails=True, plain="<"),
+    "le": Function((_V, _V), None, _comparison(compare.le), _B, "go_le", fails=True, plain="<="),
+    "gt": Function((_V, _V), None, _comparison(compare.gt), _B, "go_gt", fails=True, plain=">"),
+    "ge": Function((_V, _V), None, _comparison(compare.ge), _B, "go_ge", fails=True, plain=">="),
+    "json": Function((_A,), None, _json, _T, "go_json", fails=True, plain="json.encode"),
+    "quote": Function((_S,), None, quote, _T, "go_quote", refusal="Go's %q quoting"),
+    "fromJson": Function(
+        (_S,), None, _from_json, _R, "go_from_json", fails=True, plain="json.decode"
+    ),
 }
 
 

@@ -65,6 +65,22 @@ class ExecutionLimits:
     max_string: int = 64 * 1024 * 1024
 
 
+class Observation:
+    """What one execution read and printed, for callers that judge it (the composite model).
+
+    ``missing``: field names whose lookup found no key or a null; ``printed``:
+    the values actions wrote (before formatting); ``calls``: each function
+    called, its arguments and its result.
+    """
+
+    __slots__ = ("calls", "missing", "printed")
+
+    def __init__(self) -> None:
+        self.missing: list[str] = []
+        self.printed: list[Any] = []
+        self.calls: list[tuple[str, tuple[Any, ...], Any]] = []
+
+
 class _Break(Exception):
     """``{{break}}`` unwinding to its range."""
 
@@ -132,7 +148,9 @@ class _Executor:
         out: _Output,
         budget: _Budget,
         depth: int = 0,
+        observation: Observation | None = None,
     ) -> None:
+        self.observation = observation
         self.template = template
         self.tree_name = tree_name
         self.out = out
@@ -186,6 +204,8 @@ class _Executor:
             value = yield self.eval_pipeline(dot, boxed, node.pipe)
             if not node.pipe.decl:
                 self.at(node)
+                if self.observation is not None:
+                    self.observation.printed.append(value)
                 self.out.write(NO_VALUE if value is MISSING else format_value(value))
         elif isinstance(node, ast.ListNode):
             for child in node.nodes:
@@ -293,7 +313,9 @@ class _Executor:
         new_dot = MISSING
         if node.pipe is not None:
             new_dot = yield self.eval_pipeline(dot, boxed, node.pipe)
-        callee = _Executor(self.template, node.name, self.out, self.budget, self.depth + 1)
+        callee = _Executor(
+            self.template, node.name, self.out, self.budget, self.depth + 1, self.observation
+        )
         callee.vars = [_Variable("$", new_dot, False)]
         yield callee.walk(new_dot, False, tree)
 
@@ -420,13 +442,17 @@ class _Executor:
         if isinstance(receiver, dict | NilMap | AnyKeyMap):
             if has_args:
                 raise self.errorf("%s is not a method but has arguments", name)
+            found: Any = MISSING
             if isinstance(receiver, dict):
-                return receiver.get(name, MISSING)
-            if isinstance(receiver, AnyKeyMap):
+                found = receiver.get(name, MISSING)
+            elif isinstance(receiver, AnyKeyMap):
                 for key, value in receiver.items:
                     if isinstance(key, str) and key == name:
-                        return value
-            return MISSING
+                        found = value
+                        break
+            if self.observation is not None and (found is MISSING or found is None):
+                self.observation.missing.append(name)
+            return found
         if isinstance(receiver, GoTime):
             if name in _TIME_METHODS:
                 message = self.errorf("method %s of time.Time is not supported here", name)
@@ -496,6 +522,10 @@ class _Executor:
         except FuncError as error:
             self.at(command)
             raise self.errorf("error calling %s: %v", name, str(error)) from None
+        if self.observation is not None:
+            self.observation.calls.append((name, tuple(values), result))
+            if name == "index" and (result is MISSING or result is None):
+                self.observation.missing.append("index")
         return self.budget.checked(result)
 
     def short_circuit(
@@ -565,10 +595,19 @@ class _Executor:
         )
 
 
-def execute(template: Template, data: Any, limits: ExecutionLimits | None = None) -> str:
-    """Run ``template`` over ``data`` as ``tmpl.Execute`` does, then vMCP's size check."""
+def execute(
+    template: Template,
+    data: Any,
+    limits: ExecutionLimits | None = None,
+    observation: Observation | None = None,
+) -> str:
+    """Run ``template`` over ``data`` as ``tmpl.Execute`` does, then vMCP's size check.
+
+    ``observation``, when given, is filled with what the execution read and printed.
+    """
     out = _Output()
-    executor = _Executor(template, template.name, out, _Budget(limits or ExecutionLimits()))
+    budget = _Budget(limits or ExecutionLimits())
+    executor = _Executor(template, template.name, out, budget, observation=observation)
     root = MISSING if data is None else data
     executor.vars = [_Variable("$", root, False)]
     run(executor.walk(root, False, template.root))

@@ -1,16 +1,22 @@
-"""Checking one tool: emit its script, run both forms on many scenarios, decide.
+"""Checking one tool: run the workflow and its script on many scenarios, decide, explain.
 
 For each scenario the composite model runs under the canonical schedule; when
-its trace differs from the script's, every schedule (up to a limit) is tried,
-since vMCP may legitimately behave in any of those ways. Scenarios come from
-two sources: every outcome combination (:mod:`paths`, up to a limit) and
-random ones from hypothesis (:mod:`generate`), which also shrinks a
-divergence to a minimal scenario.
+the script's trace differs, every schedule (up to a limit) is tried, since
+vMCP may legitimately behave in any of those ways. A difference is excused
+when the composite run exercised deviation classes the script declares and
+those classes reach every differing field (:func:`relation.explain`); the
+smallest scenario where each class shows is kept as its *witness*. Scenarios
+come from every outcome combination (:mod:`paths`, up to a limit) and from
+hypothesis (:mod:`generate`), which also shrinks an unexplained difference to
+a minimal counterexample. The ordinary successful run (:mod:`happy`) gives the
+tool's *findings*: quirks that fire even when every backend answers as the
+templates expect.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,15 +28,18 @@ from hypothesis.errors import NoSuchExample
 
 from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.config.units import LoadedTool
+from transpiler.deviations import CLASSES
 from transpiler.diagnostics import TranspilerError
+from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult
-from transpiler.emit.script import emit_script
 from transpiler.harness.generate import scenarios as random_scenarios
+from transpiler.harness.happy import happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
-from transpiler.harness.relation import Difference, difference, matching
+from transpiler.harness.relation import Difference, Match, best_match, differences, explain
 from transpiler.harness.shapes import ToolShapes, tool_shapes
+from transpiler.harness.verdict import Verdict
 from transpiler.sim.scenario import Scenario
-from transpiler.sim.trace import Trace
+from transpiler.sim.trace import QuirkEvent, Trace
 from transpiler.starlark_runtime import run_starlark
 
 SCHEDULE_LIMIT = 32
@@ -39,7 +48,11 @@ ENGINES = ("rust", "go")
 
 @dataclass(frozen=True)
 class CheckOptions:
-    """How hard to look: random scenarios per tool, combinations, engines, seed."""
+    """How hard to look and what to accept.
+
+    ``style`` is the emitter's (readable or exact); ``accept`` the deviation
+    classes a tool may show and still pass (None: every class it declares).
+    """
 
     examples: int = 100
     paths: int = 64
@@ -47,33 +60,86 @@ class CheckOptions:
     seed: int = 0
     tool_schemas: dict[str, Any] | None = None
     fixes: tuple[str, ...] = ()
-    counterexample_dir: Path | None = None
+    style: str = "readable"
+    accept: frozenset[str] | None = None
 
 
 @dataclass
 class Counterexample:
-    """A minimal scenario where the script and the workflow differ."""
+    """A minimal scenario where the script and the workflow differ unexplained."""
 
     scenario: Scenario
     engine: str
-    difference: Difference
+    differences: tuple[Difference, ...]
     composite: Trace
     script: Trace
     saved_to: str | None = None
 
+    @property
+    def difference(self) -> Difference:
+        """The first differing field."""
+        return self.differences[0]
+
+    @property
+    def unexplained_classes(self) -> frozenset[str]:
+        """Classes the composite run fired that the script does not declare."""
+        return self.composite.fired()
+
+
+@dataclass
+class Witness:
+    """The smallest scenario found where a declared deviation class shows."""
+
+    deviation: str
+    scenario: Scenario
+    engine: str
+    classes: frozenset[str]
+    differences: tuple[Difference, ...]
+    composite: Trace
+    script: Trace
+    size: int
+    saved_to: str | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A vMCP quirk that fires on the tool's ordinary successful run: a latent bug."""
+
+    deviation: str
+    step: str | None
+    site: str
+    detail: str
+
+    def render(self) -> str:
+        """One sentence for a report."""
+        where = f"step {self.step}, {self.site}" if self.step else self.site
+        return f"{where}: {_FINDING_TEXT.get(self.deviation, self.deviation)} ({self.detail})"
+
+
+_FINDING_TEXT = {
+    "missing-value": "reads a field that is never there, so vMCP uses `<no value>`",
+    "value-text": "prints a map or list, which vMCP writes in Go syntax",
+    "condition-text": "a condition that never renders true or false",
+    "template-error": "a template that always fails",
+    "output-rendering": "an output that vMCP always builds from mangled text",
+    "last-step-race": "without an output block the result is not the final step's",
+    "workflow-metadata": "reads run metadata a script cannot know",
+    "error-text": "the tool fails on an ordinary run",
+    "number-text": "prints a large number in exponent form",
+    "json-text": "encodes JSON with HTML escaping",
+    "skip-remaining": "`skip_remaining` skips nothing",
+    "argument-coercion": "an argument that never parses as the backend's type",
+    "parallel-cap": "forEach concurrency",
+}
+
 
 @dataclass
 class ToolReport:
-    """Everything ``check`` found about one tool: the verdict and its evidence.
-
-    ``verdict`` is ``certified`` (no difference found), ``deviates`` (a
-    difference, and the script declares deviations from vMCP), ``differs`` (an
-    undeclared difference: a bug), or ``not-converted`` (``reason`` says why).
-    """
+    """Everything ``check`` found about one tool: the verdict and its evidence."""
 
     tool: str
     file: str
-    verdict: str
+    verdict: Verdict
     reason: str = ""
     scenarios: int = 0
     paths_enumerated: int = 0
@@ -82,42 +148,83 @@ class ToolReport:
     engines: tuple[str, ...] = ()
     seed: int = 0
     seconds: float = 0.0
+    style: str = ""
     emitted: EmitResult | None = None
+    declared: tuple[str, ...] = ()
+    witnesses: dict[str, Witness] = field(default_factory=dict)
+    findings: tuple[Finding, ...] = ()
     counterexample: Counterexample | None = None
     certificate: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def certified(self) -> bool:
-        """Whether every scenario behaved the same on every engine."""
-        return self.verdict == "certified"
+    def observed(self) -> tuple[str, ...]:
+        """Declared classes that showed on some scenario, in declaration order."""
+        return tuple(c for c in self.declared if c in self.witnesses)
+
+    def passes(self, accept: frozenset[str] | None) -> bool:
+        """Whether the gate lets the tool through: equivalent, or only accepted classes showed."""
+        if self.verdict is Verdict.EQUIVALENT:
+            return True
+        if self.verdict is not Verdict.EQUIVALENT_EXCEPT:
+            return False
+        return accept is None or set(self.observed) <= accept
 
 
 class _Run:
-    """Comparisons for one tool and script."""
+    """Comparisons of one tool with one script, and what they showed."""
 
-    def __init__(self, tool: LoadedTool, script: str, engines: tuple[str, ...]) -> None:
+    def __init__(
+        self, tool: LoadedTool, script: str, engines: tuple[str, ...], declared: frozenset[str]
+    ) -> None:
         self.config = tool.effective
         self.script = script
         self.engines = engines
+        self.declared = declared
         self.count = 0
         self.paths: set[str] = set()
+        self.witnesses: dict[str, Witness] = {}
 
     def compare(self, scenario: Scenario) -> Counterexample | None:
-        """Run both forms; the counterexample when no composite schedule matches."""
+        """Run both forms on every engine; the counterexample when nothing explains a difference."""
         self.count += 1
         composite = run_composite(self.config, scenario)
         self.paths.add(path_of(composite))
+        schedules: list[Trace] | None = None
         for engine in self.engines:
             script = run_starlark(
                 self.script, scenario, engine=engine, timeout_ns=self.config.timeout
             )
-            found = difference(composite, script)
-            if found is None:
-                continue
-            others = run_composite_schedules(self.config, scenario, "all", SCHEDULE_LIMIT)
-            if matching(list(others), script) is None:
+            match = explain(composite, script, self.declared, engine)
+            if match is None or not match.exact:
+                if schedules is None:
+                    schedules = [
+                        composite,
+                        *run_composite_schedules(self.config, scenario, "all", SCHEDULE_LIMIT),
+                    ]
+                match = best_match(schedules, script, self.declared, engine)
+            if match is None:
+                found = differences(composite, script)
                 return Counterexample(scenario, engine, found, composite, script)
+            if not match.exact:
+                self._witness(scenario, engine, match, script)
         return None
+
+    def _witness(self, scenario: Scenario, engine: str, match: Match, script: Trace) -> None:
+        size = len(json.dumps(scenario.to_json(), sort_keys=True, default=str))
+        for deviation in match.excused:
+            held = self.witnesses.get(deviation)
+            rank = (len(match.excused), size)
+            if held is None or rank < (len(held.classes), held.size):
+                self.witnesses[deviation] = Witness(
+                    deviation,
+                    scenario,
+                    engine,
+                    match.excused,
+                    match.differences,
+                    match.composite,
+                    script,
+                    size,
+                )
 
 
 def check_tool(
@@ -130,42 +237,69 @@ def check_tool(
     started = time.perf_counter()
     origin = tool.origin.file
     report = ToolReport(
-        tool.effective.name, origin, "certified", engines=options.engines, seed=options.seed
+        tool.effective.name,
+        origin,
+        Verdict.EQUIVALENT,
+        engines=options.engines,
+        seed=options.seed,
+        style=options.style,
     )
-    if emitted is not None:
-        script = emitted.script
-    if script is None:
+    if emitted is None and script is None:
         try:
-            emitted = emit_script(
+            emitted = emit_tool(
                 tool.effective,
                 f"{origin}:{tool.config.where.at.line}",
-                options.tool_schemas,
-                options.fixes,
+                style=options.style,
+                tool_schemas=options.tool_schemas,
+                fixes=options.fixes,
             )
         except TranspilerError as error:
-            report.verdict, report.reason = "not-converted", str(error)
+            report.verdict, report.reason = Verdict.NOT_CONVERTED, str(error)
             report.seconds = time.perf_counter() - started
             return report
+    if emitted is not None:
         script = emitted.script
+    assert script is not None
     report.emitted = emitted
-    run = _Run(tool, script, options.engines)
+    declared = emitted.declared if emitted is not None else frozenset(CLASSES)
+    report.declared = tuple(sorted(declared))
+    run = _Run(tool, script, options.engines, declared)
     shapes = tool_shapes(tool.effective)
+    report.findings = findings(tool)
     report.counterexample = _exhaustive(run, tool, shapes, options, report) or _random(
         run, tool, shapes, options, emitted
     )
     report.scenarios = run.count
     report.distinct_paths = len(run.paths)
+    report.witnesses = {c: run.witnesses[c] for c in report.declared if c in run.witnesses}
     if report.counterexample is not None:
-        deviations = [n.render() for n in emitted.deviations] if emitted is not None else []
-        report.verdict = "deviates" if deviations else "differs"
-        report.reason = report.counterexample.difference.render()
-        if deviations:
-            report.reason += "\nthe script declares these deviations:\n  - " + "\n  - ".join(
-                deviations
-            )
+        report.verdict = Verdict.DIFFERS
+        report.reason = _unexplained(report.counterexample, declared)
+    elif report.witnesses:
+        report.verdict = Verdict.EQUIVALENT_EXCEPT
     report.seconds = time.perf_counter() - started
-    report.certificate = certificate(tool, script, emitted, report)
+    report.certificate = certificate(tool, script, report)
     return report
+
+
+def _unexplained(example: Counterexample, declared: frozenset[str]) -> str:
+    lines = [d.render() for d in example.differences]
+    fired = sorted(example.composite.fired() - declared)
+    if fired:
+        lines.append(
+            "the workflow exercised " + ", ".join(fired) + ", which the script does not declare"
+        )
+    return "\n".join(lines)
+
+
+def findings(tool: LoadedTool) -> tuple[Finding, ...]:
+    """Quirks that fire on the tool's ordinary successful run (every backend answers)."""
+    trace = run_composite(tool.effective, happy_scenario(tool.effective))
+    return tuple(_finding(event) for event in trace.quirks if event.notable)
+
+
+def _finding(event: QuirkEvent) -> Finding:
+    return Finding(event.deviation, event.step, event.site, event.detail)
 
 
 def _exhaustive(
@@ -211,18 +345,17 @@ def _random(
     return run.compare(minimal)
 
 
-def certificate(
-    tool: LoadedTool, script: str, emitted: EmitResult | None, report: ToolReport
-) -> dict[str, Any]:
+def certificate(tool: LoadedTool, script: str, report: ToolReport) -> dict[str, Any]:
     """The record ``check`` keeps per tool (see docs/equivalence.md)."""
     source = Path(tool.origin.file)
     yaml_hash = hashlib.sha256(source.read_bytes()).hexdigest() if source.is_file() else None
-    notes = emitted.notes if emitted is not None else ()
+    notes = report.emitted.notes if report.emitted is not None else ()
     return {
         "file": tool.origin.file,
         "tool": tool.effective.name,
         "yaml_sha256": yaml_hash,
         "script_sha256": hashlib.sha256(script.encode()).hexdigest(),
+        "style": report.style,
         "engines": list(report.engines),
         "seed": report.seed,
         "paths": {
@@ -231,8 +364,13 @@ def certificate(
             "distinct": report.distinct_paths,
         },
         "scenarios": report.scenarios,
-        "verdict": report.verdict,
+        "verdict": str(report.verdict),
+        "declared": list(report.declared),
+        "observed": {
+            deviation: {"engine": witness.engine, "scenario_size": witness.size}
+            for deviation, witness in report.witnesses.items()
+        },
+        "findings": [finding.render() for finding in report.findings],
         "domain": [n.text for n in notes if n.kind == "domain"],
-        "quirks_reproduced": [n.name for n in notes if n.kind == "quirk"],
         "deviations_requested": [n.name for n in notes if n.kind == "deviation" and n.requested],
     }

@@ -21,6 +21,7 @@ from transpiler.config.units import LoadedTool
 from transpiler.config.validate import validate
 from transpiler.diagnostics import InputError
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
+from transpiler.harness.verdict import Verdict
 
 _SERVE_PHASES = ("admission", "operator", "P1", "P2", "P3", "P4")
 
@@ -68,7 +69,9 @@ def _tool(selected: Selected) -> LoadedTool:
 def check_one(selected: Selected, options: CheckOptions) -> ToolReport:
     """Check one selected tool (runs in a worker process)."""
     if selected.refusal is not None:
-        return ToolReport(selected.tool, selected.file, "not-converted", reason=selected.refusal)
+        return ToolReport(
+            selected.tool, selected.file, Verdict.NOT_CONVERTED, reason=selected.refusal
+        )
     return _without_traces(check_tool(_tool(selected), options))
 
 

@@ -1,8 +1,9 @@
 """Path-exhaustive scenarios: every combination of step outcomes, up to a limit.
 
 Each backend tool gets a small set of outcomes — success with the read fields
-set to one template literal, success with them set to another (so a condition
-can go either way), success with the fields missing, an ``isError`` result, a
+set to one template literal, to another, or to a text no template compares
+with (so every condition can go either way with every field present), success
+with the fields missing, an ``isError`` result, a
 transport error, and (for retried tools) a failure that succeeds on the next
 attempt; forEach collections come as 0, 1 and 3 items. Each elicitation gets
 accept, decline and cancel. The combinations are enumerated in a fixed order
@@ -42,9 +43,10 @@ def tool_outcomes(shapes: ToolShapes, tool: str) -> list[dict[str, Any]]:
     trie = shapes.output_fields.get(tool, {})
     lists = shapes.collection_fields.get(tool, set())
     literals = shapes.literals or ["x"]
+    other = next(text for text in ("other", "other-1", "other-2") if text not in literals)
     outcomes: list[dict[str, Any]] = []
     for size in (1, 0, 3) if lists else (1,):
-        for value in dict.fromkeys([literals[0], literals[-1]]):
+        for value in dict.fromkeys([literals[0], literals[-1], other]):
             outcomes.append({"results": [{"structuredContent": _filled(trie, value, lists, size)}]})
     outcomes.append({"results": [{"structuredContent": {}}]})
     outcomes.append(

@@ -12,6 +12,10 @@ reported):
 4. the backend calls as a multiset of (tool, arguments, attempt);
 5. the elicitation requests, message and schema, in order.
 
+A difference is *excused* when the composite run exercised deviation classes
+(:mod:`transpiler.deviations`) that the script may exhibit and whose reach on
+this engine covers every field that differs; :func:`explain` says which.
+
 Logs, virtual times, step records and call order inside a concurrency group
 are not compared. A script trace is equivalent to a workflow when it equals
 *some* trace the composite model produces under its schedules (canonical
@@ -27,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from transpiler.deviations import CLASSES, Observable, covers
 from transpiler.sim.trace import Trace, plain_json
 from transpiler.starlark_runtime.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 
@@ -39,15 +44,44 @@ COMPOSITE_TIMEOUTS = (
 
 @dataclass(frozen=True)
 class Difference:
-    """The first field where two traces differ, with both sides' values."""
+    """One field where two traces differ, with both sides' values."""
 
     field: str
     composite: str
     script: str
 
+    @property
+    def observables(self) -> frozenset[Observable]:
+        """What a deviation class must be able to reach to explain this difference."""
+        return _OBSERVABLES[self.field]
+
     def render(self) -> str:
         """A short side-by-side description."""
         return f"{self.field}:\n  composite: {self.composite}\n  script:    {self.script}"
+
+
+_OBSERVABLES = {
+    "outcome": frozenset({Observable.OUTCOME, Observable.ERROR_TEXT, Observable.OUTPUT}),
+    "error text": frozenset({Observable.ERROR_TEXT}),
+    "structuredContent": frozenset({Observable.OUTPUT}),
+    "result text": frozenset({Observable.OUTPUT}),
+    "calls": frozenset({Observable.CALLS}),
+    "elicitations": frozenset({Observable.ELICITATIONS}),
+}
+
+
+@dataclass(frozen=True)
+class Match:
+    """A composite trace a script trace matches, and the classes that excuse what differs."""
+
+    composite: Trace
+    excused: frozenset[str]
+    differences: tuple[Difference, ...]
+
+    @property
+    def exact(self) -> bool:
+        """Whether nothing differs at all."""
+        return not self.differences
 
 
 def canonical(value: Any) -> str:
@@ -86,31 +120,45 @@ def calls(trace: Trace) -> Counter[str]:
     )
 
 
-def difference(composite: Trace, script: Trace) -> Difference | None:
-    """The first differing field, or None when the traces are equivalent."""
+def differences(composite: Trace, script: Trace) -> tuple[Difference, ...]:
+    """Every field that differs, in the relation's order (empty when equivalent)."""
+    found: list[Difference] = []
     left, right = outcome_class(composite), outcome_class(script)
     if left != right:
-        return Difference("outcome", f"{left}: {_text(composite)}", f"{right}: {_text(script)}")
-    if left == "error" and unwrapped_error(composite) != unwrapped_error(script):
-        return Difference("error text", unwrapped_error(composite), unwrapped_error(script))
-    if left == "success":
+        found.append(
+            Difference("outcome", f"{left}: {_text(composite)}", f"{right}: {_text(script)}")
+        )
+    elif left == "error" and unwrapped_error(composite) != unwrapped_error(script):
+        found.append(
+            Difference("error text", unwrapped_error(composite), unwrapped_error(script))
+        )
+    elif left == "success":
         ours = canonical(composite.client_result.get("structuredContent"))
         theirs = canonical(script.client_result.get("structuredContent"))
         if ours != theirs:
-            return Difference("structuredContent", ours, theirs)
-        if _text(composite) != _text(script):
-            return Difference("result text", _text(composite), _text(script))
-    if calls(composite) != calls(script):
-        return Difference(
-            "calls",
-            _describe(calls(composite) - calls(script)),
-            _describe(calls(script) - calls(composite)),
+            found.append(Difference("structuredContent", ours, theirs))
+        elif _text(composite) != _text(script):
+            found.append(Difference("result text", _text(composite), _text(script)))
+    ours_calls, theirs_calls = calls(composite), calls(script)
+    if ours_calls != theirs_calls:
+        found.append(
+            Difference(
+                "calls",
+                _describe(ours_calls - theirs_calls),
+                _describe(theirs_calls - ours_calls),
+            )
         )
     asked = [(e.message, canonical(e.schema)) for e in composite.elicitations]
     answered = [(e.message, canonical(e.schema)) for e in script.elicitations]
     if asked != answered:
-        return Difference("elicitations", repr(asked), repr(answered))
-    return None
+        found.append(Difference("elicitations", repr(asked), repr(answered)))
+    return tuple(found)
+
+
+def difference(composite: Trace, script: Trace) -> Difference | None:
+    """The first differing field, or None when the traces are equivalent."""
+    found = differences(composite, script)
+    return found[0] if found else None
 
 
 def _describe(extra: Counter[str]) -> str:
@@ -119,9 +167,41 @@ def _describe(extra: Counter[str]) -> str:
     return "only here: " + "; ".join(sorted(extra.elements()))
 
 
-def matching(composites: Sequence[Trace], script: Trace) -> Trace | None:
-    """A composite trace equivalent to ``script``, or None."""
+def explain(
+    composite: Trace, script: Trace, excusable: frozenset[str], engine: str
+) -> Match | None:
+    """The match of two traces, excused by classes the composite run fired, or None."""
+    found = differences(composite, script)
+    if not found:
+        return Match(composite, frozenset(), ())
+    reach: frozenset[Observable] = frozenset().union(*(d.observables for d in found))
+    fired = frozenset(
+        class_id
+        for class_id in composite.fired() & excusable
+        if engine in CLASSES[class_id].engines and CLASSES[class_id].affects & reach
+    )
+    if not covers(fired, reach, engine):
+        return None
+    return Match(composite, fired, found)
+
+
+def best_match(
+    composites: Sequence[Trace], script: Trace, excusable: frozenset[str], engine: str
+) -> Match | None:
+    """The composite trace ``script`` matches best: exactly if any, else with fewest classes."""
+    best: Match | None = None
     for trace in composites:
-        if difference(trace, script) is None:
-            return trace
-    return None
+        match = explain(trace, script, excusable, engine)
+        if match is None:
+            continue
+        if match.exact:
+            return match
+        if best is None or len(match.excused) < len(best.excused):
+            best = match
+    return best
+
+
+def matching(composites: Sequence[Trace], script: Trace) -> Trace | None:
+    """A composite trace exactly equivalent to ``script``, or None."""
+    match = best_match(composites, script, frozenset(), "")
+    return None if match is None or not match.exact else match.composite

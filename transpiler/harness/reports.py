@@ -1,8 +1,17 @@
-"""``check``'s reports: console lines, JSON, JUnit XML, a Markdown table for reviews."""
+"""``check``'s reports: console lines, JSON, JUnit XML, Markdown for reviews.
+
+Every report says, per tool, the verdict, the deviation classes the script
+declares with a witness for each one observed (the smallest scenario where it
+showed, composite and script side by side), the tool's findings (vMCP quirks
+that fire on its ordinary run) and, when the script differs, the minimal
+counterexample.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -11,24 +20,43 @@ from xml.etree import ElementTree
 import jinja2
 import yaml
 
-from transpiler.harness.check import Counterexample, ToolReport
-from transpiler.sim.trace import plain_json
+from transpiler.deviations import CLASSES
+from transpiler.harness.check import Counterexample, ToolReport, Witness
+from transpiler.harness.relation import Difference
+from transpiler.sim.trace import Trace, plain_json
 
 _MARKDOWN = jinja2.Template(
     """\
-| tool | file | verdict | scenarios | paths | engines |
-|---|---|---|---|---|---|
+| tool | file | verdict | deviations observed | scenarios | paths | engines |
+|---|---|---|---|---|---|---|
 {% for r in reports -%}
-| `{{ r.tool }}` | `{{ r.file }}` | **{{ r.verdict }}** | {{ r.scenarios }} \
-| {{ r.distinct_paths }} reached, {{ r.paths_run }}/{{ r.paths_enumerated }} combinations \
+| `{{ r.tool }}` | `{{ r.file }}` | **{{ r.verdict }}** | {{ r.observed | join(", ") or "none" }} \
+| {{ r.scenarios }} | {{ r.distinct_paths }} reached, {{ r.paths_run }}/{{ r.paths_enumerated }} \
 | {{ r.engines | join(", ") }} |
 {% endfor %}
-{% for r in reports if r.reason -%}
+{% for r in reports if r.reason or r.witnesses or r.findings or r.declared -%}
 ### `{{ r.tool }}`: {{ r.verdict }}
-
+{% if r.reason %}
 ```
 {{ r.reason }}
 ```
+{% endif %}
+{%- if r.findings %}
+Findings (vMCP quirks that fire on an ordinary run of this tool):
+{% for f in r.findings %}
+- {{ f.render() }}
+{%- endfor %}
+{% endif %}
+{%- for c in r.declared %}
+{%- set w = r.witnesses.get(c) %}
+{%- if w %}
+**`{{ c }}`**: {{ classes[c].title }}. Witness ({{ w.engine }}, {{ w.size }} bytes):
+
+{{ side_by_side(w) }}
+{% else %}
+**`{{ c }}`**: not observed in {{ r.scenarios }} scenarios.
+{% endif %}
+{%- endfor %}
 {% endfor %}""",
     autoescape=False,
     keep_trailing_newline=True,
@@ -41,18 +69,23 @@ def console_line(report: ToolReport) -> str:
         f"{report.scenarios} scenarios, {report.distinct_paths} paths "
         f"({report.paths_run}/{report.paths_enumerated} combinations), {report.seconds:.1f}s"
     )
-    return f"{report.verdict:>13}  {report.tool}  ({report.file})  {detail}"
+    observed = f" [{', '.join(report.observed)}]" if report.observed else ""
+    return f"{report.verdict:>17}  {report.tool}  ({report.file})  {detail}{observed}"
 
 
-def report_json(reports: Sequence[ToolReport]) -> dict[str, Any]:
-    """Every tool's verdict, reason, certificate and counterexample as JSON."""
+def report_json(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> dict[str, Any]:
+    """Every tool's verdict, classes with witnesses, findings, certificate, counterexample."""
     return {
         "tools": [
             {
                 "tool": r.tool,
                 "file": r.file,
-                "verdict": r.verdict,
+                "verdict": str(r.verdict),
+                "passes": r.passes(accept),
                 "reason": r.reason,
+                "declared": list(r.declared),
+                "witnesses": {c: witness_json(w) for c, w in r.witnesses.items()},
+                "findings": [f.render() for f in r.findings],
                 "certificate": r.certificate,
                 "counterexample": None
                 if r.counterexample is None
@@ -60,16 +93,33 @@ def report_json(reports: Sequence[ToolReport]) -> dict[str, Any]:
             }
             for r in reports
         ],
-        "certified": sum(r.certified for r in reports),
+        "passed": sum(r.passes(accept) for r in reports),
         "total": len(reports),
     }
 
 
+def _differences_json(differences: Sequence[Difference]) -> list[dict[str, str]]:
+    return [{"field": d.field, "composite": d.composite, "script": d.script} for d in differences]
+
+
+def witness_json(witness: Witness) -> dict[str, Any]:
+    """A witness: the scenario, the classes that excuse it, what differs, both traces."""
+    return {
+        "class": witness.deviation,
+        "engine": witness.engine,
+        "excused_by": sorted(witness.classes),
+        "differences": _differences_json(witness.differences),
+        "scenario": witness.scenario.to_json(),
+        "composite": witness.composite.to_json(),
+        "script": witness.script.to_json(),
+    }
+
+
 def counterexample_json(example: Counterexample) -> dict[str, Any]:
-    """A counterexample: the scenario, the engine, the differing field and both traces."""
+    """A counterexample: the scenario, the engine, the differing fields and both traces."""
     return {
         "engine": example.engine,
-        "field": example.difference.field,
+        "differences": _differences_json(example.differences),
         "scenario": example.scenario.to_json(),
         "saved_to": example.saved_to,
         "composite": example.composite.to_json(),
@@ -77,46 +127,62 @@ def counterexample_json(example: Counterexample) -> dict[str, Any]:
     }
 
 
-def side_by_side(example: Counterexample) -> str:
-    """Both traces' essentials, for a person reading the console."""
-    lines = [f"first difference ({example.engine} engine): {example.difference.render()}"]
-    for name, trace in (("composite", example.composite), ("script", example.script)):
-        lines.append(
-            f"{name}: outcome {trace.outcome}; result {json.dumps(plain_json(trace.client_result))}"
-        )
-        for call in trace.calls:
-            lines.append(
-                f"  call {call.tool} attempt {call.attempt} {json.dumps(plain_json(call.args))}"
-            )
+def _essentials(name: str, trace: Trace) -> list[str]:
+    lines = [f"{name}: {trace.outcome}; {json.dumps(plain_json(trace.client_result))[:300]}"]
+    for call in trace.calls:
+        arguments = json.dumps(plain_json(call.args))
+        lines.append(f"  call {call.tool} attempt {call.attempt} {arguments}")
+    for request in trace.elicitations:
+        lines.append(f"  elicit {json.dumps(request.message)} -> {request.answer}")
+    return lines
+
+
+def side_by_side(example: Counterexample | Witness) -> str:
+    """What differs, then both runs' essentials, for a person reading the report."""
+    lines = ["```", f"scenario: {json.dumps(example.scenario.to_json(), sort_keys=True)}"]
+    for difference in example.differences:
+        lines.append(difference.render())
+    lines += _essentials("composite", example.composite) + _essentials("script", example.script)
+    lines.append("```")
     return "\n".join(lines)
 
 
-def junit(reports: Sequence[ToolReport]) -> str:
-    """One JUnit test case per tool."""
+def junit(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> str:
+    """One JUnit test case per tool; a tool the gate does not let through fails."""
     suite = ElementTree.Element(
         "testsuite",
         name="vmcp-starlark-equivalence",
         tests=str(len(reports)),
-        failures=str(sum(not r.certified for r in reports)),
+        failures=str(sum(not r.passes(accept) for r in reports)),
     )
     for report in reports:
         case = ElementTree.SubElement(
             suite, "testcase", classname=report.file, name=report.tool, time=f"{report.seconds:.3f}"
         )
-        if not report.certified:
-            failure = ElementTree.SubElement(case, "failure", message=report.verdict)
-            failure.text = report.reason
+        if not report.passes(accept):
+            failure = ElementTree.SubElement(case, "failure", message=str(report.verdict))
+            failure.text = report.reason or ", ".join(report.observed)
     return ElementTree.tostring(suite, encoding="unicode") + "\n"
 
 
 def markdown(reports: Sequence[ToolReport]) -> str:
-    """A table a reviewer reads in a pull request, then the reason for each problem."""
-    return str(_MARKDOWN.render(reports=reports))
+    """A table a reviewer reads in a pull request, then each tool's classes and witnesses."""
+    return str(_MARKDOWN.render(reports=reports, classes=CLASSES, side_by_side=side_by_side))
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def safe_file_name(tool: str, suffix: str) -> str:
+    """A file name from a tool name that cannot leave its directory."""
+    stem = _UNSAFE.sub("_", tool).strip("._") or "tool"
+    digest = hashlib.sha256(tool.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{stem[:60]}-{digest}.{suffix}"
 
 
 def save_counterexample(example: Counterexample, directory: Path, tool: str) -> str:
     """Write the scenario as YAML that ``run`` replays; returns its path."""
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{tool}.{example.engine}.scenario.yaml"
+    path = directory / safe_file_name(tool, f"{example.engine}.scenario.yaml")
     path.write_text(yaml.safe_dump(example.scenario.to_json(), sort_keys=True, allow_unicode=True))
     return str(path)

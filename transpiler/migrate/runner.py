@@ -16,18 +16,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
 from transpiler.config.model import DocumentKind
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import UnitReport, ValidationReport, validate
 from transpiler.diagnostics import Diagnostic
 from transpiler.emit.report import EmitResult
+from transpiler.harness.check import CheckOptions
+from transpiler.harness.verdict import Verdict
 from transpiler.migrate.atomic import PlannedWrite, write_all
 from transpiler.migrate.entry import ScriptedBody
 from transpiler.migrate.existing import Counterpart, same_code
-from transpiler.migrate.outcome import (
-    Status,
+from transpiler.migrate.output_schema import output_schema
+from transpiler.migrate.rewrite import DocumentEdits, ToolEdit, document_ends, document_splices
+from transpiler.migrate.scriptfiles import ScriptFiles
+from transpiler.migrate.sources import BOM, Inputs, SourceFile, read_inputs
+from transpiler.migrate.textspan import Splice, Unrewritable, apply_splices
+from transpiler.migrate.verify import VerificationError, verify
+from transpiler.migrate.yamlspan import SpanDocument, SpanKind
+from transpiler.pipeline import (
+    Pairing,
     ToolOutcome,
     decide,
     emit,
@@ -35,14 +43,6 @@ from transpiler.migrate.outcome import (
     rejection,
     unit_rejection,
 )
-from transpiler.migrate.output_schema import output_schema
-from transpiler.migrate.rewrite import DocumentEdits, ToolEdit, document_ends, document_splices
-from transpiler.migrate.scriptfiles import ScriptFiles
-from transpiler.migrate.sources import BOM, Inputs, SourceFile, read_inputs
-from transpiler.migrate.textspan import Splice, Unrewritable, apply_splices
-from transpiler.migrate.verdict import CheckOptions, harness_available
-from transpiler.migrate.verify import VerificationError, verify
-from transpiler.migrate.yamlspan import SpanDocument, SpanKind
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,6 @@ class MigrateOptions:
     out_dir: Path | None = None
     backup_suffix: str | None = ".orig"
     check: CheckOptions = field(default_factory=CheckOptions)
-    tool_schemas: Mapping[str, Any] | None = None
-    fixes: tuple[str, ...] = ()
 
 
 class FileStatus(StrEnum):
@@ -93,12 +91,11 @@ class MigrationReport:
     files: tuple[FileResult, ...]
     script_files: tuple[PlannedWrite, ...]
     notes: tuple[Diagnostic, ...]
-    harness: bool
     written: bool
 
     @property
     def complete(self) -> bool:
-        """Every tool migrated and certified, no file refused or failed."""
+        """Every tool migrated and passing the gate, no file refused or failed."""
         tools_ok = all(_settled(o, self.options) for o in self.tools)
         files_ok = all(f.status in (FileStatus.REWRITTEN, FileStatus.UNCHANGED) for f in self.files)
         return tools_ok and files_ok
@@ -130,7 +127,6 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
         results,
         tuple(scripts.writes()),
         notes,
-        harness_available(),
         options.write,
     )
 
@@ -157,19 +153,19 @@ def judging_units(report: ValidationReport) -> dict[tuple[str, int, str], UnitRe
 
 
 def _settled(outcome: ToolOutcome, options: MigrateOptions) -> bool:
-    if outcome.status is Status.CERTIFIED:
-        return True
-    if outcome.status is Status.ALREADY:
-        return options.keep_composite or (outcome.check is not None and outcome.check.certified)
-    return False
+    """Whether nothing stops the tool's file from being migrated."""
+    if outcome.pairing is Pairing.ALREADY:
+        return options.keep_composite or outcome.passes(options.check.accept)
+    return outcome.pairing is Pairing.NEW and outcome.passes(options.check.accept)
 
 
 def _writable(outcome: ToolOutcome, options: MigrateOptions) -> bool:
-    """Whether the tool's scripted form is written (certified, or converted and forced)."""
-    if outcome.status is Status.CERTIFIED:
-        return True
-    forced = (Status.DIFFERS, Status.DEVIATES, Status.OUT_OF_DOMAIN, Status.UNCHECKED)
-    return options.force and outcome.status in forced
+    """Whether the tool's scripted form is written (it passes, or it was converted and forced)."""
+    if outcome.pairing is not Pairing.NEW or outcome.emitted is None:
+        return False
+    if outcome.verdict is Verdict.NOT_CONVERTED:
+        return False
+    return outcome.passes(options.check.accept) or options.force
 
 
 def _outcome(
@@ -182,7 +178,7 @@ def _outcome(
     rejected = rejection(tool, unit)
     if rejected is not None:
         return rejected
-    emitted = emit(tool, options.tool_schemas, options.fixes)
+    emitted = emit(tool, options.check)
     if isinstance(emitted, str):
         return decide(tool, unit, emitted, options.check)
     counterpart = _counterpart(tool, unit, inputs)
@@ -191,7 +187,7 @@ def _outcome(
     problem = _probe(tool, emitted.script, sources[tool.origin.file])
     if problem is not None:
         reason = f"migrate cannot rewrite its YAML: {problem}"
-        return ToolOutcome(tool, Status.NOT_CONVERTED, reason, emitted)
+        return ToolOutcome(tool, Verdict.NOT_CONVERTED, reason, emitted)
     return decide(tool, unit, emitted, options.check)
 
 
@@ -218,14 +214,13 @@ def _existing(
             f"a scripted tool of the same name ({counterpart.where}) differs from this "
             "migration; it is left alone and the composite tool kept"
         )
-        return ToolOutcome(tool, Status.CONFLICT, reason, emitted)
+        return ToolOutcome(tool, None, reason, emitted, pairing=Pairing.CONFLICT)
     if options.keep_composite:
         reason = f"scripted form at {counterpart.where}; the composite tool is kept beside it"
-        return ToolOutcome(tool, Status.ALREADY, reason, emitted)
+        return ToolOutcome(tool, None, reason, emitted, pairing=Pairing.ALREADY)
     checked = decide(tool, unit, emitted, options.check)
-    verdict = checked.check.reason if checked.check is not None else checked.reason
-    reason = f"scripted form at {counterpart.where}; {verdict}"
-    return replace(checked, status=Status.ALREADY, reason=reason)
+    reason = f"scripted form at {counterpart.where}; {checked.reason}"
+    return replace(checked, pairing=Pairing.ALREADY, reason=reason)
 
 
 def _probe(tool: LoadedTool, script: str, source: SourceFile) -> str | None:
@@ -291,9 +286,9 @@ def _refusal(
     source: SourceFile, tools: list[ToolOutcome], proposal: str | None, options: MigrateOptions
 ) -> FileResult:
     """A file left alone; ``proposal`` is what ``--force`` would write, for the diff."""
-    blocking = ", ".join(f"{o.name} ({o.status})" for o in tools if not _settled(o, options))
+    blocking = ", ".join(f"{o.name} ({state(o)})" for o in tools if not _settled(o, options))
     reason = (
-        f"not every tool is certified ({blocking}): the file is left as it is "
+        f"not every tool passes ({blocking}): the file is left as it is "
         "(--force migrates the converted tools anyway)"
     )
     before = source.text.text if source.text else None
@@ -389,7 +384,7 @@ def _file(
 def _nothing(tools: list[ToolOutcome]) -> str:
     if not tools:
         return "no composite tools"
-    if all(o.status is Status.ALREADY for o in tools):
+    if all(o.pairing is Pairing.ALREADY for o in tools):
         return "already migrated"
     return "nothing to change"
 
@@ -410,9 +405,16 @@ def _tool_edit(
             tool.origin.path, ScriptedBody(outcome.emitted.script, script_file, output), not keep
         )
     finished = _settled(outcome, options) or options.force
-    if outcome.status is Status.ALREADY and not keep and finished:
+    if outcome.pairing is Pairing.ALREADY and not keep and finished:
         return ToolEdit(tool.origin.path, None, remove=True)
     return None
+
+
+def state(outcome: ToolOutcome) -> str:
+    """A tool's state in words: its pairing when it has one, else the harness's verdict."""
+    if outcome.pairing is not Pairing.NEW:
+        return str(outcome.pairing)
+    return "converted, not checked" if outcome.verdict is None else str(outcome.verdict)
 
 
 def _refs_to_move(document: SpanDocument, scripted: set[tuple[str, str]]) -> frozenset[str]:

@@ -13,20 +13,19 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from transpiler.migrate import verdict
-from transpiler.migrate.outcome import Status, ToolOutcome
+from transpiler.harness.verdict import Verdict
 from transpiler.migrate.rewrite import SCRIPTED_KIND
-from transpiler.migrate.runner import FileResult, FileStatus, MigrationReport
+from transpiler.migrate.runner import FileResult, FileStatus, MigrationReport, state
+from transpiler.pipeline import Pairing, ToolOutcome
 
 _PHRASES = {
-    Status.CERTIFIED: "converted and certified",
-    Status.DIFFERS: "converted, not certified",
-    Status.DEVIATES: "converted with named deviations",
-    Status.OUT_OF_DOMAIN: "converted, not certified",
-    Status.UNCHECKED: "converted, not certified",
-    Status.NOT_CONVERTED: "not converted",
-    Status.ALREADY: "already migrated",
-    Status.CONFLICT: "not migrated",
+    Verdict.EQUIVALENT: "converted, equivalent",
+    Verdict.EQUIVALENT_EXCEPT: "converted, equivalent except for named deviations",
+    Verdict.DIFFERS: "converted, differs from the workflow",
+    Verdict.NOT_CONVERTED: "not converted",
+    Pairing.ALREADY: "already migrated",
+    Pairing.CONFLICT: "not migrated",
+    None: "converted, not checked",
 }
 
 
@@ -111,28 +110,33 @@ def _file_phrase(result: FileResult, report: MigrationReport) -> str:
 
 def _tool_lines(outcome: ToolOutcome) -> Iterator[str]:
     where = f"{outcome.location.file}:{outcome.location.line}"
-    phrase = _PHRASES[outcome.status]
-    deviations = [f.text for f in outcome.findings if f.kind == "deviation"]
-    if deviations and outcome.converted:
-        phrase += f", with {len(deviations)} named deviation(s)"
-    yield f"   {where}: {outcome.name}: {phrase}: {outcome.reason}"
-    for finding in outcome.findings:
-        yield f"      {finding.render()}"
+    key = outcome.pairing if outcome.pairing is not Pairing.NEW else outcome.verdict
+    yield f"   {where}: {outcome.name}: {_PHRASES[key]}: {outcome.reason}"
+    for remark in outcome.remarks:
+        yield f"      {remark.render()}"
+    report = outcome.report
+    if report is not None:
+        for deviation, witness in report.witnesses.items():
+            first = witness.differences[0]
+            sides = f"composite {_short(first.composite)} / script {_short(first.script)}"
+            yield (
+                f"      witness for {deviation} ({witness.engine}, {witness.size} bytes): "
+                f"{first.field}: {sides}"
+            )
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _totals(report: MigrationReport) -> Iterator[str]:
-    statuses = Counter(outcome.status for outcome in report.tools)
+    states = Counter(state(outcome) for outcome in report.tools)
     files = Counter(result.status for result in report.files)
-    parts = [f"{statuses[s]} {s}" for s in Status if statuses[s]]
+    parts = [f"{count} {name}" for name, count in sorted(states.items())]
     yield f"tools: {len(report.tools)} ({', '.join(parts) or 'none'})"
     file_parts = [f"{files[s]} {s}" for s in FileStatus if files[s]]
     mode = "written" if report.written else "dry run, nothing written (--write to apply)"
     yield f"files: {len(report.files)} ({', '.join(file_parts) or 'none'}); {mode}"
-    if not report.harness:
-        yield (
-            f"equivalence: not checked ({verdict.HARNESS_MODULE} is not installed); no tool is "
-            "certified, so --write changes nothing without --force"
-        )
 
 
 def summary_json(report: MigrationReport) -> dict[str, Any]:
@@ -140,7 +144,6 @@ def summary_json(report: MigrationReport) -> dict[str, Any]:
     return {
         "written": report.written,
         "complete": report.complete,
-        "harness": report.harness,
         "files": [
             {
                 "path": str(result.path),
@@ -158,14 +161,14 @@ def summary_json(report: MigrationReport) -> dict[str, Any]:
 
 
 def _tool_json(outcome: ToolOutcome) -> dict[str, Any]:
-    check = outcome.check
-    report = getattr(check.report, "to_json", None) if check is not None else None
+    report = outcome.report
     return {
         "tool": outcome.name,
         "file": outcome.location.file,
         "line": outcome.location.line,
-        "status": str(outcome.status),
+        "status": state(outcome),
+        "verdict": None if outcome.verdict is None else str(outcome.verdict),
         "reason": outcome.reason,
-        "findings": [finding.to_json() for finding in outcome.findings],
-        "check": report() if callable(report) else None,
+        "remarks": [remark.to_json() for remark in outcome.remarks],
+        "certificate": None if report is None else report.certificate,
     }

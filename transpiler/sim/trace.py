@@ -52,6 +52,26 @@ class ElicitationRecord:
 
 
 @dataclass(frozen=True)
+class QuirkEvent:
+    """A deviation class the composite model exercised (see ``transpiler.deviations``)."""
+
+    deviation: str
+    step: str | None
+    site: str
+    detail: str
+    notable: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The event in trace form."""
+        return {
+            "class": self.deviation,
+            "step": self.step,
+            "site": self.site,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
 class StepRecord:
     """A composite step's final record as templates would see it."""
 
@@ -87,6 +107,11 @@ class Trace:
     incomplete: bool = False
     virtual_duration_ns: int = 0
     schedule: str = "canonical"
+    quirks: list[QuirkEvent] = field(default_factory=list)
+
+    def fired(self) -> frozenset[str]:
+        """The deviation classes this run exercised (composite form only)."""
+        return frozenset(event.deviation for event in self.quirks)
 
     def to_json(self) -> dict[str, Any]:
         """The trace as the CLI prints it."""
@@ -108,6 +133,7 @@ class Trace:
             "incomplete": self.incomplete,
             "virtual_duration": self.virtual_duration_ns / NANOS_PER_SECOND,
             "schedule": self.schedule,
+            "quirks": [event.to_json() for event in self.quirks],
         }
 
     def dumps(self) -> str:

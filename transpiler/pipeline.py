@@ -1,42 +1,32 @@
-"""What happens to one composite tool: validity, emission, equivalence verdict, findings.
+"""One composite tool through the pipeline: vMCP's verdict, the script, the harness's verdict.
 
-The same steps as ``emit`` and ``check``: a tool vMCP rejects is not
-converted; a tool the emitter cannot express exactly is not converted; the
-rest get the harness's verdict.
+The one home of what happens to a tool, which the CLI (``emit``, ``check``,
+``migrate``) and the library both use: a tool vMCP rejects is not converted
+(with vMCP's reason); otherwise it is emitted in the chosen style and, when
+asked, the harness checks it. The outcome carries the verdict
+(:class:`~transpiler.harness.verdict.Verdict`), the harness's report, and
+every remark (warnings, declared deviations, findings) at its file:line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
 
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import PhaseVerdict, UnitReport
 from transpiler.diagnostics import Diagnostic, Severity, SourceLocation, TranspilerError
+from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult, Note
-from transpiler.emit.script import emit_script
-from transpiler.migrate.verdict import CheckOptions, ToolCheck, Verdict, check_script
+from transpiler.harness.check import CheckOptions, ToolReport, check_tool
+from transpiler.harness.verdict import Verdict
 from transpiler.plan import plan_tool
 
 
-class Status(StrEnum):
-    """A tool's migration status."""
-
-    CERTIFIED = "certified"
-    DIFFERS = "differs"
-    DEVIATES = "deviates"
-    OUT_OF_DOMAIN = "out-of-domain"
-    UNCHECKED = "unchecked"
-    NOT_CONVERTED = "not converted"
-    ALREADY = "already migrated"
-    CONFLICT = "conflict"
-
-
 @dataclass(frozen=True)
-class Finding:
-    """A warning or deviation, always with the file:line and step it concerns."""
+class Remark:
+    """A warning, declared deviation or finding, with the file:line and step it concerns."""
 
     kind: str
     text: str
@@ -60,16 +50,33 @@ class Finding:
         }
 
 
+class Pairing(StrEnum):
+    """How a composite tool pairs with a scripted tool of the same name in its config."""
+
+    NEW = "new"
+    ALREADY = "already migrated"
+    CONFLICT = "conflict"
+
+
 @dataclass(frozen=True)
 class ToolOutcome:
-    """One tool's fate; ``reason`` says why in one line."""
+    """One tool's fate; ``reason`` says why in one line.
+
+    ``verdict`` is None when the script was emitted but not checked;
+    ``report`` is the harness's report when it was.
+    """
 
     tool: LoadedTool
-    status: Status
+    verdict: Verdict | None
     reason: str
     emitted: EmitResult | None = None
-    check: ToolCheck | None = None
-    findings: tuple[Finding, ...] = ()
+    report: ToolReport | None = None
+    remarks: tuple[Remark, ...] = ()
+    pairing: Pairing = Pairing.NEW
+
+    def passes(self, accept: frozenset[str] | None) -> bool:
+        """Whether the gate lets it through (see :meth:`ToolReport.passes`)."""
+        return self.report is not None and self.report.passes(accept)
 
     @property
     def name(self) -> str:
@@ -85,16 +92,6 @@ class ToolOutcome:
     def converted(self) -> bool:
         """Whether a script exists for the tool."""
         return self.emitted is not None
-
-
-_VERDICT_STATUS = {
-    Verdict.CERTIFIED: Status.CERTIFIED,
-    Verdict.DIFFERS: Status.DIFFERS,
-    Verdict.DEVIATES: Status.DEVIATES,
-    Verdict.OUT_OF_DOMAIN: Status.OUT_OF_DOMAIN,
-    Verdict.NOT_CONVERTED: Status.NOT_CONVERTED,
-    Verdict.UNCHECKED: Status.UNCHECKED,
-}
 
 
 def tool_location(tool: LoadedTool) -> SourceLocation:
@@ -132,7 +129,7 @@ def rejection(tool: LoadedTool, report: UnitReport | None) -> ToolOutcome | None
     mine = reported.tool in (None, tool.config.name)
     whose = "" if mine else f" (tool {reported.tool} beside it)"
     reason = unit_rejection(report, tool.origin.file).replace(":", f"{whose}:", 1)
-    return ToolOutcome(tool, Status.NOT_CONVERTED, reason, findings=_warnings(tool, report))
+    return ToolOutcome(tool, Verdict.NOT_CONVERTED, reason, remarks=_warnings(tool, report))
 
 
 def unit_rejection(report: UnitReport, file: str) -> str:
@@ -153,16 +150,20 @@ def _reported(report: UnitReport) -> tuple[PhaseVerdict | None, Diagnostic]:
     return failing, next(d for d in report.diagnostics if d.severity is Severity.ERROR)
 
 
-def emit(
-    tool: LoadedTool, schemas: Mapping[str, Any] | None, fixes: Iterable[str]
-) -> EmitResult | str:
+def emit(tool: LoadedTool, options: CheckOptions) -> EmitResult | str:
     """The script (ending with one line break), or why the emitter refused.
 
     Trailing blank lines are dropped so the script checked is byte for byte the
     one written into the configuration (a YAML ``|`` block keeps one).
     """
     try:
-        emitted = emit_script(tool.effective, source_label(tool), schemas, tuple(fixes))
+        emitted = emit_tool(
+            tool.effective,
+            source_label(tool),
+            style=options.style,
+            tool_schemas=options.tool_schemas,
+            fixes=options.fixes,
+        )
     except TranspilerError as error:
         return _one_line(str(error))
     return replace(emitted, script=emitted.script.rstrip("\n") + "\n")
@@ -173,25 +174,38 @@ def decide(
     report: UnitReport | None,
     emitted: EmitResult | str,
     options: CheckOptions,
+    check: bool = True,
 ) -> ToolOutcome:
-    """The outcome of a valid tool: not converted, or the harness's verdict on its script."""
-    findings = _warnings(tool, report)
+    """The outcome of a valid tool: not converted, or its script and (``check``) its verdict."""
+    remarks = _warnings(tool, report)
     if isinstance(emitted, str):
-        reason = f"the emitter cannot express it exactly: {emitted}"
-        return ToolOutcome(tool, Status.NOT_CONVERTED, reason, findings=findings)
-    check = check_script(tool, emitted, options)
+        reason = f"the emitter cannot express it: {emitted}"
+        return ToolOutcome(tool, Verdict.NOT_CONVERTED, reason, remarks=remarks)
     notes = tuple(_note(tool, note) for note in (*emitted.deviations, *emitted.warnings))
+    remarks = remarks + notes + _annotations(tool)
+    if not check:
+        return ToolOutcome(tool, None, "converted (not checked)", emitted, remarks=remarks)
+    harness = check_tool(tool, options, emitted=emitted)
+    findings = tuple(
+        Remark("finding", finding.render(), tool_location(tool), finding.step)
+        for finding in harness.findings
+    )
     return ToolOutcome(
-        tool,
-        _VERDICT_STATUS[check.verdict],
-        check.reason,
-        emitted,
-        check,
-        findings + notes + _annotations(tool),
+        tool, harness.verdict, _verdict_reason(harness), emitted, harness, remarks + findings
     )
 
 
-def _annotations(tool: LoadedTool) -> tuple[Finding, ...]:
+def _verdict_reason(report: ToolReport) -> str:
+    if report.reason:
+        return _one_line(report.reason)
+    engines = ", ".join(report.engines)
+    seen = f"{report.scenarios} scenarios, {report.distinct_paths} paths on {engines}"
+    if report.verdict is Verdict.EQUIVALENT_EXCEPT:
+        return f"equivalent except for {', '.join(report.observed)} ({seen})"
+    return f"{report.verdict} ({seen})"
+
+
+def _annotations(tool: LoadedTool) -> tuple[Remark, ...]:
     """Declared annotations are kept, but THV-0051's ScriptedToolConfig has no such field."""
     if tool.config.annotations is None:
         return ()
@@ -199,15 +213,15 @@ def _annotations(tool: LoadedTool) -> tuple[Finding, ...]:
         "annotations are kept as written, but THV-0051's ScriptedToolConfig declares no "
         "annotations field: check that your vMCP accepts them on a scripted tool"
     )
-    return (Finding("warning", text, tool.config.where.of("annotations")),)
+    return (Remark("warning", text, tool.config.where.of("annotations")),)
 
 
-def _warnings(tool: LoadedTool, report: UnitReport | None) -> tuple[Finding, ...]:
+def _warnings(tool: LoadedTool, report: UnitReport | None) -> tuple[Remark, ...]:
     """The validator's and the planner's warnings about ``tool`` (races, unknown steps...)."""
     found = [d for d in report.diagnostics if _concerns(d, tool)] if report is not None else []
     found.extend(plan_tool(tool).warnings)
     unique = dict.fromkeys(
-        Finding("warning", _one_line(d.message), d.location, d.step)
+        Remark("warning", _one_line(d.message), d.location, d.step)
         for d in found
         if d.severity is Severity.WARNING
     )
@@ -218,9 +232,10 @@ def _concerns(diagnostic: Diagnostic, tool: LoadedTool) -> bool:
     return diagnostic.tool == tool.config.name and diagnostic.location.file == tool.origin.file
 
 
-def _note(tool: LoadedTool, note: Note) -> Finding:
+def _note(tool: LoadedTool, note: Note) -> Remark:
     location = note.location if note.location is not None else tool_location(tool)
-    return Finding(note.kind, note.text, location, note.step)
+    text = f"{note.name}: {note.text}" if note.kind == "deviation" else note.text
+    return Remark(note.kind, text, location, note.step)
 
 
 def _one_line(text: str) -> str:

@@ -1,0 +1,232 @@
+"""Which deviation classes a run of the composite model exercises, and where.
+
+vMCP's engine has behaviours a plain script does not share (the classes of
+:mod:`transpiler.deviations`). The model records each one it exercises on a
+run, with the step and the site (an argument key, the condition, an output
+property), so the harness can excuse a script's difference only on a scenario
+where a class it declares actually fired. The predicates below are the
+model-side definition of each class.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from transpiler.golang.fmt import format_value
+from transpiler.golang.jsondec import JSONDecodeError, unmarshal
+from transpiler.golang.values import AnyKeyMap, NilList, NilMap
+from transpiler.gotemplate import Observation, Template, parse, reads
+from transpiler.gotemplate.runtime import MISSING
+from transpiler.sim.trace import QuirkEvent
+
+_WHOLE_TEXT_LIMIT = 2.0**53
+_HTML_SENSITIVE = frozenset("<>&\u2028\u2029")
+_CONTAINERS = (dict, list, NilMap, NilList, AnyKeyMap)
+_METADATA = frozenset({"id", "start_time", "duration_ms"})
+_PRINTING = frozenset({"print", "printf", "println"})
+_TEXT_USES = frozenset({"text", "collection", "string"})
+_ENCODED_USES = frozenset({"text", "string"})
+_CONDITION_TEXTS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a template is expanded: the step (None for the output), the place in it, and
+    what its text becomes: ``text`` (an argument, a message), ``condition``, ``collection``,
+    or the type of an output property."""
+
+    step: str | None
+    place: str
+    use: str = "text"
+
+    def under(self, key: str) -> Site:
+        """The site of one key inside this one (``arguments`` -> ``arguments.body``)."""
+        return Site(self.step, f"{self.place}.{key}", self.use)
+
+
+@dataclass
+class QuirkLog:
+    """The classes one run exercised, each (class, step, site) once, in the order seen."""
+
+    events: list[QuirkEvent] = field(default_factory=list)
+    _seen: set[tuple[str, str | None, str]] = field(default_factory=set)
+
+    def add(self, class_id: str, site: Site, detail: str = "", notable: bool = True) -> None:
+        """Record that ``class_id`` fired at ``site``; ``notable``: worth a finding when it
+        fires on an ordinary run (printing a boolean is a difference, not a bug)."""
+        key = (class_id, site.step, site.place)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.events.append(QuirkEvent(class_id, site.step, site.place, detail, notable))
+
+
+def judge_text(log: QuirkLog, site: Site, template: Template, seen: Observation) -> None:
+    """The classes one expanded template exercised through what it read and printed."""
+    if seen.missing:
+        log.add("missing-value", site, ", ".join(dict.fromkeys(seen.missing)))
+    if site.use in _TEXT_USES:
+        for value in seen.printed:
+            _judge_printed(log, site, value)
+    for name, args, result in seen.calls:
+        if name == "json" and args and site.use in _ENCODED_USES:
+            _judge_json(log, site, args[0])
+        elif name in _PRINTING:
+            for value in args[1:] if name == "printf" else args:
+                _judge_printed(log, site, value)
+            if isinstance(result, str) and "%!" in result:
+                log.add("value-text", site, "printf verb of the wrong kind")
+        elif name == "len" and args and isinstance(args[0], str) and not args[0].isascii():
+            log.add("rust-engine", site, "len of a non-ASCII string", notable=False)
+    if _reads_metadata(template):
+        log.add("workflow-metadata", site)
+
+
+def judge_failure(log: QuirkLog, site: Site, message: str) -> None:
+    """A template that failed to execute."""
+    log.add("template-error", site, message)
+
+
+def judge_condition(log: QuirkLog, site: Site, seen: Observation, text: str | None) -> None:
+    """A condition that did not come from a plain boolean, or did not render true/false."""
+    plain = all(isinstance(value, bool) for value in seen.printed)
+    if text is None or not plain or text not in _CONDITION_TEXTS:
+        log.add("condition-text", site, "rendered " + repr(text) if text is not None else "")
+
+
+def judge_output(
+    log: QuirkLog, site: Site, kind: str, seen: Observation | None, parsed: Any, failed: bool
+) -> None:
+    """An output property whose value is not what its single action printed, or fell back."""
+    if failed:
+        log.add("output-rendering", site, f"the text does not parse as {kind}")
+        return
+    if seen is None or len(seen.printed) != 1:
+        return
+    printed = seen.printed[0]
+    if printed is None or printed is MISSING:
+        return
+    if kind in ("object", "array") and not isinstance(printed, str):
+        log.add("output-rendering", site, f"{kind} property parsed from Go's text of a value")
+        return
+    natural = _encoded_argument(seen, printed) if kind in ("object", "array") else printed
+    if not _same_value(natural, parsed):
+        log.add("output-rendering", site, f"{kind} property built from {_kind_of(printed)} text")
+
+
+def _encoded_argument(seen: Observation, printed: Any) -> Any:
+    """What a ``json`` call encoded into ``printed``, or what JSON text ``printed`` holds."""
+    for name, args, result in seen.calls:
+        if name == "json" and result == printed and args:
+            return args[0]
+    if isinstance(printed, str):
+        try:
+            return unmarshal(printed)
+        except JSONDecodeError:
+            return printed
+    return printed
+
+
+def _same_value(left: Any, right: Any) -> bool:
+    """JSON equality, numbers by value, typed nils as null."""
+    if isinstance(left, NilMap | NilList):
+        left = None
+    if isinstance(right, NilMap | NilList):
+        right = None
+    if isinstance(left, bool) or isinstance(right, bool):
+        return left is right
+    if isinstance(left, int | float) and isinstance(right, int | float):
+        return float(left) == float(right)
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(_same_value(left[k], right[k]) for k in left)
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(map(_same_value, left, right))
+    return type(left) is type(right) and bool(left == right)
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "container" if isinstance(value, _CONTAINERS) else "null"
+
+
+def _judge_printed(log: QuirkLog, site: Site, value: Any) -> None:
+    if isinstance(value, bool):
+        log.add("value-text", site, f"printed {format_value(value)}", notable=False)
+    elif isinstance(value, _CONTAINERS):
+        log.add("value-text", site, f"printed {format_value(value)[:60]}")
+    elif isinstance(value, float) and math.isfinite(value):
+        if value.is_integer() and 1e6 <= abs(value) < _WHOLE_TEXT_LIMIT:
+            log.add("number-text", site, f"printed {format_value(value)}")
+        elif "e" in format_value(value) and not (value.is_integer() and abs(value) < 1e6):
+            log.add("rust-engine", site, f"printed {format_value(value)}", notable=False)
+
+
+def _judge_json(log: QuirkLog, site: Site, value: Any) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not _HTML_SENSITIVE.isdisjoint(item):
+                log.add("json-text", site, "HTML-escaped characters")
+        elif isinstance(item, float) and math.isfinite(item) and not item.is_integer():
+            if abs(item) >= 1e6 or abs(item) < 1e-4:
+                log.add("json-text", site, "a fractional number in exponent range")
+        elif isinstance(item, dict):
+            keys = list(item)
+            if keys != sorted(keys):
+                log.add("rust-engine", site, "json keys not in sorted order", notable=False)
+            stack.extend(keys)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _reads_metadata(template: Template) -> bool:
+    return _metadata_read(template.source, template.name)
+
+
+@lru_cache(maxsize=4096)
+def _metadata_read(source: str, name: str) -> bool:
+    template = parse(source, name)
+    return any(
+        read.path[:1] == ("workflow",) and (len(read.path) < 2 or read.path[1] in _METADATA)
+        for read in reads(template)
+    )
+
+
+def judge_coercion(log: QuirkLog, site: Site, schema: Any, sent: Any) -> None:
+    """Arguments sent as text where the backend's inputSchema declares another type."""
+    stack: list[tuple[Any, Any, str]] = [(schema, sent, "")]
+    while stack:
+        part, value, path = stack.pop()
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("type")
+        if kind in ("integer", "number", "boolean") and isinstance(value, str):
+            log.add("argument-coercion", site, f"{path or 'arguments'}: {value!r} is not {kind}")
+        elif kind == "object" and isinstance(value, dict):
+            properties = part.get("properties")
+            if isinstance(properties, dict):
+                for key, item in value.items():
+                    stack.append((properties.get(key), item, f"{path}.{key}".lstrip(".")))
+        elif kind == "array" and isinstance(value, list):
+            stack.extend((part.get("items"), item, f"{path}[{i}]") for i, item in enumerate(value))
+
+
+def judge_for_each_abort(
+    log: QuirkLog, site: Site, max_parallel: int, script_cap: int, items: int
+) -> None:
+    """A forEach under abort that failed with more items than the smaller concurrency cap."""
+    if max_parallel != script_cap and items > min(max_parallel, script_cap):
+        log.add(
+            "parallel-cap",
+            site,
+            f"maxParallel {max_parallel}, {items} items: a script starts up to {script_cap}",
+        )

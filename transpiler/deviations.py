@@ -1,0 +1,195 @@
+"""The named ways a Starlark script may differ from the composite tool it replaces.
+
+Each class has a stable id, what vMCP does, what a script does instead, why a
+script would rather differ, which observables of a run the difference can
+reach, and the engines it concerns. This table is the one home of the
+vocabulary: the composite model records the classes it exercises on a run
+(:mod:`transpiler.composite.quirks`), the readable emitter declares the classes
+its scripts may exhibit, the harness excuses a difference only where a
+declared class fired, and ``docs/deviations.md`` is rendered from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Observable(StrEnum):
+    """What the equivalence relation compares between two runs."""
+
+    OUTCOME = "outcome"
+    ERROR_TEXT = "error text"
+    OUTPUT = "output"
+    CALLS = "calls"
+    ELICITATIONS = "elicitations"
+
+
+EVERYTHING = frozenset(Observable)
+ALL_ENGINES = frozenset({"rust", "go"})
+
+
+@dataclass(frozen=True)
+class DeviationClass:
+    """One named difference between vMCP's engine and a plain script."""
+
+    id: str
+    title: str
+    vmcp: str
+    script: str
+    why: str
+    affects: frozenset[Observable] = EVERYTHING
+    engines: frozenset[str] = ALL_ENGINES
+
+    def render(self) -> str:
+        """One line for a script header or a report."""
+        return f"{self.id}: {self.title}"
+
+
+CLASSES: dict[str, DeviationClass] = {
+    c.id: c
+    for c in (
+        DeviationClass(
+            "missing-value",
+            "a field a template reads is missing or null",
+            "prints `<no value>` and carries on: the text `<no value>` reaches backend "
+            "arguments, messages and outputs, and comparisons with a missing value are false",
+            "indexes the field (`x[\"f\"]`), which stops the run with a key error, or uses the "
+            "default the workflow gives (`x.get(\"f\", default)`)",
+            "sending `<no value>` to a backend is never what the author meant; failing loudly "
+            "shows the broken assumption",
+        ),
+        DeviationClass(
+            "number-text",
+            "a whole number of a million or more is printed",
+            "prints JSON numbers with Go's `%v`: 1500000 becomes `1.5e+06` (and an integer "
+            "parameter or output built from that text fails to parse)",
+            "prints the number as its digits (`1500000`)",
+            "exponent notation for whole numbers is an artefact of Go's float64, not data",
+        ),
+        DeviationClass(
+            "value-text",
+            "a boolean, map or list is printed as text",
+            "prints Go syntax: `true`, `map[a:1 b:2]`, `[x y]`, and `%!d(float64=3)` for a "
+            "`printf` verb of the wrong kind",
+            "prints Starlark's text (`True`, `{\"a\": 1}`, `[\"x\", \"y\"]`) or JSON where the "
+            "value is encoded on purpose",
+            "Go's map syntax cannot be parsed by anything downstream",
+        ),
+        DeviationClass(
+            "json-text",
+            "the `json` function encodes a value",
+            "uses Go's encoding/json: `<`, `>` and `&` become `\\u003c`, `\\u003e`, `\\u0026`, "
+            "U+2028/U+2029 are escaped and object keys are sorted",
+            "uses `json.encode`: no HTML escaping, keys in the order the value holds them "
+            "(sorted on go.starlark.net)",
+            "HTML escaping inside an issue body or a chat message is noise",
+        ),
+        DeviationClass(
+            "error-text",
+            "the run fails with differently worded text",
+            "reports `level execution failed: tool call failed: tool <t> in step <s>: <cause>` "
+            "and similar engine wording",
+            "halts with the host's wording (`call_tool: <t>: <cause>`) or its own `fail()` text",
+            "the wording of an error is not part of a tool's contract; the outcome is the same",
+            affects=frozenset({Observable.ERROR_TEXT}),
+        ),
+        DeviationClass(
+            "output-rendering",
+            "an output property is built from text",
+            "renders every output value as text and parses it back by the property's type: a "
+            "map in a string property becomes `map[...]`, a value that does not parse silently "
+            "becomes the property's default (or fails the run without one)",
+            "returns the value itself",
+            "the round trip through text loses data and hides type mismatches",
+            affects=frozenset({Observable.OUTCOME, Observable.ERROR_TEXT, Observable.OUTPUT}),
+        ),
+        DeviationClass(
+            "condition-text",
+            "a condition is not a plain boolean",
+            "renders the condition as text and runs the step only for exactly `true`/`True`/"
+            "`TRUE`, skips it for `false`/`False`/`FALSE`, and fails the step for anything else "
+            "(`<no value>`, `1`, the string of a non-boolean field)",
+            "tests the value's truth with `if`",
+            "a condition on a string field is almost always meant as a truth test",
+        ),
+        DeviationClass(
+            "template-error",
+            "a template hits a Go type error",
+            "fails the step: comparing a JSON number with an integer literal (`eq .n 3`), a "
+            "field of a string, `index` of a null, `len` of a number",
+            "computes the plain Starlark expression, which works (`n == 3`) or fails with "
+            "Starlark's own error",
+            "Go's template type rules are an accident of float64 JSON numbers",
+        ),
+        DeviationClass(
+            "skip-remaining",
+            "an elicitation answer triggers `skip_remaining`",
+            "skips nothing: the step records `{action, skipped: true}` and every later step "
+            "still runs",
+            "returns at once, as the workflow's author asked: later steps do not run",
+            "running a deployment the user declined is the opposite of the configured intent",
+        ),
+        DeviationClass(
+            "last-step-race",
+            "a workflow without an output block ends",
+            "returns the output of whichever completed step finished last in time (a race when "
+            "final steps run at once; an earlier step's output when the final one was skipped "
+            "or failed under `continue`)",
+            "returns the result of the workflow's final step",
+            "a result that depends on timing is not a contract anyone relies on",
+            affects=frozenset({Observable.OUTPUT}),
+        ),
+        DeviationClass(
+            "parallel-cap",
+            "a forEach step under abort fails with iterations still waiting",
+            "runs at most `maxParallel` iterations at once, so a failure stops the loop before "
+            "later items start",
+            "runs up to 10 at once (`parallel()`'s cap), so more calls may have started when "
+            "one fails",
+            "THV-0051's `parallel` has a fixed cap; only the calls made before a failure differ",
+            affects=frozenset({Observable.CALLS, Observable.ERROR_TEXT}),
+        ),
+        DeviationClass(
+            "argument-coercion",
+            "a templated argument does not parse as the backend's declared type",
+            "sends the text unchanged when it does not parse as the type the backend's "
+            "inputSchema declares (`1.5` for an integer, `<no value>`)",
+            "sends the value with its own type",
+            "a silent type mismatch is a bug in the workflow",
+        ),
+        DeviationClass(
+            "workflow-metadata",
+            "a template reads `.workflow.id`, `.workflow.start_time` or `.workflow.duration_ms`",
+            "fills them from its own execution: a random UUID, the start time, the elapsed time",
+            "cannot know them and leaves them out",
+            "no scripted-tool builtin exposes them",
+        ),
+        DeviationClass(
+            "rust-engine",
+            "a value that starlark-rust formats differently from go.starlark.net",
+            "prints `1234567.8` as `1.2345678e+06` and `0.00001` as `1e-05`, sorts the keys "
+            "of encoded JSON objects and counts the bytes of a string (go.starlark.net agrees)",
+            "on starlark-rust only: six significant digits (`1.234568e+06`), plain decimals "
+            "(`0.00001`), JSON keys in insertion order, string length in code points",
+            "vMCP runs scripts on go.starlark.net; this is a difference of the rust engine we "
+            "use for speed, never of production",
+            engines=frozenset({"rust"}),
+        ),
+    )
+}
+
+
+def known(class_id: str) -> DeviationClass:
+    """The class with this id (KeyError names the unknown id)."""
+    return CLASSES[class_id]
+
+
+def covers(classes: frozenset[str], fields: frozenset[Observable], engine: str) -> bool:
+    """Whether differences in ``fields`` on ``engine`` are all within these classes' reach."""
+    reach: set[Observable] = set()
+    for class_id in classes:
+        deviation = CLASSES[class_id]
+        if engine in deviation.engines:
+            reach |= deviation.affects
+    return fields <= reach

@@ -1,0 +1,108 @@
+"""The readable style: the script a careful engineer writes against THV-0051.
+
+Facade: :func:`emit_readable`. The workflow part (:mod:`.workflow`) lays out
+steps and levels; the template part (:mod:`.templates`) turns each Go
+template into a plain expression. Where a plain script differs from vMCP, the
+difference is a named deviation class (``transpiler.deviations``) the script
+declares in its header and in ``EmitResult.deviations``; behaviour of vMCP's
+that is fixed when the script is written (a field no step has) is kept and
+said so. A construct with no plain form raises :class:`NotReadable`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from transpiler.config.model import CompositeToolConfig
+from transpiler.deviations import CLASSES
+from transpiler.emit.inert import comment_text
+from transpiler.emit.readable.state import State
+from transpiler.emit.readable.templates import NotReadable
+from transpiler.emit.readable.workflow import run_function
+from transpiler.emit.report import EmitResult, Note, SourceMapEntry
+
+HELPERS = {
+    "call_or": '''def call_or(tool, arguments, default):
+    """Calls a tool; a failed call gives `default` instead."""
+    result = try_call_tool(tool, arguments)
+    return result.output if result.ok else default
+''',
+    "iteration": '''def iteration(index, item, result):
+    """One forEach iteration as vMCP records it."""
+    if result.ok:
+        return {"index": index, "item": item, "status": "completed", "output": result.output}
+    return {"index": index, "item": item, "status": "failed", "output": None, "error": result.error}
+''',
+}
+
+__all__ = ["NotReadable", "emit_readable"]
+
+
+def emit_readable(
+    tool: CompositeToolConfig,
+    source: str,
+    tool_schemas: Mapping[str, Any] | None = None,
+    fixes: Iterable[str] = (),
+) -> EmitResult:
+    """The readable script for one validated tool (raises :class:`NotReadable`)."""
+    state = State(tool, tool_schemas)
+    _domain(state)
+    run, spans = run_function(state)
+    for deviation in sorted(state.declared):
+        state.notes.append(Note("deviation", deviation, CLASSES[deviation].title))
+    helpers = [HELPERS[h] for h in sorted(state.helpers)]
+    header = "".join(f"# {line}".rstrip() + "\n" for line in _header(tool, source, state))
+    script = header + "\n" + run + "".join("\n\n" + helper for helper in helpers)
+    offset = header.count("\n") + 1
+    by_id = {step.id: step for step in tool.steps}
+    source_map = tuple(
+        SourceMapEntry(
+            first + offset,
+            last + offset,
+            "step",
+            steps,
+            by_id[steps].where.at if steps in by_id else None,
+        )
+        for steps, first, last in spans
+    )
+    return EmitResult(tool.name, script, source_map, tuple(state.notes), style="readable")
+
+
+def _domain(state: State) -> None:
+    state.note(
+        "domain",
+        "tools-exist",
+        "every tool the workflow calls exists (vMCP hides the composite tool otherwise)",
+    )
+    state.note(
+        "domain",
+        "within-timeouts",
+        "calls, retries and elicitations finish within the step and workflow timeouts",
+    )
+    state.note(
+        "domain",
+        "no-negative-zero",
+        "no JSON number the tool receives is -0 (the scripted-tool host reads it as 0)",
+    )
+
+
+def _header(tool: CompositeToolConfig, source: str, state: State) -> list[str]:
+    lines = [comment_text(f"{tool.name}: {tool.description}".rstrip(": "))]
+    lines += ["", comment_text(f"Migrated from the vMCP composite tool at {source}.")]
+    sections = (
+        ("deviation", "Where it differs from vMCP (see docs/deviations.md):"),
+        ("finding", "vMCP behaviour it keeps on purpose:"),
+    )
+    for kind, title in sections:
+        notes = [n for n in state.notes if n.kind == kind]
+        if not notes:
+            continue
+        lines += ["", title]
+        for note in notes:
+            text = f"{note.name}: {note.text}" if kind == "deviation" else note.text
+            lines += textwrap.wrap(
+                comment_text(text), width=96, initial_indent="  - ", subsequent_indent="    "
+            )
+    return lines

@@ -1,0 +1,544 @@
+"""Go templates as plain Starlark expressions (the template part of the readable emitter).
+
+Facade: :class:`TemplateCompiler` with ``text`` (a template as a string
+expression: an argument, a message), ``value`` (what a lone action gives: an
+output property, a forEach collection) and ``condition`` (a step's
+condition as a truth test). Field reads become indexing, ``eq`` becomes
+``==``, ``json`` becomes ``json.encode``, text with actions becomes ``%``
+formatting. Where vMCP's result is fixed when the script is written (a
+field no step ever has prints ``<no value>``), the constant is written. Each
+construct names the deviation classes its plain form may show
+(``Env.declare``); a construct with no plain form raises
+:class:`NotReadable`, and the tool is emitted in the exact style instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from transpiler.diagnostics import TranspilerError
+from transpiler.emit.readable.code import (
+    AND,
+    ATOM,
+    COMPARE,
+    NOT,
+    OR,
+    PRODUCT,
+    TERNARY,
+    Binary,
+    Comprehension,
+    Expr,
+    Raw,
+    Tuple,
+    call,
+    flat,
+    string,
+    wrap,
+)
+from transpiler.emit.readable.values import (
+    MISSING,
+    Kind,
+    Val,
+    constant,
+    go_text,
+    index,
+    runtime,
+)
+from transpiler.golang.jsonenc import JSONEncodeError, marshal
+from transpiler.golang.runes import byte_length
+from transpiler.golang.values import NilList, NilMap
+from transpiler.gotemplate import TemplateSyntaxError, ast, parse
+from transpiler.gotemplate.functions import FUNCTIONS
+
+_TRUE = ("true", "True", "TRUE")
+_FALSE = ("false", "False", "FALSE")
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+_PRINTF_VERB = re.compile(r"%(.)")
+_PRINTF_OK = {"s": "s", "v": "s", "d": "d", "%": "%"}
+
+
+class NotReadable(TranspilerError):
+    """A template construct with no plain Starlark form (the exact style handles it)."""
+
+
+class Env(Protocol):
+    """What the workflow emitter tells the template compiler."""
+
+    def resolve(self, path: Sequence[str]) -> tuple[Val, int]:
+        """The value at the start of a context path and how many names it used."""
+
+    def declare(self, *classes: str) -> None:
+        """Deviation classes the script may show because of a construct."""
+
+    def loop_name(self, hint: str) -> str:
+        """A fresh variable name for a comprehension."""
+
+
+@dataclass(frozen=True)
+class _Dot:
+    """What ``.`` is: the context root (None) or an element inside ``range``."""
+
+    value: Val | None
+
+
+_ROOT = _Dot(None)
+
+
+class TemplateCompiler:
+    """Compiles template sources against one point of the script."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+
+    # --- facade ----------------------------------------------------------------
+
+    def text(self, source: str) -> Val:
+        """The template as text (what vMCP sends as an argument or message)."""
+        return self._join(self._parts(_tree(source).root, _ROOT))
+
+    def value(self, source: str) -> Val:
+        """A lone action's value (unprinted), else the template's text."""
+        lone = _lone_action(_tree(source).root)
+        if lone is None:
+            return self.text(source)
+        return self._pipe(lone.pipe, _ROOT)
+
+    def condition(self, source: str) -> Val:
+        """A truth test equivalent to vMCP's condition (a constant when it is fixed)."""
+        root = _tree(source).root
+        lone = _lone_action(root)
+        if lone is not None:
+            value = self._pipe(lone.pipe, _ROOT)
+            if value.constant:
+                return _condition_constant(go_text(value.const))
+            if value.kind is not Kind.BOOL:
+                self.env.declare("condition-text")
+            return value
+        branch = _lone_if(root)
+        if branch is not None:
+            picked = self._boolean_if(branch)
+            if picked is not None:
+                return picked
+        text = self.text(source)
+        if text.constant:
+            return _condition_constant(text.const)
+        self.env.declare("condition-text")
+        return runtime(
+            Binary(text.code(), "in", Raw('("true", "True", "TRUE")'), COMPARE), Kind.BOOL
+        )
+
+    # --- text ------------------------------------------------------------------
+
+    def _parts(self, node: ast.ListNode, dot: _Dot) -> list[Val]:
+        parts: list[Val] = []
+        for child in node.nodes:
+            if isinstance(child, ast.TextNode):
+                parts.append(constant(child.text))
+            elif isinstance(child, ast.CommentNode):
+                continue
+            elif isinstance(child, ast.ActionNode):
+                if child.pipe.decl:
+                    raise NotReadable("a template declares a variable")
+                parts.append(self._printed(self._pipe(child.pipe, dot)))
+            elif isinstance(child, ast.IfNode):
+                parts.append(self._if(child, dot))
+            elif isinstance(child, ast.RangeNode):
+                parts.append(self._range(child, dot))
+            else:
+                raise NotReadable(f"a template uses {type(child).__name__.removesuffix('Node')}")
+        return parts
+
+    def _printed(self, value: Val) -> Val:
+        """A value as Go prints it into text."""
+        if value.constant:
+            return constant(go_text(value.const))
+        if value.kind is Kind.STR:
+            return value
+        if value.kind is Kind.BOOL:
+            ternary = Raw(f'"true" if {wrap(value.code(), OR)} else "false"', TERNARY)
+            return runtime(ternary, Kind.STR)
+        if value.kind in (Kind.MAP, Kind.LIST):
+            self.env.declare("value-text", "json-text", "rust-engine")
+            return runtime(call("json.encode", value.code()), Kind.STR, encodes=value)
+        self.env.declare("number-text", "rust-engine")
+        if value.kind is Kind.ANY:
+            self.env.declare("value-text")
+        return runtime(call("str", value.code()), Kind.STR, shows=value)
+
+    def _join(self, parts: list[Val]) -> Val:
+        merged: list[Val] = []
+        for part in parts:
+            if part.constant and merged and merged[-1].constant:
+                merged[-1] = constant(str(merged[-1].const) + str(part.const))
+            elif not (part.constant and part.const == ""):
+                merged.append(part)
+        if not merged:
+            return constant("")
+        if len(merged) == 1:
+            return merged[0]
+        pattern = "".join(str(p.const).replace("%", "%%") if p.constant else "%s" for p in merged)
+        operands = [_format_operand(p) for p in merged if not p.constant]
+        right = operands[0] if len(operands) == 1 else Tuple(tuple(operands))
+        if len(operands) == 1 and operands[0].prec() < ATOM:
+            right = Tuple((operands[0],))
+        return runtime(Binary(string(pattern), "%", right, PRODUCT), Kind.STR)
+
+    def _if(self, node: ast.IfNode, dot: _Dot) -> Val:
+        test = self._pipe(node.pipe, dot)
+        then = self._join(self._parts(node.list, dot))
+        otherwise = (
+            self._join(self._parts(node.else_list, dot))
+            if node.else_list is not None
+            else constant("")
+        )
+        if test.constant:
+            return then if _go_truth(test.const) else otherwise
+        expr = Raw(
+            f"{wrap(then.code(), OR)} if {wrap(test.code(), OR)} else "
+            f"{wrap(otherwise.code(), TERNARY)}",
+            TERNARY,
+        )
+        return runtime(expr, Kind.STR)
+
+    def _boolean_if(self, node: ast.IfNode) -> Val | None:
+        """``{{if X}}true{{else}}false{{end}}`` as the truth of X."""
+        then = self._join(self._parts(node.list, _ROOT))
+        otherwise = (
+            self._join(self._parts(node.else_list, _ROOT))
+            if node.else_list is not None
+            else constant("")
+        )
+        if not (then.constant and otherwise.constant):
+            return None
+        if then.const in _TRUE and otherwise.const in _FALSE:
+            test = self._pipe(node.pipe, _ROOT)
+            if test.constant:
+                return constant(_go_truth(test.const))
+            return runtime(test.code(), Kind.BOOL) if test.kind is Kind.BOOL else test
+        return None
+
+    def _range(self, node: ast.RangeNode, dot: _Dot) -> Val:
+        if node.pipe.decl:
+            raise NotReadable("a range declares variables")
+        items = self._pipe(node.pipe, dot)
+        if items.constant:
+            raise NotReadable("a range over a constant")
+        self.env.declare("template-error")
+        element = self.env.loop_name("item")
+        body = self._join(self._parts(node.list, _Dot(runtime(Raw(element)))))
+        clauses = f"for {element} in {wrap(items.code(), OR)}"
+        joined = call('"".join', Comprehension(body.code(), clauses))
+        if node.else_list is None:
+            return runtime(joined, Kind.STR)
+        otherwise = self._join(self._parts(node.else_list, dot))
+        expr = Raw(
+            f"{flat(joined)} if {wrap(items.code(), OR)} else {wrap(otherwise.code(), TERNARY)}",
+            TERNARY,
+        )
+        return runtime(expr, Kind.STR)
+
+    # --- pipelines and commands ------------------------------------------------
+
+    def _pipe(self, pipe: ast.PipeNode, dot: _Dot) -> Val:
+        if pipe.decl:
+            raise NotReadable("a template declares a variable")
+        value: Val | None = None
+        for command in pipe.cmds:
+            value = self._command(command, dot, value)
+        assert value is not None
+        return value
+
+    def _command(self, command: ast.CommandNode, dot: _Dot, final: Val | None) -> Val:
+        first, operands = command.args[0], command.args[1:]
+        if isinstance(first, ast.IdentifierNode):
+            return self._function(first.ident, operands, dot, final)
+        if operands or final is not None:
+            raise NotReadable("arguments given to a value that is not a function")
+        return self._operand(first, dot)
+
+    def _operand(self, node: ast.Node, dot: _Dot) -> Val:
+        if isinstance(node, ast.FieldNode):
+            return self._fields(dot, node.ident)
+        if isinstance(node, ast.ChainNode):
+            return self._chain(self._operand(node.node, dot), node.field)
+        if isinstance(node, ast.PipeNode):
+            return self._pipe(node, dot)
+        if isinstance(node, ast.IdentifierNode):
+            return self._function(node.ident, (), dot, None)
+        if isinstance(node, ast.VariableNode) and node.ident[0] == "$":
+            return self._fields(_ROOT, node.ident[1:]) if len(node.ident) > 1 else _no("$")
+        if isinstance(node, ast.StringNode):
+            return constant(node.text)
+        if isinstance(node, ast.BoolNode):
+            return constant(node.value)
+        if isinstance(node, ast.NumberNode):
+            return constant(_number(node))
+        if isinstance(node, ast.DotNode) and dot.value is not None:
+            return dot.value
+        raise NotReadable(f"a template uses {type(node).__name__.removesuffix('Node')}")
+
+    def _fields(self, dot: _Dot, names: Sequence[str]) -> Val:
+        if dot.value is not None:
+            return self._chain(dot.value, names)
+        if not names:
+            raise NotReadable("a template reads the whole context")
+        value, used = self.env.resolve(names)
+        return self._chain(value, names[used:])
+
+    def _chain(self, value: Val, names: Sequence[str]) -> Val:
+        for name in names:
+            value = self._field(value, name)
+        return value
+
+    def _field(self, value: Val, name: str) -> Val:
+        if value.constant:
+            held = value.const
+            if held is MISSING or isinstance(held, NilMap):
+                return constant(MISSING)
+            if isinstance(held, dict):
+                return constant(held.get(name, MISSING))
+            raise NotReadable(f"a template reads field {name} of a constant {type(held).__name__}")
+        if value.kind in (Kind.STR, Kind.NUM, Kind.BOOL, Kind.LIST):
+            raise NotReadable(f"a template reads field {name} of a {value.kind.value}")
+        self.env.declare("missing-value", "template-error")
+        return index(value, name)
+
+    # --- functions -------------------------------------------------------------
+
+    def _function(
+        self, name: str, operands: Sequence[ast.Node], dot: _Dot, final: Val | None
+    ) -> Val:
+        function = FUNCTIONS[name]
+        if function.plain is None:
+            raise NotReadable(f"the template function {name}: {function.refusal}")
+        if function.plain in ("and", "or"):
+            return self._logic(function.plain, operands, dot, final)
+        args = [self._operand(node, dot) for node in operands]
+        if final is not None:
+            args.append(final)
+        if function.plain in _COMPARISONS:
+            return self._compare(function.plain, args)
+        return _PLAIN[function.plain](self, args)
+
+    def _compare(self, op: str, args: list[Val]) -> Val:
+        if len(args) < 2:
+            raise NotReadable("a comparison with one operand")
+        left, rights = args[0], args[1:]
+        if left.constant and all(r.constant for r in rights):
+            folded = _fold_comparison(op, left.const, [r.const for r in rights])
+            if folded is not None:
+                return constant(folded)
+        if any(v.constant and v.const is MISSING for v in args):
+            if op in ("==", "!="):
+                return constant(op == "!=")
+            raise NotReadable("an ordering comparison with a missing value")
+        if any(v.kind in (Kind.ANY, Kind.NUM) for v in args):
+            self.env.declare("template-error")
+        if len(rights) > 1 and op == "==":
+            members = Tuple(tuple(r.code() for r in rights))
+            return runtime(Binary(left.code(), "in", members, COMPARE), Kind.BOOL)
+        if len(rights) > 1:
+            raise NotReadable(f"{op} with more than two operands")
+        return runtime(Binary(left.code(), op, rights[0].code(), COMPARE), Kind.BOOL)
+
+    def _logic(self, name: str, operands: Sequence[ast.Node], dot: _Dot, final: Val | None) -> Val:
+        values = [self._operand(node, dot) for node in operands]
+        if final is not None:
+            values.append(final)
+        kept: list[Val] = []
+        for value in values:
+            if value.constant:
+                if _go_truth(value.const) == (name == "or"):
+                    if not kept:
+                        return value
+                    kept.append(value)
+                    break
+                continue
+            kept.append(value)
+        if not kept:
+            return values[-1]
+        if len(kept) == 1:
+            return kept[0]
+        level = AND if name == "and" else OR
+        expr = kept[0].code()
+        for value in kept[1:]:
+            expr = Binary(expr, name, value.code(), level)
+        kind = Kind.BOOL if all(v.kind is Kind.BOOL for v in kept) else Kind.ANY
+        return runtime(expr, kind)
+
+    def _not(self, args: list[Val]) -> Val:
+        (value,) = _arity(args, 1, "not")
+        if value.constant:
+            return constant(not _go_truth(value.const))
+        return runtime(Raw(f"not {wrap(value.code(), NOT)}", NOT), Kind.BOOL)
+
+    def _len(self, args: list[Val]) -> Val:
+        (value,) = _arity(args, 1, "len")
+        if value.constant and isinstance(value.const, str | dict | list):
+            held = value.const
+            return constant(byte_length(held) if isinstance(held, str) else len(held))
+        if value.constant:
+            raise NotReadable("len of a constant that has no length")
+        if value.kind in (Kind.ANY, Kind.STR):
+            self.env.declare("template-error", "rust-engine")
+        return runtime(call("len", value.code()), Kind.NUM)
+
+    def _index(self, args: list[Val]) -> Val:
+        if not args:
+            raise NotReadable("index without operands")
+        value = args[0]
+        for key in args[1:]:
+            if key.constant and isinstance(key.const, str):
+                value = self._field(value, key.const)
+                continue
+            if value.constant:
+                raise NotReadable("index into a constant")
+            self.env.declare("missing-value", "template-error")
+            expr = Raw(f"{wrap(value.code(), ATOM)}[{_flat_of(key)}]")
+            value = runtime(expr, Kind.ANY)
+        return value
+
+    def _json(self, args: list[Val]) -> Val:
+        (value,) = _arity(args, 1, "json")
+        if value.constant:
+            try:
+                return constant(marshal(None if value.const is MISSING else value.const))
+            except JSONEncodeError as error:
+                raise NotReadable(f"json of a value Go cannot encode: {error}") from None
+        self.env.declare("json-text", "rust-engine")
+        return runtime(call("json.encode", value.code()), Kind.STR, encodes=value)
+
+    def _from_json(self, args: list[Val]) -> Val:
+        (value,) = _arity(args, 1, "fromJson")
+        if value.constant:
+            raise NotReadable("fromJson of a constant")
+        self.env.declare("template-error")
+        return runtime(call("json.decode", value.code()), Kind.ANY)
+
+    def _printf(self, args: list[Val]) -> Val:
+        if not args or not (args[0].constant and isinstance(args[0].const, str)):
+            raise NotReadable("printf with a format that is not a string literal")
+        pattern = args[0].const
+        for match in _PRINTF_VERB.finditer(pattern):
+            if match.group(1) not in _PRINTF_OK:
+                raise NotReadable(f"printf verb %{match.group(1)} has no plain form")
+        values = args[1:]
+        if any(v.constant for v in values):
+            raise NotReadable("printf of a constant")
+        self.env.declare("value-text", "number-text", "rust-engine")
+        starlark = _PRINTF_VERB.sub(lambda m: "%" + _PRINTF_OK[m.group(1)], pattern)
+        right = Tuple(tuple(v.code() for v in values))
+        return runtime(Binary(string(starlark), "%", right, PRODUCT), Kind.STR)
+
+
+_PLAIN: dict[str, Callable[[TemplateCompiler, list[Val]], Val]] = {
+    "not": TemplateCompiler._not,
+    "len": TemplateCompiler._len,
+    "index": TemplateCompiler._index,
+    "json.encode": TemplateCompiler._json,
+    "json.decode": TemplateCompiler._from_json,
+    "%": TemplateCompiler._printf,
+}
+
+
+def _arity(args: list[Val], count: int, name: str) -> list[Val]:
+    if len(args) != count:
+        raise NotReadable(f"{name} with {len(args)} operands")
+    return args
+
+
+def _no(what: str) -> Val:
+    raise NotReadable(f"a template reads {what}")
+
+
+def _tree(source: str) -> Any:
+    try:
+        return parse(source)
+    except TemplateSyntaxError as error:
+        raise NotReadable(f"a template does not parse: {error.go_message}") from None
+
+
+def _lone_action(root: ast.ListNode) -> ast.ActionNode | None:
+    nodes = [n for n in root.nodes if not isinstance(n, ast.CommentNode)]
+    if len(nodes) == 1 and isinstance(nodes[0], ast.ActionNode) and not nodes[0].pipe.decl:
+        return nodes[0]
+    return None
+
+
+def _lone_if(root: ast.ListNode) -> ast.IfNode | None:
+    nodes = [n for n in root.nodes if not isinstance(n, ast.CommentNode)]
+    if len(nodes) == 1 and isinstance(nodes[0], ast.IfNode):
+        return nodes[0]
+    return None
+
+
+def _number(node: ast.NumberNode) -> int | float:
+    text = node.text
+    if node.is_float and any(c in ".eEpP" for c in text) and not text.lower().startswith("0x"):
+        return node.float_value
+    if node.is_int:
+        return node.int_value
+    raise NotReadable(f"the number {text} has no plain form")
+
+
+def _condition_constant(text: Any) -> Val:
+    """A condition whose text is fixed: run, skip, or always an error (MISSING)."""
+    if text in _TRUE:
+        return constant(True)
+    if text in _FALSE:
+        return constant(False)
+    return constant(MISSING)
+
+
+def _go_truth(value: Any) -> bool:
+    if value is MISSING or value is None or isinstance(value, NilMap | NilList):
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float | str | dict | list):
+        return bool(value)
+    return True
+
+
+def _fold_comparison(op: str, left: Any, rights: list[Any]) -> bool | None:
+    """Go's comparison of constants, or None where Go would fail (left to run time)."""
+    values = [left, *rights]
+    if any(v is MISSING or v is None for v in values):
+        if op not in ("==", "!="):
+            return None
+        equal = any(
+            (left is MISSING or left is None) == (r is MISSING or r is None)
+            and (left is MISSING or left is None)
+            for r in rights
+        )
+        return equal if op == "==" else not equal
+    kinds = {type(v) for v in values}
+    if len(kinds) != 1 or kinds.pop() not in (str, int, bool):
+        return None
+    if op == "==":
+        return any(left == r for r in rights)
+    if len(rights) != 1:
+        return None
+    right = rights[0]
+    if isinstance(left, bool):
+        return None if op != "!=" else left != right
+    outcomes: dict[str, bool] = {
+        "!=": left != right,
+        "<": left < right,
+        "<=": left <= right,
+        ">": left > right,
+        ">=": left >= right,
+    }
+    return outcomes[op]
+
+
+def _format_operand(part: Val) -> Expr:
+    """The expression ``%s`` formats for a printed part (``str(x)`` formats as ``x``)."""
+    return part.shows.code() if part.shows is not None else part.code()
+
+
+def _flat_of(value: Val) -> str:
+    return flat(value.code())

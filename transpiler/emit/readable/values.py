@@ -1,0 +1,132 @@
+"""What the readable emitter knows about a value: its Starlark expression, kind or constant.
+
+A template's parts compile to :class:`Val`: either a value known when the
+script is written (a literal, a default, a field no step ever has, which Go
+reads as ``<no value>``) or an expression computed at run time with what is
+known of its kind (a string parameter, a comparison's boolean, a backend's
+anything). Constants fold the way Go's template engine would evaluate them,
+so a workflow's fixed behaviour is written as the constant it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+from transpiler.emit.readable.code import ATOM, Expr, Raw, literal, string, wrap
+from transpiler.golang.fmt import format_value
+from transpiler.golang.values import NilList, NilMap
+from transpiler.gotemplate.functions import NO_VALUE
+
+
+class Kind(StrEnum):
+    """What a run-time value is known to be."""
+
+    STR = "string"
+    NUM = "number"
+    BOOL = "boolean"
+    MAP = "map"
+    LIST = "list"
+    ANY = "any"
+
+
+class _NotConstant:
+    def __repr__(self) -> str:
+        return "NOT_CONSTANT"
+
+
+NOT_CONSTANT: Final = _NotConstant()
+
+
+class Missing:
+    """Go's missing value: a field that is not there (prints ``<no value>``)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Final = Missing()
+
+
+@dataclass(frozen=True)
+class Val:
+    """A template value: a constant (``const``) or an expression of a known kind.
+
+    ``base``/``key``: this value is ``base[key]`` (so a default can become
+    ``base.get(key, default)``); ``encodes``: this value is ``json.encode`` of
+    that one (so an object output can take the value itself); ``shows``: this
+    value is ``str()`` of that one (so ``%s`` can format it directly).
+    """
+
+    expr: Expr | None
+    kind: Kind = Kind.ANY
+    const: Any = NOT_CONSTANT
+    base: Val | None = None
+    key: str | None = None
+    encodes: Val | None = None
+    shows: Val | None = None
+
+    @property
+    def constant(self) -> bool:
+        """Whether the value is known when the script is written."""
+        return self.const is not NOT_CONSTANT
+
+    def code(self) -> Expr:
+        """The value as an expression (constants as literals; MISSING never reaches here)."""
+        if self.expr is not None:
+            return self.expr
+        if self.const is MISSING:
+            raise ValueError("a missing value has no expression")
+        return literal(plain(self.const))
+
+
+def constant(value: Any) -> Val:
+    """A value known when the script is written."""
+    return Val(None, kind_of(value), value)
+
+
+def runtime(expr: Expr, kind: Kind = Kind.ANY, **extra: Any) -> Val:
+    """A value computed by the script."""
+    return Val(expr, kind, **extra)
+
+
+def kind_of(value: Any) -> Kind:
+    """The kind of a constant."""
+    if isinstance(value, bool):
+        return Kind.BOOL
+    if isinstance(value, int | float):
+        return Kind.NUM
+    if isinstance(value, str):
+        return Kind.STR
+    if isinstance(value, dict | NilMap):
+        return Kind.MAP
+    if isinstance(value, list | NilList):
+        return Kind.LIST
+    return Kind.ANY
+
+
+def plain(value: Any) -> Any:
+    """A constant as the script holds it: typed nils as None, whole floats as ints."""
+    if isinstance(value, NilMap | NilList) or value is MISSING:
+        return None
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2.0**53:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def go_text(value: Any) -> str:
+    """What Go's template engine prints for a constant (``<no value>`` for a missing one)."""
+    if value is MISSING or value is None:
+        return NO_VALUE
+    return format_value(value)
+
+
+def index(base: Val, key: str) -> Val:
+    """``base[key]`` at run time."""
+    expr = Raw(f"{wrap(base.code(), ATOM)}[{string(key).text}]")
+    return runtime(expr, Kind.ANY, base=base, key=key)

@@ -1,0 +1,332 @@
+"""``def run(params)`` of a readable script (the workflow part of the readable emitter).
+
+Facade: :func:`run_function`. vMCP's execution levels (S50) become straight
+code: a level of one step is that step's code, a level of several is one
+``parallel([...])`` (a lambda per step, or a small local function where a step
+needs statements), which gives vMCP's level barrier and its cap of 10. Steps
+are named after their ids; a step's result is kept in a variable only when a
+later template (or the result) reads it. Parameters read more than once are
+read once, at the top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
+from transpiler.emit.readable.code import (
+    OR,
+    TERNARY,
+    Block,
+    Dict,
+    Expr,
+    Lambda,
+    List,
+    Raw,
+    call,
+    dict_of,
+    flat,
+    literal,
+    name,
+    string,
+    wrap,
+)
+from transpiler.emit.readable.outputs import output_dict
+from transpiler.emit.readable.state import State, StepView
+from transpiler.emit.readable.steps import (
+    arguments,
+    continues,
+    defaults,
+    defaults_expr,
+    elicitation_step,
+    for_each_step,
+    guarded,
+    is_special,
+    tool_step,
+)
+from transpiler.emit.readable.templates import NotReadable
+from transpiler.emit.readable.values import MISSING, Kind, Val, constant, plain, runtime
+from transpiler.plan.dataflow import dataflow
+from transpiler.plan.levels import execution_levels
+
+
+def run_function(state: State) -> tuple[str, list[tuple[str, int, int]]]:
+    """The source of ``def run(params):`` and, per level, the lines (from 1) that run it."""
+    tool = state.tool
+    levels = execution_levels(tool.steps)
+    by_id = {step.id: step for step in tool.steps}
+    reads = _reads(state)
+    final = final_step(state)
+    block = Block()
+    block.add("def run(params):")
+    block.depth = 1
+    for local, read in state.param_declarations():
+        block.statement(f"{local} = ", read)
+    returned = False
+    spans: list[tuple[str, int, int]] = []
+    for position, level in enumerate(levels):
+        if position or state.param_declarations():
+            block.blank()
+        last = position == len(levels) - 1
+        remaining = [s for lvl in levels[position + 1 :] for s in lvl]
+        steps = [by_id[step_id] for step_id in level]
+        start = len(block.lines)
+        if len(steps) == 1:
+            returned = _single(state, steps[0], block, reads, final if last else None, remaining)
+        else:
+            _parallel(state, steps, block, reads, final if last else None)
+        end = len(block.lines)
+        while end > start and block.lines[end - 1] == "":
+            end -= 1
+        if end > start:
+            spans.append((",".join(level), block.line_number(start), block.line_number(end) - 1))
+    if not returned:
+        block.blank()
+        _result(state, block, final)
+    if tool.output is None and _final_may_not_win(tool.steps, levels, by_id[final]):
+        state.declare("last-step-race")
+    return block.text(), spans
+
+
+def final_step(state: State) -> str:
+    """The workflow's final step: the last declared step of the last execution level."""
+    last = set(execution_levels(state.tool.steps)[-1])
+    return [s.id for s in state.tool.steps if s.id in last][-1]
+
+
+def _reads(state: State) -> dict[str, set[str]]:
+    """Per step, which parts of its output later templates read (``*``: all of it)."""
+    found: dict[str, set[str]] = {}
+    for edge in dataflow(state.tool):
+        if edge.dynamic or edge.step not in {s.id for s in state.tool.steps}:
+            raise NotReadable("a template chooses the step it reads at run time")
+        parts = found.setdefault(edge.step, set())
+        path = edge.path
+        if len(path) < 3:
+            parts.add("*")
+        elif path[2] == "status":
+            parts.add("status")
+        elif path[2] in ("output", "content"):
+            parts.add(path[3] if len(path) > 3 else "*")
+    return found
+
+
+def _final_may_not_win(
+    steps: Sequence[WorkflowStepConfig],
+    levels: Sequence[Sequence[str]],
+    final: WorkflowStepConfig,
+) -> bool:
+    return len(levels[-1]) > 1 or bool(final.condition) or continues(final)
+
+
+def _target(
+    state: State, step: WorkflowStepConfig, reads: dict[str, set[str]], final: str | None
+) -> str | None:
+    final_result = final == step.id and state.tool.output is None
+    if step.id in reads or final_result or is_special(step):
+        return state.variable(step.id)
+    return None
+
+
+def _single(
+    state: State,
+    step: WorkflowStepConfig,
+    block: Block,
+    reads: dict[str, set[str]],
+    final: str | None,
+    remaining: list[str],
+) -> bool:
+    """One step's code; True when it ended the script with ``return``."""
+    target = _target(state, step, reads, final)
+    returns = (
+        final == step.id
+        and state.tool.output is None
+        and step.id not in reads
+        and not step.condition
+        and step.effective_type not in (STEP_ELICITATION, STEP_FOR_EACH)
+    )
+    if returns:
+        expr, view = tool_step(state, step, None)
+        block.statement("return ", expr)
+        state.visible[step.id] = view
+        return True
+    view = guarded(
+        state, step, block, target, lambda b: _body(state, step, b, target, reads, remaining)
+    )
+    state.visible[step.id] = view
+    return False
+
+
+def _body(
+    state: State,
+    step: WorkflowStepConfig,
+    block: Block,
+    target: str | None,
+    reads: dict[str, set[str]],
+    remaining: list[str],
+) -> StepView:
+    if step.effective_type == STEP_ELICITATION:
+        assert target is not None
+        return elicitation_step(
+            state, step, block, target, lambda b, views: _skip(state, b, views, remaining)
+        )
+    if step.effective_type == STEP_FOR_EACH:
+        assert target is not None
+        parts = set(reads.get(step.id, ()))
+        if (step.id == final_step(state) and state.tool.output is None) or step.condition:
+            parts.add("*")
+        return for_each_step(state, step, block, target, frozenset(parts))
+    if "status" in reads.get(step.id, ()) and continues(step):
+        return _continued_with_status(state, step, block, target)
+    expr, view = tool_step(state, step, target)
+    block.statement(f"{target} = " if target else "", expr)
+    return view
+
+
+def _body_of(
+    state: State, step: WorkflowStepConfig, target: str, reads: dict[str, set[str]]
+) -> Callable[[Block], StepView]:
+    return lambda block: _body(state, step, block, target, reads, [])
+
+
+def _continued_with_status(
+    state: State, step: WorkflowStepConfig, block: Block, target: str | None
+) -> StepView:
+    """``try_call_tool`` kept in a variable, because a template reads the step's status."""
+    result = state.variable(f"\x00call:{step.id}", f"{step.id}_call")
+    output = target or state.variable(step.id)
+    block.statement(
+        f"{result} = ", call("try_call_tool", string(step.tool), arguments(state, step))
+    )
+    block.statement(f"{output} = ", _fallback(result, step))
+    return StepView("tool", runtime(name(output), Kind.MAP), status=_call_status(result))
+
+
+def _fallback(result: str, step: WorkflowStepConfig) -> Expr:
+    """The output of a ``continue`` step from its ``try_call_tool`` result."""
+    return Raw(f"{result}.output if {result}.ok else {flat(defaults_expr(step))}", TERNARY)
+
+
+def _call_status(result: str) -> Val:
+    return runtime(Raw(f'"completed" if {result}.ok else "failed"', TERNARY), Kind.STR)
+
+
+def _parallel(
+    state: State,
+    steps: list[WorkflowStepConfig],
+    block: Block,
+    reads: dict[str, set[str]],
+    final: str | None,
+) -> None:
+    """The level through ``parallel([...])``: lambdas, or local functions where needed."""
+    functions: list[Expr] = []
+    targets: list[str] = []
+    views: dict[str, StepView] = {}
+    after: list[tuple[str, Expr]] = []
+    first = True
+    for step in steps:
+        target = _target(state, step, reads, final)
+        status_read = "status" in reads.get(step.id, ()) and continues(step)
+        if status_read and not step.condition and not is_special(step):
+            result = state.variable(f"\x00call:{step.id}", f"{step.id}_call")
+            output = target or state.variable(step.id)
+            functions.append(
+                Lambda((), call("try_call_tool", string(step.tool), arguments(state, step)))
+            )
+            after.append((output, _fallback(result, step)))
+            views[step.id] = StepView(
+                "tool", runtime(name(output), Kind.MAP), status=_call_status(result)
+            )
+            targets.append(result)
+            continue
+        if not is_special(step) and not status_read:
+            expr, view = tool_step(state, step, target)
+            if step.condition:
+                test = state.compiler().condition(step.condition)
+                if test.constant and test.const is not True:
+                    raise NotReadable(f"step {step.id} in a parallel level never runs")
+                if not test.constant:
+                    expr = Raw(
+                        f"{flat(expr)} if {wrap(test.code(), OR)} else {flat(defaults_expr(step))}",
+                        TERNARY,
+                    )
+                    view.status = runtime(
+                        Raw(f'"completed" if {wrap(test.code(), OR)} else "skipped"', TERNARY),
+                        Kind.STR,
+                    )
+            functions.append(Lambda((), expr))
+        else:
+            local = state.variable(f"\x00fn:{step.id}", f"{step.id}_step")
+            if first:
+                block.comment("Steps that vMCP runs at the same time.")
+                first = False
+            inner = Block(depth=block.depth + 1)
+            inner_target = target or state.variable(step.id)
+            view = guarded(
+                state, step, inner, inner_target, _body_of(state, step, inner_target, reads)
+            )
+            inner.add(f"return {inner_target}")
+            block.add(f"def {local}():")
+            block.lines.extend(inner.lines)
+            block.blank()
+            functions.append(name(local))
+        views[step.id] = view
+        targets.append(target or "_")
+    head = ", ".join(targets) + " = " if any(t != "_" for t in targets) else ""
+    block.statement(head, call("parallel", List(tuple(functions))))
+    for output, value in after:
+        block.statement(f"{output} = ", value)
+    for step_id, view in views.items():
+        if view.output.expr is not None and flat(view.output.code()).isidentifier():
+            view.output = runtime(view.output.code(), Kind.MAP)
+        state.visible[step_id] = view
+
+
+def _skip(state: State, block: Block, views: dict[str, StepView], remaining: list[str]) -> None:
+    """``return`` early for ``skip_remaining``: the rest of the workflow counts as skipped."""
+    saved = dict(state.visible)
+    by_id = {step.id: step for step in state.tool.steps}
+    state.visible.update(views)
+    for step_id in remaining:
+        state.visible[step_id] = StepView(
+            "tool", defaults(by_id[step_id]), status=constant("skipped")
+        )
+    try:
+        if state.tool.output is not None:
+            block.statement("return ", output_dict(state, state.tool.output))
+        else:
+            ((step_id, view),) = views.items()
+            fields = [
+                (k, v.code())
+                for k, v in view.fields.items()
+                if not (v.constant and v.const is MISSING)
+            ]
+            block.statement("return ", dict_of(fields))
+    finally:
+        state.visible = saved
+
+
+def _result(state: State, block: Block, final: str) -> None:
+    """``return`` the output block, or the final step's output."""
+    if state.tool.output is not None:
+        block.statement("return ", output_dict(state, state.tool.output))
+        return
+    view = state.visible[final]
+    if view.kind == "elicitation":
+        target = flat(view.fields["content"].code()).removesuffix(".content")
+        answer = Raw(
+            f'{{"action": {target}.action, "content": {target}.content}} '
+            f'if {target}.action == "accept" else {{"action": {target}.action}}',
+            TERNARY,
+        )
+        block.statement("return ", answer)
+        return
+    if view.output.constant:
+        block.statement(
+            "return ", literal(plain(None if view.output.const is MISSING else view.output.const))
+        )
+        return
+    block.statement("return ", view.output.code())
+
+
+__all__ = ["Dict", "run_function"]

@@ -1,0 +1,299 @@
+"""The ordinary successful run of a tool: every backend answers with what its templates read.
+
+A quirk of vMCP's engine that fires on such a run is a latent bug in the
+workflow as vMCP runs it today (a *finding*). To build the run, each template
+is walked to learn what shape it expects of each value it reads: a field
+compared with a literal holds a value of the literal's kind, a field printed
+into an ``integer`` output property holds a number, a field under ``json``
+that feeds a forEach collection holds a list whose items carry the fields the
+inner step reads, a field under ``fromJson`` holds JSON text of what is read
+from it, and so on. What nothing constrains is a short string.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from transpiler.config.model import (
+    STEP_ELICITATION,
+    STEP_FOR_EACH,
+    CompositeToolConfig,
+    OutputProperty,
+)
+from transpiler.gotemplate import TemplateSyntaxError, ast, parse
+from transpiler.harness.paths import sample_params
+from transpiler.plan.dataflow import template_sites
+from transpiler.sim.scenario import Scenario, scenario_from_document
+
+_COMPARISONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
+_WORD = "ok"
+
+
+@dataclass
+class Shape:
+    """What a run expects of one value: a kind, fields, an item shape, or JSON text of a shape."""
+
+    kind: str = "string"
+    literal: Any = None
+    fields: dict[str, Shape] = field(default_factory=dict)
+    item: Shape | None = None
+    encoded: Shape | None = None
+
+    def at(self, name: str) -> Shape:
+        """The shape of a field (this value is then a map)."""
+        self.kind = "map"
+        return self.fields.setdefault(name, Shape())
+
+    def items(self) -> Shape:
+        """The shape of the items (this value is then a list)."""
+        self.kind = "list"
+        if self.item is None:
+            self.item = Shape()
+        return self.item
+
+    def text_of(self) -> Shape:
+        """The shape of what this value, a JSON text, decodes to."""
+        self.kind = "json"
+        if self.encoded is None:
+            self.encoded = Shape()
+        return self.encoded
+
+    def expect(self, kind: str, literal: Any = None) -> None:
+        """A scalar kind, unless a structure was already seen."""
+        if self.kind in ("string", "number", "bool"):
+            self.kind, self.literal = kind, literal
+
+    def value(self) -> Any:
+        """A JSON value of this shape."""
+        if self.kind == "map":
+            return {name: sub.value() for name, sub in self.fields.items()}
+        if self.kind == "list":
+            return [(self.item or Shape()).value()]
+        if self.kind == "json":
+            return json.dumps((self.encoded or Shape()).value())
+        if self.kind == "number":
+            return float(self.literal) if isinstance(self.literal, int | float) else 7.0
+        if self.kind == "bool":
+            return True if self.literal is None else bool(self.literal)
+        return self.literal if isinstance(self.literal, str) else _WORD
+
+
+@dataclass
+class _Walk:
+    """Shapes of every step's output and elicitation content, grown template by template."""
+
+    steps: dict[str, Shape] = field(default_factory=dict)
+    params: Shape = field(default_factory=lambda: Shape(kind="map"))
+    item: Shape | None = None
+    item_var: str = "item"
+
+    def root(self, path: tuple[str, ...]) -> Shape | None:
+        """The shape at a context path (None: not a value a backend or a user supplies)."""
+        if len(path) >= 3 and path[0] == "steps" and path[2] == "output":
+            shape = self.steps.setdefault(path[1], Shape())
+            for name in path[3:]:
+                shape = shape.at(name)
+            return shape
+        if len(path) >= 2 and path[0] == "params":
+            shape = self.params
+            for name in path[1:]:
+                shape = shape.at(name)
+            return shape
+        if len(path) >= 2 and path[0] == "forEach" and self.item is not None:
+            if path[1] != self.item_var:
+                return None
+            shape = self.item
+            for name in path[2:]:
+                shape = shape.at(name)
+            return shape
+        return None
+
+    def node(self, node: ast.Node) -> Shape | None:
+        """The shape of what ``node`` evaluates to, recording what it demands."""
+        if isinstance(node, ast.FieldNode):
+            return self.root(node.ident)
+        if isinstance(node, ast.ChainNode):
+            inner = self.node(node.node)
+            for name in node.field:
+                inner = None if inner is None else inner.at(name)
+            return inner
+        if isinstance(node, ast.PipeNode):
+            result: Shape | None = None
+            for command in node.cmds:
+                result = self.command(command, result)
+            return result
+        return None
+
+    def command(self, command: ast.CommandNode, final: Shape | None) -> Shape | None:
+        first, operands = command.args[0], list(command.args[1:])
+        if not isinstance(first, ast.IdentifierNode):
+            return self.node(first)
+        shapes = [self.node(operand) for operand in operands]
+        if final is not None:
+            shapes.append(final)
+        name = first.ident
+        if name in _COMPARISONS:
+            self._compare(operands, shapes)
+        elif name == "json" and shapes:
+            return shapes[0]
+        elif name == "fromJson" and shapes and shapes[0] is not None:
+            return shapes[0].text_of()
+        elif name == "index" and shapes and shapes[0] is not None:
+            shape = shapes[0]
+            for key in operands[1:]:
+                shape = shape.at(key.text) if isinstance(key, ast.StringNode) else shape.items()
+            return shape
+        elif name in ("len", "range") and shapes and shapes[0] is not None:
+            shapes[0].items()
+        return None
+
+    def _compare(self, operands: list[ast.Node], shapes: list[Shape | None]) -> None:
+        literal = next((o for o in operands if _literal(o) is not None), None)
+        if literal is None:
+            return
+        kind, value = _literal(literal) or ("string", None)
+        for shape in shapes:
+            if shape is not None:
+                shape.expect(kind, value)
+
+    def template(self, text: str, printed_kind: str | None = None) -> Shape | None:
+        """Walk one template; a lone action's value is typed by ``printed_kind`` if given."""
+        try:
+            tree = parse(text)
+        except TemplateSyntaxError:
+            return None
+        lone = _lone_action(tree.root)
+        for child in _nodes(tree.root):
+            if isinstance(child, ast.ActionNode | ast.BranchNode):
+                shape = self.node(child.pipe)
+                if isinstance(child, ast.RangeNode) and shape is not None:
+                    shape.items()
+        if lone is not None:
+            shape = self.node(lone.pipe)
+            if shape is not None and printed_kind is not None:
+                shape.expect(printed_kind)
+            return shape
+        return None
+
+
+def _literal(node: ast.Node) -> tuple[str, Any] | None:
+    if isinstance(node, ast.StringNode):
+        return "string", node.text
+    if isinstance(node, ast.BoolNode):
+        return "bool", node.value
+    if isinstance(node, ast.NumberNode):
+        return "number", node.float_value if node.is_float else node.int_value
+    return None
+
+
+def _nodes(node: ast.Node) -> list[ast.Node]:
+    """Every node under ``node``, branches included."""
+    found: list[ast.Node] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        found.append(item)
+        if isinstance(item, ast.ListNode):
+            stack.extend(item.nodes)
+        elif isinstance(item, ast.BranchNode):
+            stack.append(item.list)
+            if item.else_list is not None:
+                stack.append(item.else_list)
+    return found
+
+
+def _lone_action(root: ast.ListNode) -> ast.ActionNode | None:
+    meaningful = [n for n in root.nodes if not isinstance(n, ast.CommentNode)]
+    if len(meaningful) == 1 and isinstance(meaningful[0], ast.ActionNode):
+        return meaningful[0]
+    return None
+
+
+_PROPERTY_KINDS = {"integer": "number", "number": "number", "boolean": "bool"}
+
+
+def _output(walk: _Walk, properties: dict[str, OutputProperty]) -> None:
+    for definition in properties.values():
+        if definition.value:
+            shape = walk.template(definition.value, _PROPERTY_KINDS.get(definition.type))
+            if shape is not None and definition.type in ("object", "array"):
+                if not _encodes(definition.value):
+                    shape = shape.text_of()
+                if definition.type == "array":
+                    shape.items()
+                else:
+                    shape.kind = "map"
+        _output(walk, dict(definition.properties))
+
+
+def _encodes(text: str) -> bool:
+    """Whether a template is one action whose last command is ``json``."""
+    try:
+        lone = _lone_action(parse(text).root)
+    except TemplateSyntaxError:
+        return False
+    if lone is None:
+        return False
+    last = lone.pipe.cmds[-1].args[0]
+    return isinstance(last, ast.IdentifierNode) and last.ident == "json"
+
+
+def happy_scenario(tool: CompositeToolConfig) -> Scenario:
+    """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
+    walk = _Walk()
+    items_of: dict[str, tuple[Shape, str]] = {}
+    for step in tool.steps:
+        if step.effective_type == STEP_FOR_EACH:
+            items = walk.template(step.collection)
+            item_shape = Shape() if items is None else items.items()
+            items_of[step.id] = (item_shape, step.item_var or "item")
+    for site in template_sites(tool):
+        if site.site == "collection":
+            continue
+        if site.site.startswith("step.arguments") and site.reader in items_of:
+            walk.item, walk.item_var = items_of[site.reader]
+        walk.template(site.text)
+        walk.item = None
+    if tool.output is not None:
+        _output(walk, dict(tool.output.properties))
+    backends: dict[str, dict[str, Any]] = {}
+    answers: list[dict[str, Any]] = []
+    for step in tool.steps:
+        shape = walk.steps.get(step.id, Shape(kind="map"))
+        if step.effective_type == STEP_ELICITATION:
+            content = shape.fields.get("content", Shape(kind="map"))
+            answers.append({"action": "accept", "content": _as_map(content.value())})
+            continue
+        if step.effective_type == STEP_FOR_EACH:
+            called, body = (step.inner_step.tool if step.inner_step else ""), {}
+        else:
+            called, body = step.tool, _as_map(shape.value())
+        if called:
+            backends.setdefault(called, {}).update(body)
+    return scenario_from_document(
+        {
+            "tool": tool.name,
+            "params": {**_as_map(walk.params.value()), **_params(tool.parameters)},
+            "backends": {
+                name: {"results": [{"structuredContent": body}]} for name, body in backends.items()
+            },
+            "elicitations": answers or [{"action": "accept", "content": {}}],
+        }
+    )
+
+
+def _params(schema: Any) -> dict[str, Any]:
+    """Every parameter set; arrays hold one item of their item schema."""
+    plain = sample_params(schema)
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    for name, spec in (properties or {}).items():
+        if isinstance(spec, dict) and spec.get("type") == "array":
+            item = sample_params({"properties": {"i": spec.get("items")}})
+            plain[str(name)] = [item.get("i", _WORD)]
+    return plain
+
+
+def _as_map(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

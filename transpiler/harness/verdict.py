@@ -1,0 +1,21 @@
+"""The verdicts of ``check`` on one tool, the same words everywhere (CLI, reports, library)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Verdict(StrEnum):
+    """How a script relates to the composite tool it replaces.
+
+    ``equivalent``: no scenario showed any difference. ``equivalent-except``:
+    every difference is explained by a deviation class the script declares,
+    each shown by a witness. ``differs``: a difference no declared class
+    explains (a counterexample). ``not-converted``: there is no script to check
+    (vMCP would not run the tool, or it cannot be expressed).
+    """
+
+    EQUIVALENT = "equivalent"
+    EQUIVALENT_EXCEPT = "equivalent-except"
+    DIFFERS = "differs"
+    NOT_CONVERTED = "not-converted"
