@@ -6,11 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from transpiler.gobuild import GOPATH_VARIABLE
 from transpiler.gotemplate.oracle import GoOracle, OracleUnavailable, build_oracle
 from transpiler.gotemplate.protocol import RenderRequest, RenderResult
 
 
-def test_missing_go_names_the_debian_package(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_go_names_the_debian_package(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(GOPATH_VARIABLE, str(tmp_path / "missing"))
     monkeypatch.setattr("transpiler.gobuild.shutil.which", lambda _: None)
     with pytest.raises(OracleUnavailable, match="golang-go"):
         build_oracle()

@@ -6,7 +6,8 @@ forwards every builtin to this side as an ``op`` message. Here each script
 thread is a kernel thread: its runner resumes the goroutine, reads its next
 message, and performs the builtin with the same host semantics as the rust
 engine. Only one goroutine runs at a time, so runs are deterministic. One host
-process serves every run (a lock serialises runs from several threads).
+process per Go toolchain (:func:`transpiler.gobuild.toolchain`) serves every
+run (a lock serialises runs from several threads).
 """
 
 from __future__ import annotations
@@ -86,17 +87,17 @@ class GoHostProcess:
         return message
 
 
-_HOST: GoHostProcess | None = None
+_HOSTS: dict[gobuild.Toolchain, GoHostProcess] = {}
 _HOST_LOCK = threading.Lock()
 
 
 def shared_host() -> GoHostProcess:
-    """The process every go run uses (started on first use)."""
-    global _HOST
+    """The process every go run on the current toolchain uses (started on first use)."""
+    chosen = gobuild.toolchain()
     with _HOST_LOCK:
-        if _HOST is None:
-            _HOST = GoHostProcess()
-        return _HOST
+        if chosen not in _HOSTS:
+            _HOSTS[chosen] = GoHostProcess()
+        return _HOSTS[chosen]
 
 
 @dataclass(eq=False, kw_only=True)
