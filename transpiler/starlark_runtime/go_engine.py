@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -122,10 +123,18 @@ class _Runner:
 class GoRun:
     """One ``tools/call`` of a script on go.starlark.net."""
 
-    def __init__(self, host: GoHostProcess, script: str, filename: str, state: RunState) -> None:
+    def __init__(
+        self,
+        host: GoHostProcess,
+        script: str,
+        filename: str,
+        modules: Mapping[str, str],
+        state: RunState,
+    ) -> None:
         self._host = host
         self._script = script
         self._filename = filename
+        self._modules = dict(modules)
         self._state = state
         self._main = _GoThread(path=(), context=state.root, label="main")
         self._outcome: ScriptOutcome | None = None
@@ -166,6 +175,7 @@ class GoRun:
                         "filename": self._filename,
                         "params": to_script(self._state.scenario.params),
                         "max_steps": MAX_EXECUTION_STEPS,
+                        "modules": self._modules,
                     }
                 )
             else:
@@ -327,13 +337,13 @@ def _acquire(group: ParallelGroup, context: Context) -> HostOp:
         raise ScriptHalt(str(error)) from None
 
 
-def start_go(script: str, filename: str) -> Starter:
+def start_go(script: str, filename: str, modules: Mapping[str, str]) -> Starter:
     """The go engine as a :data:`~transpiler.starlark_runtime.run.Starter`."""
 
     def start(state: RunState) -> EngineRun:
         host = shared_host()
         host.lock.acquire()
-        run = GoRun(host, script, filename, state)
+        run = GoRun(host, script, filename, modules, state)
         run.start()
         return run
 
