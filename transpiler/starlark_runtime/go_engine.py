@@ -49,7 +49,7 @@ from transpiler.starlark_runtime.run import (
     ScriptOutcome,
     Starter,
 )
-from transpiler.starlark_runtime.values import to_script
+from transpiler.starlark_runtime.values import from_script, to_script
 
 _SOURCE = Path(__file__).with_name("gohost") / "main.go"
 
@@ -257,7 +257,7 @@ class GoRun:
         if error is not None and message.get("fatal"):
             raise FatalStop(error)
         if thread is self._main:
-            self._outcome = ScriptOutcome(value=message.get("value"), error=error)
+            self._outcome = ScriptOutcome(value=from_script(message.get("value")), error=error)
         thread.ended(error)
         if error is None:
             return Finished(None)
