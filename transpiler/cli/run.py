@@ -66,7 +66,7 @@ def register(subparsers: Any) -> None:
         metavar="DIR",
         action="append",
         default=[],
-        help="for --form starlark: load(\"x.star\") reads DIR/x.star (repeatable, first match "
+        help='for --form starlark: load("x.star") reads DIR/x.star (repeatable, first match '
         "wins; names outside DIR, absolute or with '..', are not found)",
     )
     parser.add_argument(
