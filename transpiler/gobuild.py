@@ -47,9 +47,9 @@ class Toolchain:
     """A Go command and the GOPATH our programs build against."""
 
     go: str | None
-    version: str
+    version: str  # `go env GOVERSION`, e.g. go1.26.6
     gopath: tuple[Path, ...]
-    starlark: str
+    starlark: str  # which go.starlark.net: its commit, or Debian's package version
     pinned: bool
 
     def has_starlark(self) -> bool:
@@ -105,7 +105,8 @@ def _select(pinned_gopath: str, path_go: str | None) -> Toolchain:
         False,
     )
     print(
-        f"warning: {reason}: using {fallback.version or 'go on PATH'} and {fallback.starlark}",
+        f"warning: {reason}: using {fallback.version or 'go on PATH'} and "
+        f"go.starlark.net {fallback.starlark}",
         file=sys.stderr,
     )
     return fallback
@@ -141,7 +142,7 @@ def version_numbers(version: str) -> tuple[int, ...]:
 def _pinned_commit(gopath: Path) -> str:
     marker = gopath / "src" / "go.starlark.net" / "PINNED"
     words = marker.read_text().split() if marker.is_file() else []
-    return f"go.starlark.net {words[0]}" if words else f"go.starlark.net from {gopath}"
+    return words[0] if words else f"unknown commit, from {gopath}"
 
 
 def _debian_starlark() -> str:
@@ -156,7 +157,7 @@ def _debian_starlark() -> str:
             check=False,
         )
         version = completed.stdout.strip() if completed.returncode == 0 else ""
-    return f"go.starlark.net from Debian golang-starlark-dev {version or '(version unknown)'}"
+    return f"Debian golang-starlark-dev {version or '(version unknown)'}"
 
 
 def go_available(needs_starlark: bool = False) -> bool:

@@ -32,6 +32,7 @@ from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime import run_starlark
+from transpiler.starlark_runtime.versions import engine_versions
 
 SCHEDULE_LIMIT = 32
 ENGINES = ("rust", "go")
@@ -224,6 +225,7 @@ def certificate(
         "yaml_sha256": yaml_hash,
         "script_sha256": hashlib.sha256(script.encode()).hexdigest(),
         "engines": list(report.engines),
+        "interpreters": engine_versions(report.engines),
         "seed": report.seed,
         "paths": {
             "enumerated": report.paths_enumerated,

@@ -23,6 +23,10 @@ _MARKDOWN = jinja2.Template(
 | {{ r.distinct_paths }} reached, {{ r.paths_run }}/{{ r.paths_enumerated }} combinations \
 | {{ r.engines | join(", ") }} |
 {% endfor %}
+{% if interpreters %}
+Interpreters: {% for name, version in interpreters.items() %}{{ name }} `{{ version }}`\
+{{ ", " if not loop.last }}{% endfor %}.
+{% endif %}
 {% for r in reports if r.reason -%}
 ### `{{ r.tool }}`: {{ r.verdict }}
 
@@ -91,14 +95,25 @@ def side_by_side(example: Counterexample) -> str:
     return "\n".join(lines)
 
 
+def interpreters(reports: Sequence[ToolReport]) -> dict[str, str]:
+    """The interpreter versions the certificates record (see ``engine_versions``)."""
+    found: dict[str, str] = {}
+    for report in reports:
+        found.update(report.certificate.get("interpreters", {}))
+    return dict(sorted(found.items()))
+
+
 def junit(reports: Sequence[ToolReport]) -> str:
-    """One JUnit test case per tool."""
+    """One JUnit test case per tool; the interpreter versions as suite properties."""
     suite = ElementTree.Element(
         "testsuite",
         name="vmcp-starlark-equivalence",
         tests=str(len(reports)),
         failures=str(sum(not r.certified for r in reports)),
     )
+    properties = ElementTree.SubElement(suite, "properties")
+    for name, version in interpreters(reports).items():
+        ElementTree.SubElement(properties, "property", name=name, value=version)
     for report in reports:
         case = ElementTree.SubElement(
             suite, "testcase", classname=report.file, name=report.tool, time=f"{report.seconds:.3f}"
@@ -111,7 +126,7 @@ def junit(reports: Sequence[ToolReport]) -> str:
 
 def markdown(reports: Sequence[ToolReport]) -> str:
     """A table a reviewer reads in a pull request, then the reason for each problem."""
-    return str(_MARKDOWN.render(reports=reports))
+    return str(_MARKDOWN.render(reports=reports, interpreters=interpreters(reports)))
 
 
 def save_counterexample(example: Counterexample, directory: Path, tool: str) -> str:
