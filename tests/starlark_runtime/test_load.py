@@ -75,41 +75,38 @@ def test_load_failures_read_the_same_on_both_engines(
     assert (trace.outcome, trace.error) == ("error", error)
 
 
-def test_a_module_s_runtime_error_names_the_module(engine: str) -> None:
-    trace = run(_script('load("broken.star", "x")'), scenario(), engine, modules=MODULES)
-    expected = {
-        "rust": 'cannot load broken.star: Key `"k"` was not found',
-        "go": 'cannot load broken.star: key "k" not in dict',
-    }[engine]
-    assert trace.error == expected
-
-
-def test_a_missing_symbol_is_a_script_error(engine: str) -> None:
-    trace = run(_script('load("math.star", "nope")'), scenario(), engine, modules=MODULES)
-    expected = {
-        "rust": "Module has no symbol `nope`",
-        "go": "load: name nope not found in module math.star",
-    }[engine]
-    assert (trace.outcome, trace.error) == ("error", expected)
-
-
-def test_loaded_names_are_not_re_exported(engine: str) -> None:
-    trace = run(_script('load("math.star", "BASE")'), scenario(), engine, modules=MODULES)
-    expected = {
-        "rust": "Module symbol `BASE` is not exported",
-        "go": "load: name BASE not found in module math.star",
-    }[engine]
-    assert trace.error == expected
-
-
-def test_private_names_cannot_be_loaded(engine: str) -> None:
-    trace = run(_script('load("consts.star", "_HIDDEN")'), scenario(), engine, modules=MODULES)
-    expected = {
-        "rust": "Cannot import private symbol `_HIDDEN`",
-        "go": "script does not parse: script.star:1:22: "
-        "load: names with leading underscores are not exported: _HIDDEN",
-    }[engine]
-    assert trace.error == expected
+@pytest.mark.parametrize(
+    ("load_line", "rust", "go"),
+    [
+        (
+            'load("broken.star", "x")',
+            'cannot load broken.star: Key `"k"` was not found',
+            'cannot load broken.star: key "k" not in dict',
+        ),
+        (
+            'load("math.star", "nope")',
+            "Module has no symbol `nope`",
+            "load: name nope not found in module math.star",
+        ),
+        (
+            'load("math.star", "BASE")',
+            "Module symbol `BASE` is not exported",
+            "load: name BASE not found in module math.star",
+        ),
+        (
+            'load("consts.star", "_HIDDEN")',
+            "Cannot import private symbol `_HIDDEN`",
+            "script does not parse: script.star:1:22: "
+            "load: names with leading underscores are not exported: _HIDDEN",
+        ),
+    ],
+    ids=["a module's runtime error", "a missing symbol", "no re-export", "a private name"],
+)
+def test_load_failures_worded_by_each_engine(
+    load_line: str, rust: str, go: str, engine: str
+) -> None:
+    trace = run(_script(load_line), scenario(), engine, modules=MODULES)
+    assert (trace.outcome, trace.error) == ("error", rust if engine == "rust" else go)
 
 
 def test_while_in_a_module_is_go_only(engine: str) -> None:
