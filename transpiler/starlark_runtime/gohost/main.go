@@ -72,11 +72,11 @@ func send(message map[string]interface{}) {
 }
 
 type incoming struct {
-	Type     string          `json:"type"`
-	Thread   []int           `json:"thread"`
-	Value    json.RawMessage `json:"value"`
-	Script   string          `json:"script"`
-	Filename string          `json:"filename"`
+	Type     string            `json:"type"`
+	Thread   []int             `json:"thread"`
+	Value    json.RawMessage   `json:"value"`
+	Script   string            `json:"script"`
+	Filename string            `json:"filename"`
 	Params   json.RawMessage   `json:"params"`
 	MaxSteps uint64            `json:"max_steps"`
 	Modules  map[string]string `json:"modules"`
@@ -88,9 +88,9 @@ var errAborted = errors.New("run aborted")
 type scriptThread struct {
 	path      []int
 	parallels int
-	reply   chan json.RawMessage
-	start   chan struct{}
-	starlar *starlark.Thread
+	reply     chan json.RawMessage
+	start     chan struct{}
+	starlar   *starlark.Thread
 }
 
 // run is one tools/call of a script.
