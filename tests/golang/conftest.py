@@ -1,5 +1,5 @@
-"""The Go oracle fixture, shared with the template tests."""
+"""The Go oracle fixtures, shared with the template tests."""
 
-from tests.gotemplate.conftest import oracle
+from tests.gotemplate.conftest import oracle, oracle_per_toolchain
 
-__all__ = ["oracle"]
+__all__ = ["oracle", "oracle_per_toolchain"]

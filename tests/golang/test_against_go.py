@@ -1,8 +1,10 @@
 """Our Go stdlib emulation against Go itself, through the oracle.
 
-Go 1.19's Unicode tables (13.0) are older than Python 3.11's (14.0): a rune
-assigned in 14.0 is printable for us and escaped by the oracle. The sweep
-allows exactly that direction, for at most the 838 runes Unicode 14 added.
+Our Unicode tables are 15.0 (``unicodedata2``), as in Go 1.21 and later
+(vMCP's Go 1.26): there, every rune must quote as in Go. Go 1.19's tables (the
+Debian fallback) are 13.0: a rune assigned in 14.0 or 15.0 is printable for
+us and escaped by that oracle, and the sweep allows exactly that direction,
+for at most the 838 + 4,489 runes those versions added.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from transpiler.cli.template import render_request
+from transpiler.gobuild import version_numbers
 from transpiler.golang.escape import js_escape
 from transpiler.golang.fmt import sprintf
 from transpiler.golang.jsonenc import encode_float
@@ -22,7 +25,8 @@ from transpiler.golang.strconv import format_float, quote
 from transpiler.gotemplate.oracle import GoOracle
 from transpiler.gotemplate.protocol import RenderRequest
 
-UNICODE_14_ADDITIONS = 838
+UNICODE_14_AND_15_ADDITIONS = 838 + 4489
+UNICODE_15_GO = (1, 21)
 PRINTF_CASES: list[tuple[str, list[Any]]] = [
     ("%d", [3.0]),
     ("%s", [1.5]),
@@ -71,8 +75,9 @@ def _render(oracle: GoOracle, template: str, context: Any) -> str:
 
 
 @pytest.mark.go
-def test_is_print_matches_go_up_to_newer_unicode(oracle: GoOracle) -> None:
-    """Every rune quotes (strconv.Quote) and JS-escapes as in Go, bar Unicode 14 additions."""
+def test_is_print_matches_go_up_to_newer_unicode(oracle_per_toolchain: GoOracle) -> None:
+    """Every rune quotes (strconv.Quote) and JS-escapes as in Go (bar newer Unicode on 1.19)."""
+    oracle = oracle_per_toolchain
     runes = [chr(r) for r in range(0x110000) if not 0xD800 <= r <= 0xDFFF]
     newer: set[str] = set()
     for start in range(0, len(runes), 4096):
@@ -82,9 +87,11 @@ def test_is_print_matches_go_up_to_newer_unicode(oracle: GoOracle) -> None:
         for rune, line in zip(chunk, lines, strict=True):
             if line != quote(rune) + js_escape(rune):
                 newer.add(rune)
+    if version_numbers(oracle.go_version) >= UNICODE_15_GO:
+        assert sorted(f"U+{ord(rune):04X}" for rune in newer) == []
     for rune in newer:
         assert quote(rune) == f'"{rune}"', f"Go prints U+{ord(rune):04X} and we escape it"
-    assert len(newer) <= UNICODE_14_ADDITIONS
+    assert len(newer) <= UNICODE_14_AND_15_ADDITIONS
 
 
 @pytest.mark.go

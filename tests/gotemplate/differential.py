@@ -1,8 +1,9 @@
-"""Comparing our renderer with Go's (the oracle runs Go 1.19; vMCP uses Go 1.26).
+"""Comparing our renderer with Go's: the oracle runs vMCP's Go 1.26, or Debian's 1.19.
 
 Both results must be identical: the same output bytes, or the same error
-class (parse or exec) with the same Go message. Where Go 1.19 and Go 1.26
-differ, our renderer follows 1.26, and exactly these differences are handled:
+class (parse or exec) with the same Go message. Our renderer follows Go 1.26,
+and an oracle on Go 1.26 is compared exactly. Only an older oracle (the Go 1.19
+fallback) gets these allowances for what changed in between:
 
 - messages normalised before comparing: ``eq``/``lt``… name the types
   (``incompatible types for comparison: float64 and int``, 1.19 omits them);
@@ -21,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from transpiler.gobuild import version_numbers
 from transpiler.gotemplate.protocol import RenderResult
 
 AGREE = "agree"
@@ -34,6 +36,7 @@ _CALL = re.compile(r"error calling call: non-function .* of type (.+)$")
 _RIGHT_PAREN_119 = re.compile(r'(unexpected "\)" in .+|unexpected right paren U\+0029 \'\)\')$')
 _PARSE_LINE = re.compile(r"^template: [^:]*:\d+: ")
 _RANGE_INT_119 = re.compile(r"range can't iterate over -?\d+$")
+VMCP_GO = (1, 26)
 
 
 @dataclass(frozen=True)
@@ -59,21 +62,20 @@ def _same_parse_line(go: RenderResult, ours: RenderResult) -> bool:
     return go_line is not None and our_line is not None and go_line[0] == our_line[0]
 
 
-def compare(template: str, go: RenderResult, ours: RenderResult) -> Verdict:
-    """The verdict for one case, given Go's and our results."""
+def compare(template: str, go: RenderResult, ours: RenderResult, go_version: str) -> Verdict:
+    """The verdict for one case, given Go's (from Go ``go_version``) and our results."""
+    if version_numbers(go_version) >= VMCP_GO:
+        return _exactly(go, ours)
     if not go.ok and "else with" in template and go.error.endswith("unexpected <with> in else"):
         return Verdict(ELSE_WITH)
     if not go.ok and _RANGE_INT_119.search(go.error):
         return Verdict(RANGE_INT)
     if _RIGHT_PAREN_119.search(go.error) and _same_parse_line(go, ours):
         return Verdict(STRAY_PAREN)
-    mine = _normalise_ours(ours)
-    theirs = go
-    if (theirs.ok, theirs.out, theirs.kind, theirs.error) == (
-        mine.ok,
-        mine.out,
-        mine.kind,
-        mine.error,
-    ):
+    return _exactly(go, _normalise_ours(ours))
+
+
+def _exactly(go: RenderResult, ours: RenderResult) -> Verdict:
+    if (go.ok, go.out, go.kind, go.error) == (ours.ok, ours.out, ours.kind, ours.error):
         return Verdict(AGREE)
-    return Verdict(DISAGREE, f"go:   {theirs}\nours: {mine}")
+    return Verdict(DISAGREE, f"go:   {go}\nours: {ours}")

@@ -6,11 +6,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import use_toolchain
+from transpiler.gobuild import DEBIAN_GOPATH, GOPATH_VARIABLE, toolchain
 from transpiler.gotemplate.oracle import GoOracle, OracleUnavailable, build_oracle
 from transpiler.gotemplate.protocol import RenderRequest, RenderResult
 
 
-def test_missing_go_names_the_debian_package(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_go_names_the_debian_package(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(GOPATH_VARIABLE, str(tmp_path / "missing"))
     monkeypatch.setattr("transpiler.gobuild.shutil.which", lambda _: None)
     with pytest.raises(OracleUnavailable, match="golang-go"):
         build_oracle()
@@ -21,6 +26,29 @@ def test_binary_is_cached_by_source_hash(oracle: GoOracle) -> None:
     binary = build_oracle()
     assert binary.parent.name in {p.name for p in Path(binary.parent.parent).iterdir()}
     assert build_oracle() == binary
+
+
+@pytest.mark.go
+def test_each_toolchain_builds_its_own_binary(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        use_toolchain("pinned", patch)
+        pinned = build_oracle()
+    use_toolchain("debian", monkeypatch)
+    assert build_oracle() != pinned
+
+
+def test_the_fallback_says_why_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(GOPATH_VARIABLE, str(tmp_path / "missing"))
+    chosen = toolchain()
+    assert not chosen.pinned and chosen.gopath == (DEBIAN_GOPATH,)
+    warning = capsys.readouterr().err
+    assert warning.count("\n") == 1
+    assert warning.startswith(
+        f"warning: go.starlark.net at vMCP's pinned commit not found in {tmp_path / 'missing'}: "
+        f"using {chosen.version or 'go on PATH'} and go.starlark.net Debian golang-starlark-dev"
+    )
 
 
 @pytest.mark.go

@@ -1,8 +1,8 @@
 """Curated templates rendered by us and by Go's text/template; results must match.
 
 The corpora cover parse errors (messages and line numbers), execution errors
-(messages, positions, node texts) and printing; the same 1.19-vs-1.26
-normalisations as the differential test apply (see ``differential``).
+(messages, positions, node texts) and printing; compared as in the
+differential test (exactly on Go 1.26; see ``differential``).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _check(oracle: GoOracle, templates: list[str]) -> None:
     requests = [RenderRequest(template, CONTEXT) for template in templates]
     failures = []
     for request, go in zip(requests, oracle.render_many(requests), strict=True):
-        verdict = compare(request.template, go, render_request(request))
+        verdict = compare(request.template, go, render_request(request), oracle.go_version)
         if verdict.kind == DISAGREE:
             failures.append(f"{request.template!r}\n{verdict.detail}")
     assert not failures, "\n".join(failures)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -74,6 +75,7 @@ def test_a_difference_is_shrunk_reported_and_certified_as_differs(style: str) ->
         "script_sha256",
         "style",
         "engines",
+        "interpreters",
         "seed",
         "paths",
         "scenarios",
@@ -112,6 +114,11 @@ def test_check_command_reports_and_exit_codes(
     assert data["passed"] == data["total"] == 3
     assert reports["r.xml"].read_text().startswith("<testsuite")
     assert "| `release_notes` |" in reports["r.md"].read_text()
+    pyo3 = importlib.metadata.version("starlark-pyo3")
+    assert f"Interpreters: starlark-pyo3 `{pyo3}`." in reports["r.md"].read_text()
+    assert f'<property name="starlark-pyo3" value="{pyo3}" />' in reports["r.xml"].read_text()
+    for tool in data["tools"]:
+        assert tool["certificate"]["interpreters"] == {"starlark-pyo3": pyo3}
     assert main(["check", str(tmp_path / "missing.yaml")]) == 2
 
 

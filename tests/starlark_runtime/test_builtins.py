@@ -302,6 +302,12 @@ def test_returned_dict_becomes_structured_content_and_go_json_text(engine: str) 
     }
 
 
+def test_a_returned_int_beyond_int64_becomes_its_decimal_text(engine: str) -> None:
+    script = "def run(params):\n    return {'big': 1 << 70, 'max': (1 << 63) - 1}\n"
+    trace = run(script, scenario(), engine)
+    assert trace.output == {"big": "1180591620717411303424", "max": 2**63 - 1}
+
+
 def test_output_over_the_size_limit_fails(engine: str) -> None:
     trace = run(
         'def run(params):\n    return {"big": "x" * (11 * 1024 * 1024)}\n', scenario(), engine

@@ -2,7 +2,8 @@
 
 ``--form composite CONFIG`` runs a composite tool with the model of vMCP's
 workflow engine; ``--form starlark SCRIPT.star --engine rust|go`` runs a
-scripted tool on starlark-rust or go.starlark.net. A failing
+scripted tool on starlark-rust or go.starlark.net, its ``load()`` calls
+resolved in the ``--library-path`` directories. A failing
 workflow still exits 0: the trace says ``outcome: error``. Unreadable input,
 or a config vMCP would refuse to start with, exits 2.
 """
@@ -25,6 +26,7 @@ from transpiler.sim.scenario import Scenario, load_scenario
 from transpiler.sim.schedule import parse_schedule
 from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime import ENGINES, run_starlark
+from transpiler.starlark_runtime.library import library_modules
 
 #: A form's runner: (parsed arguments, scenario) -> traces in schedule order.
 FormRunner = Callable[[argparse.Namespace, Scenario], list[Trace]]
@@ -58,6 +60,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--timeout", help="the scripted tool's timeout for --form starlark (Go duration; 30m)"
+    )
+    parser.add_argument(
+        "--library-path",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help='for --form starlark: load("x.star") reads DIR/x.star (repeatable, first match '
+        "wins; names outside DIR, absolute or with '..', are not found)",
     )
     parser.add_argument(
         "--limit", type=int, default=64, help="most schedules tried with --schedule all"
@@ -147,9 +157,15 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
     if args.schedule != "canonical":
         print("note: a script runs deterministically; --schedule is ignored", file=sys.stderr)
     timeout_ns = parse_duration(args.timeout) if args.timeout else 0
+    modules = library_modules([Path(directory) for directory in args.library_path])
     return [
         run_starlark(
-            script, scenario, engine=args.engine, timeout_ns=timeout_ns, filename=path.name
+            script,
+            scenario,
+            engine=args.engine,
+            timeout_ns=timeout_ns,
+            filename=path.name,
+            modules=modules,
         )
     ]
 

@@ -8,16 +8,16 @@ visits: a valid character, or one invalid byte (which Go reads as
 ``utf8.RuneError`` of width 1).
 
 Unicode classes (``unicode.IsPrint``, ``IsLetter``, ``IsDigit``) come from
-Python's ``unicodedata``; its Unicode version (14.0 in Python 3.11) can differ
-from Go's (13.0 in Go 1.19, 15.0 in Go 1.21+) for recently assigned
-characters.
+``unicodedata2`` pinned at Unicode 15.0.0, the version of Go 1.21 and later
+(vMCP's Go 1.26); Python 3.11's own ``unicodedata`` has 14.0.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+
+import unicodedata2
 
 RUNE_ERROR = 0xFFFD
 MAX_RUNE = 0x10FFFF
@@ -108,7 +108,7 @@ def valid_rune(rune: int) -> bool:
 
 @lru_cache(maxsize=4096)
 def _category(rune: int) -> str:
-    return unicodedata.category(chr(rune))
+    return str(unicodedata2.category(chr(rune)))
 
 
 def is_print(rune: int) -> bool:

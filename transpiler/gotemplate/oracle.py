@@ -46,9 +46,10 @@ def build_oracle() -> Path:
 
 
 class GoOracle:
-    """One running oracle process."""
+    """One running oracle process, built with Go ``go_version`` (e.g. ``go1.26.6``)."""
 
-    def __init__(self, binary: Path) -> None:
+    def __init__(self, binary: Path, go_version: str) -> None:
+        self.go_version = go_version
         self._process = subprocess.Popen(
             [str(binary)],
             stdin=subprocess.PIPE,
@@ -104,5 +105,5 @@ class GoOracle:
 
 
 def start_oracle() -> GoOracle:
-    """Build (if needed) and start the oracle."""
-    return GoOracle(build_oracle())
+    """Build (if needed) and start the oracle with :func:`transpiler.gobuild.toolchain`."""
+    return GoOracle(build_oracle(), gobuild.toolchain().version)

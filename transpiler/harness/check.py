@@ -41,6 +41,7 @@ from transpiler.harness.verdict import Verdict
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import QuirkEvent, Trace
 from transpiler.starlark_runtime import run_starlark
+from transpiler.starlark_runtime.versions import engine_versions
 
 SCHEDULE_LIMIT = 32
 ENGINES = ("rust", "go")
@@ -357,6 +358,7 @@ def certificate(tool: LoadedTool, script: str, report: ToolReport) -> dict[str, 
         "script_sha256": hashlib.sha256(script.encode()).hexdigest(),
         "style": report.style,
         "engines": list(report.engines),
+        "interpreters": engine_versions(report.engines),
         "seed": report.seed,
         "paths": {
             "enumerated": report.paths_enumerated,

@@ -34,6 +34,10 @@ _MARKDOWN = jinja2.Template(
 | {{ r.scenarios }} | {{ r.distinct_paths }} reached, {{ r.paths_run }}/{{ r.paths_enumerated }} \
 | {{ r.engines | join(", ") }} |
 {% endfor %}
+{% if interpreters %}
+Interpreters: {% for name, version in interpreters.items() %}{{ name }} `{{ version }}`\
+{{ ", " if not loop.last }}{% endfor %}.
+{% endif %}
 {% for r in reports if r.reason or r.witnesses or r.findings or r.declared -%}
 ### `{{ r.tool }}`: {{ r.verdict }}
 {% if r.reason %}
@@ -147,14 +151,26 @@ def side_by_side(example: Counterexample | Witness) -> str:
     return "\n".join(lines)
 
 
+def interpreters(reports: Sequence[ToolReport]) -> dict[str, str]:
+    """The interpreter versions the certificates record (see ``engine_versions``)."""
+    found: dict[str, str] = {}
+    for report in reports:
+        found.update(report.certificate.get("interpreters", {}))
+    return dict(sorted(found.items()))
+
+
 def junit(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> str:
-    """One JUnit test case per tool; a tool the gate does not let through fails."""
+    """One JUnit test case per tool (a tool the gate does not let through fails); the
+    interpreter versions as suite properties."""
     suite = ElementTree.Element(
         "testsuite",
         name="vmcp-starlark-equivalence",
         tests=str(len(reports)),
         failures=str(sum(not r.passes(accept) for r in reports)),
     )
+    properties = ElementTree.SubElement(suite, "properties")
+    for name, version in interpreters(reports).items():
+        ElementTree.SubElement(properties, "property", name=name, value=version)
     for report in reports:
         case = ElementTree.SubElement(
             suite, "testcase", classname=report.file, name=report.tool, time=f"{report.seconds:.3f}"
@@ -167,7 +183,14 @@ def junit(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> str:
 
 def markdown(reports: Sequence[ToolReport]) -> str:
     """A table a reviewer reads in a pull request, then each tool's classes and witnesses."""
-    return str(_MARKDOWN.render(reports=reports, classes=CLASSES, side_by_side=side_by_side))
+    return str(
+        _MARKDOWN.render(
+            reports=reports,
+            classes=CLASSES,
+            side_by_side=side_by_side,
+            interpreters=interpreters(reports),
+        )
+    )
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")

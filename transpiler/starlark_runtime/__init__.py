@@ -7,10 +7,12 @@ interpreter vMCP embeds, in a host process of ours).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from transpiler.sim.backoff import CENTRE, Jitter
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
-from transpiler.starlark_runtime.run import EngineError, Starter, run_script
+from transpiler.starlark_runtime.run import EngineError, GoOnlyScript, Starter, run_script
 
 ENGINES = ("rust", "go")
 
@@ -23,23 +25,27 @@ def run_starlark(
     timeout_ns: int = 0,
     jitter: Jitter = CENTRE,
     filename: str = "script.star",
+    modules: Mapping[str, str] | None = None,
 ) -> Trace:
-    """Run ``script``'s ``run(params)`` once against the scenario; return the trace."""
-    return run_script(
-        _starter(engine, script, filename), scenario, timeout_ns=timeout_ns, jitter=jitter
-    )
+    """Run ``script``'s ``run(params)`` once against the scenario; return the trace.
+
+    ``modules`` maps the names a script may ``load()`` to their Starlark source.
+    On the rust engine a script (or module) with ``while`` raises :class:`GoOnlyScript`.
+    """
+    starter = _starter(engine, script, filename, modules or {})
+    return run_script(starter, scenario, timeout_ns=timeout_ns, jitter=jitter)
 
 
-def _starter(engine: str, script: str, filename: str) -> Starter:
+def _starter(engine: str, script: str, filename: str, modules: Mapping[str, str]) -> Starter:
     if engine == "rust":
         from transpiler.starlark_runtime.rust_engine import start_rust
 
-        return start_rust(script, filename)
+        return start_rust(script, filename, modules)
     if engine == "go":
         from transpiler.starlark_runtime.go_engine import start_go
 
-        return start_go(script, filename)
+        return start_go(script, filename, modules)
     raise EngineError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
 
 
-__all__ = ["ENGINES", "EngineError", "run_starlark"]
+__all__ = ["ENGINES", "EngineError", "GoOnlyScript", "run_starlark"]

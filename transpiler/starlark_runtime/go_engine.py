@@ -6,7 +6,8 @@ forwards every builtin to this side as an ``op`` message. Here each script
 thread is a kernel thread: its runner resumes the goroutine, reads its next
 message, and performs the builtin with the same host semantics as the rust
 engine. Only one goroutine runs at a time, so runs are deterministic. One host
-process serves every run (a lock serialises runs from several threads).
+process per Go toolchain (:func:`transpiler.gobuild.toolchain`) serves every
+run (a lock serialises runs from several threads).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -47,7 +49,7 @@ from transpiler.starlark_runtime.run import (
     ScriptOutcome,
     Starter,
 )
-from transpiler.starlark_runtime.values import to_script
+from transpiler.starlark_runtime.values import from_script, to_script
 
 _SOURCE = Path(__file__).with_name("gohost") / "main.go"
 
@@ -86,17 +88,17 @@ class GoHostProcess:
         return message
 
 
-_HOST: GoHostProcess | None = None
+_HOSTS: dict[gobuild.Toolchain, GoHostProcess] = {}
 _HOST_LOCK = threading.Lock()
 
 
 def shared_host() -> GoHostProcess:
-    """The process every go run uses (started on first use)."""
-    global _HOST
+    """The process every go run on the current toolchain uses (started on first use)."""
+    chosen = gobuild.toolchain()
     with _HOST_LOCK:
-        if _HOST is None:
-            _HOST = GoHostProcess()
-        return _HOST
+        if chosen not in _HOSTS:
+            _HOSTS[chosen] = GoHostProcess()
+        return _HOSTS[chosen]
 
 
 @dataclass(eq=False, kw_only=True)
@@ -121,10 +123,18 @@ class _Runner:
 class GoRun:
     """One ``tools/call`` of a script on go.starlark.net."""
 
-    def __init__(self, host: GoHostProcess, script: str, filename: str, state: RunState) -> None:
+    def __init__(
+        self,
+        host: GoHostProcess,
+        script: str,
+        filename: str,
+        modules: Mapping[str, str],
+        state: RunState,
+    ) -> None:
         self._host = host
         self._script = script
         self._filename = filename
+        self._modules = dict(modules)
         self._state = state
         self._main = _GoThread(path=(), context=state.root, label="main")
         self._outcome: ScriptOutcome | None = None
@@ -165,6 +175,7 @@ class GoRun:
                         "filename": self._filename,
                         "params": to_script(self._state.scenario.params),
                         "max_steps": MAX_EXECUTION_STEPS,
+                        "modules": self._modules,
                     }
                 )
             else:
@@ -246,7 +257,7 @@ class GoRun:
         if error is not None and message.get("fatal"):
             raise FatalStop(error)
         if thread is self._main:
-            self._outcome = ScriptOutcome(value=message.get("value"), error=error)
+            self._outcome = ScriptOutcome(value=from_script(message.get("value")), error=error)
         thread.ended(error)
         if error is None:
             return Finished(None)
@@ -326,13 +337,13 @@ def _acquire(group: ParallelGroup, context: Context) -> HostOp:
         raise ScriptHalt(str(error)) from None
 
 
-def start_go(script: str, filename: str) -> Starter:
+def start_go(script: str, filename: str, modules: Mapping[str, str]) -> Starter:
     """The go engine as a :data:`~transpiler.starlark_runtime.run.Starter`."""
 
     def start(state: RunState) -> EngineRun:
         host = shared_host()
         host.lock.acquire()
-        run = GoRun(host, script, filename, state)
+        run = GoRun(host, script, filename, modules, state)
         run.start()
         return run
 

@@ -26,6 +26,10 @@ class EngineError(TranspilerError):
     """The engine could not run the script (a nondeterministic script, a host bug)."""
 
 
+class GoOnlyScript(EngineError):
+    """The script uses a construct only go.starlark.net runs (``while``): use the go engine."""
+
+
 class FatalStop(Exception):
     """Stops the whole run: ``message`` None means the tool's timeout passed."""
 

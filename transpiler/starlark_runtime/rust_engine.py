@@ -23,11 +23,17 @@ reported as a nondeterministic script. Cost: a pass per context switch, each
 re-running the script's prefix (cheap for workflow-sized scripts; see
 benchmarks/bench_runtime.py). Steps are counted per pass, so the execution-step
 limit applies to each pass rather than to the sum over passes.
+
+``load()`` resolves against the run's modules (parsed once per run, evaluated
+at most once per pass, like the script). The dialect follows the go engine's
+where starlark-rust can: top-level ``if``/``for`` and global reassignment are
+allowed, loaded names are not re-exported; ``while`` does not parse, and such
+a script raises :class:`GoOnlyScript`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -62,12 +68,16 @@ from transpiler.starlark_runtime.run import (
     EngineRun,
     FatalStop,
     FinishedRun,
+    GoOnlyScript,
     ScriptOutcome,
     Starter,
 )
 from transpiler.starlark_runtime.values import from_script, to_script
 
 _GLOBALS = sl.Globals.extended_by([sl.LibraryExtension.Json, sl.LibraryExtension.StructType])
+_DIALECT = sl.Dialect.standard()
+_DIALECT.enable_top_level_stmt = True
+_DIALECT.enable_load_reexport = False
 _PRELUDE = sl.parse(
     "prelude.star",
     resources.files("transpiler.starlark_runtime").joinpath("prelude.star").read_text(),
@@ -75,6 +85,36 @@ _PRELUDE = sl.parse(
 _ENTRY = sl.parse("entry.star", "run(__params)\n")
 _RUN_CHECK = sl.parse("check.star", "__run_type = type(run)\n")
 _CHECK_INTERVAL_STEPS = 1000
+
+
+class _Library:
+    """The modules a script can reach through ``load()``, each parsed once per run."""
+
+    def __init__(self, script: sl.AstModule, sources: Mapping[str, str]) -> None:
+        self.asts: dict[str, sl.AstModule] = {}
+        self.errors: dict[str, str] = {}
+        pending = [load.module_id for load in script.loads()]
+        while pending:
+            name = pending.pop()
+            if name in self.asts or name in self.errors or name not in sources:
+                continue
+            try:
+                ast = _parse(name, sources[name])
+            except sl.StarlarkError as error:
+                self.errors[name] = _error_message(error)
+                continue
+            self.asts[name] = ast
+            pending.extend(load.module_id for load in ast.loads())
+
+    def ast(self, name: str) -> sl.AstModule:
+        """The parsed module; :class:`_LoadFailure` when it is unknown or does not parse."""
+        if name in self.asts:
+            return self.asts[name]
+        raise _LoadFailure(self.errors.get(name, "no such module"))
+
+
+class _LoadFailure(Exception):
+    """A module cannot be loaded; the message is go.starlark.net's inner text."""
 
 
 class _Park(Exception):
@@ -149,8 +189,15 @@ class _ThreadRunner:
 class ReplayRun:
     """One ``tools/call`` of a script on starlark-rust."""
 
-    def __init__(self, script: sl.AstModule, params: Any, state: RunState) -> None:
+    def __init__(
+        self, script: sl.AstModule, library: _Library, params: Any, state: RunState
+    ) -> None:
         self._script = script
+        self._library = library
+        self._loader = sl.FileLoader(self._load)
+        self._loaded: dict[str, sl.FrozenModule] = {}
+        self._loading: set[str] = set()
+        self._options = sl.EvalOptions(check_cancelled=self._count_steps)
         self._params = params
         self._state = state
         self._main = _Thread(path=(), context=state.root, label="main")
@@ -193,15 +240,13 @@ class ReplayRun:
         self._parked = False
         self._escaped = None
         self._steps = 0
+        self._loaded = {}
+        self._loading = set()
         for thread in self._threads.values():
             thread.reset_pass()
-        module = sl.Module()
-        for name, function in self._host_functions().items():
-            module.add_callable(name, function)
-        options = sl.EvalOptions(check_cancelled=self._count_steps)
+        options = self._options
         try:
-            sl.eval_with(options, module, _PRELUDE, _GLOBALS)
-            sl.eval_with(options, module, self._script, _GLOBALS)
+            module = self._evaluate(self._script)
             self._require_run(module)
             module["__params"] = self._params
             returned = sl.eval_with(options, module, _ENTRY, _GLOBALS)
@@ -211,7 +256,7 @@ class ReplayRun:
             if self._parked:
                 self._state.kernel.defer(self._pending)
                 return
-            if self._steps * _CHECK_INTERVAL_STEPS > MAX_EXECUTION_STEPS:
+            if self._over_budget():
                 raise FatalStop(STEP_LIMIT_MESSAGE) from None
             message = self._halt if self._halt is not None else _error_message(error)
             self._unwind(self._current, message)
@@ -231,8 +276,40 @@ class ReplayRun:
         except sl.StarlarkError:
             raise FatalStop("the script does not define run(params)") from None
 
+    def _evaluate(self, ast: sl.AstModule) -> sl.Module:
+        """A new module with the builtins (host functions and the prelude), running ``ast``."""
+        module = sl.Module()
+        for name, function in self._host_functions().items():
+            module.add_callable(name, function)
+        sl.eval_with(self._options, module, _PRELUDE, _GLOBALS)
+        sl.eval_with(self._options, module, ast, _GLOBALS, self._loader)
+        return module
+
+    def _load(self, name: str) -> sl.FrozenModule:
+        """``load(name)``: the module run once in this pass; failures read as on go."""
+        if name in self._loaded:
+            return self._loaded[name]
+        try:
+            if name in self._loading:
+                raise _LoadFailure("cycle in load graph")
+            self._loading.add(name)
+            frozen = self._evaluate(self._library.ast(name)).freeze()
+        except _LoadFailure as failure:
+            raise self._stop(f"cannot load {name}: {failure}") from None
+        except sl.StarlarkError as error:
+            if self._escaped is not None or self._parked or self._over_budget():
+                raise
+            inner = self._halt if self._halt is not None else _error_message(error)
+            raise self._stop(f"cannot load {name}: {inner}") from None
+        self._loading.discard(name)
+        self._loaded[name] = frozen
+        return frozen
+
     def _count_steps(self) -> bool:
         self._steps += 1
+        return self._over_budget()
+
+    def _over_budget(self) -> bool:
         return self._steps * _CHECK_INTERVAL_STEPS > MAX_EXECUTION_STEPS
 
     def _host_functions(self) -> dict[str, Callable[..., Any]]:
@@ -570,17 +647,33 @@ def _error_message(error: sl.StarlarkError) -> str:
     return str(error).strip()
 
 
-def start_rust(script: str, filename: str) -> Starter:
-    """The rust engine as a :data:`~transpiler.starlark_runtime.run.Starter`."""
+def _parse(filename: str, source: str) -> sl.AstModule:
+    """Parse in our dialect; a ``while`` loop raises :class:`GoOnlyScript`."""
+    try:
+        return sl.parse(filename, source, _DIALECT)
+    except sl.StarlarkError as error:
+        if "reserved keyword `while`" in str(error):
+            raise GoOnlyScript(
+                f"{filename} uses `while`, which starlark-rust cannot parse: "
+                "run it on the go engine (go.starlark.net)"
+            ) from None
+        raise
+
+
+def start_rust(script: str, filename: str, modules: Mapping[str, str]) -> Starter:
+    """The rust engine as a :data:`~transpiler.starlark_runtime.run.Starter`.
+
+    Raises :class:`GoOnlyScript` when the script or a module it loads uses ``while``.
+    """
+    try:
+        ast = _parse(filename, script)
+    except sl.StarlarkError as error:
+        failed = FinishedRun(ScriptOutcome(error=f"script does not parse: {_error_message(error)}"))
+        return lambda state: failed
+    library = _Library(ast, modules)
 
     def start(state: RunState) -> EngineRun:
-        try:
-            ast = sl.parse(filename, script)
-        except sl.StarlarkError as error:
-            return FinishedRun(
-                ScriptOutcome(error=f"script does not parse: {_error_message(error)}")
-            )
-        run = ReplayRun(ast, to_script(state.scenario.params), state)
+        run = ReplayRun(ast, library, to_script(state.scenario.params), state)
         run.start()
         return run
 

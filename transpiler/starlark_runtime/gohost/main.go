@@ -10,7 +10,8 @@
 //
 // Python -> host:
 //
-//	{"type":"start","script":S,"filename":F,"params":P,"max_steps":N}
+//	{"type":"start","script":S,"filename":F,"params":P,"max_steps":N,
+//	 "modules":{NAME:SOURCE}}
 //	{"type":"resume","thread":[...],"value":V}
 //	{"type":"start-branch","thread":[...]}
 //	{"type":"abort"}
@@ -22,6 +23,14 @@
 //	                                         retry-fail, retry-end)
 //	{"type":"exit","thread":[...],"ok":B,"value":V,"error":E,"fatal":B}
 //	{"type":"aborted"}
+//
+// load("NAME", ...) resolves NAME in the run's modules; each module runs
+// once per run, with the same builtins, and may load others.
+//
+// The dialect (while, recursion, top-level if/for, global reassignment, set)
+// is set through resolve's legacy flags: the 2021 snapshot has no other way,
+// and the pinned go.starlark.net turns them into the same FileOptions that
+// vMCP passes (syntax.LegacyFileOptions), so one source serves both.
 //
 // Numbers: a Starlark float is written with a decimal point or exponent so
 // that Python reads it back as a float; integers stay integers.
@@ -43,7 +52,6 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkjson"
 	"go.starlark.net/starlarkstruct"
-	"go.starlark.net/syntax"
 )
 
 var (
@@ -64,13 +72,14 @@ func send(message map[string]interface{}) {
 }
 
 type incoming struct {
-	Type     string          `json:"type"`
-	Thread   []int           `json:"thread"`
-	Value    json.RawMessage `json:"value"`
-	Script   string          `json:"script"`
-	Filename string          `json:"filename"`
-	Params   json.RawMessage `json:"params"`
-	MaxSteps uint64          `json:"max_steps"`
+	Type     string            `json:"type"`
+	Thread   []int             `json:"thread"`
+	Value    json.RawMessage   `json:"value"`
+	Script   string            `json:"script"`
+	Filename string            `json:"filename"`
+	Params   json.RawMessage   `json:"params"`
+	MaxSteps uint64            `json:"max_steps"`
+	Modules  map[string]string `json:"modules"`
 }
 
 var errAborted = errors.New("run aborted")
@@ -79,9 +88,9 @@ var errAborted = errors.New("run aborted")
 type scriptThread struct {
 	path      []int
 	parallels int
-	reply   chan json.RawMessage
-	start   chan struct{}
-	starlar *starlark.Thread
+	reply     chan json.RawMessage
+	start     chan struct{}
+	starlar   *starlark.Thread
 }
 
 // run is one tools/call of a script.
@@ -91,6 +100,32 @@ type run struct {
 	abort    chan struct{}
 	maxSteps uint64
 	wg       sync.WaitGroup
+	modules  map[string]string
+	loaded   map[string]*loadedModule // nil value: being loaded
+}
+
+type loadedModule struct {
+	globals starlark.StringDict
+	err     error
+}
+
+// load is the threads' Load: a module of the run, executed once.
+func (r *run) load(thread *starlark.Thread, module string) (starlark.StringDict, error) {
+	entry, seen := r.loaded[module]
+	if seen && entry == nil {
+		return nil, errors.New("cycle in load graph")
+	}
+	if entry == nil {
+		source, known := r.modules[module]
+		if !known {
+			return nil, errors.New("no such module")
+		}
+		r.loaded[module] = nil
+		globals, err := starlark.ExecFile(thread, module, source, predeclared())
+		entry = &loadedModule{globals, err}
+		r.loaded[module] = entry
+	}
+	return entry.globals, entry.err
 }
 
 func pathKey(path []int) string {
@@ -107,7 +142,7 @@ func (r *run) newThread(path []int) *scriptThread {
 		reply: make(chan json.RawMessage, 1),
 		start: make(chan struct{}, 1),
 	}
-	t.starlar = &starlark.Thread{Name: pathKey(path)}
+	t.starlar = &starlark.Thread{Name: pathKey(path), Load: r.load}
 	t.starlar.SetLocal("scriptThread", t)
 	t.starlar.SetLocal("run", r)
 	if r.maxSteps > 0 {
@@ -371,7 +406,13 @@ func predeclared() starlark.StringDict {
 }
 
 func startRun(message incoming) *run {
-	r := &run{threads: map[string]*scriptThread{}, abort: make(chan struct{}), maxSteps: message.MaxSteps}
+	r := &run{
+		threads:  map[string]*scriptThread{},
+		abort:    make(chan struct{}),
+		maxSteps: message.MaxSteps,
+		modules:  message.Modules,
+		loaded:   map[string]*loadedModule{},
+	}
 	main := r.newThread([]int{})
 	r.wg.Add(1)
 	go func() {
@@ -390,15 +431,16 @@ func startRun(message incoming) *run {
 }
 
 func execute(main *scriptThread, message incoming) (starlark.Value, error, string) {
-	globals, err := starlark.ExecFile(main.starlar, message.Filename, message.Script, predeclared())
+	builtins := predeclared()
+	_, program, err := starlark.SourceProgram(message.Filename, message.Script, builtins.Has)
 	if err != nil {
-		var syntaxErr syntax.Error
-		var resolveErr resolve.ErrorList
-		if errors.As(err, &syntaxErr) || errors.As(err, &resolveErr) {
-			return nil, nil, "script does not parse: " + err.Error()
-		}
+		return nil, nil, "script does not parse: " + err.Error()
+	}
+	globals, err := program.Init(main.starlar, builtins)
+	if err != nil {
 		return nil, err, ""
 	}
+	globals.Freeze()
 	runFn, ok := globals["run"].(starlark.Callable)
 	if !ok {
 		return nil, nil, "the script does not define run(params)"
@@ -414,7 +456,7 @@ func execute(main *scriptThread, message incoming) (starlark.Value, error, strin
 func main() {
 	resolve.AllowRecursion = true
 	resolve.AllowSet = true
-	resolve.AllowGlobalReassign = false
+	resolve.AllowGlobalReassign = true
 	input := bufio.NewScanner(os.Stdin)
 	input.Buffer(make([]byte, 1<<20), 1<<30)
 	var current *run
