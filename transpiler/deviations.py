@@ -35,6 +35,7 @@ class DeviationClass:
 
     id: str
     title: str
+    summary: str
     vmcp: str
     script: str
     why: str
@@ -42,8 +43,8 @@ class DeviationClass:
     engines: frozenset[str] = ALL_ENGINES
 
     def render(self) -> str:
-        """One line for a script header or a report."""
-        return f"{self.id}: {self.title}"
+        """One line for a script header: the id and how the script differs."""
+        return f"{self.id}: {self.summary}"
 
 
 CLASSES: dict[str, DeviationClass] = {
@@ -52,6 +53,8 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "missing-value",
             "a field a template reads is missing or null",
+            "a missing field stops the script (or takes the workflow's default) where vMCP sends "
+            "`<no value>`",
             "prints `<no value>` and carries on: the text `<no value>` reaches backend "
             "arguments, messages and outputs, and comparisons with a missing value are false",
             "indexes the field (`x[\"f\"]`), which stops the run with a key error, or uses the "
@@ -62,6 +65,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "number-text",
             "a whole number of a million or more is printed",
+            "whole numbers of a million or more print as digits, not as vMCP's `1e+06`",
             "prints JSON numbers with Go's `%v`: 1500000 becomes `1.5e+06` (and an integer "
             "parameter or output built from that text fails to parse)",
             "prints the number as its digits (`1500000`)",
@@ -70,6 +74,8 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "value-text",
             "a boolean, map or list is printed as text",
+            "booleans, maps and lists print as Starlark text or JSON, not as Go's "
+            "`true`/`map[...]`",
             "prints Go syntax: `true`, `map[a:1 b:2]`, `[x y]`, and `%!d(float64=3)` for a "
             "`printf` verb of the wrong kind",
             "prints Starlark's text (`True`, `{\"a\": 1}`, `[\"x\", \"y\"]`) or JSON where the "
@@ -79,6 +85,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "json-text",
             "the `json` function encodes a value",
+            "`json.encode` does not HTML-escape `<`, `>`, `&` as vMCP's `json` does",
             "uses Go's encoding/json: `<`, `>` and `&` become `\\u003c`, `\\u003e`, `\\u0026`, "
             "U+2028/U+2029 are escaped and object keys are sorted",
             "uses `json.encode`: no HTML escaping, keys in the order the value holds them "
@@ -88,6 +95,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "error-text",
             "the run fails with differently worded text",
+            "failures carry the script's own wording, not vMCP's",
             "reports `level execution failed: tool call failed: tool <t> in step <s>: <cause>` "
             "and similar engine wording",
             "halts with the host's wording (`call_tool: <t>: <cause>`) or its own `fail()` text",
@@ -97,6 +105,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "output-rendering",
             "an output property is built from text",
+            "output values are returned as they are, not rendered to text and parsed back",
             "renders every output value as text and parses it back by the property's type: a "
             "map in a string property becomes `map[...]`, a value that does not parse silently "
             "becomes the property's default (or fails the run without one)",
@@ -107,6 +116,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "condition-text",
             "a condition is not a plain boolean",
+            "conditions test a value's truth, not its text being exactly `true`/`false`",
             "renders the condition as text and runs the step only for exactly `true`/`True`/"
             "`TRUE`, skips it for `false`/`False`/`FALSE`, and fails the step for anything else "
             "(`<no value>`, `1`, the string of a non-boolean field)",
@@ -116,6 +126,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "template-error",
             "a template hits a Go type error",
+            "plain Starlark works where a Go template type error stops vMCP (or fails its own way)",
             "fails the step: comparing a JSON number with an integer literal (`eq .n 3`), a "
             "field of a string, `index` of a null, `len` of a number",
             "computes the plain Starlark expression, which works (`n == 3`) or fails with "
@@ -125,6 +136,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "skip-remaining",
             "an elicitation answer triggers `skip_remaining`",
+            "`skip_remaining` ends the run, where vMCP runs the remaining steps anyway",
             "skips nothing: the step records `{action, skipped: true}` and every later step "
             "still runs",
             "returns at once, as the workflow's author asked: later steps do not run",
@@ -133,6 +145,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "last-step-race",
             "a workflow without an output block ends",
+            "the result is the final step's, not whichever step vMCP saw finish last",
             "returns the output of whichever completed step finished last in time (a race when "
             "final steps run at once; an earlier step's output when the final one was skipped "
             "or failed under `continue`)",
@@ -143,6 +156,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "parallel-cap",
             "a forEach step under abort fails with iterations still waiting",
+            "forEach runs up to 10 items at once, not `maxParallel`",
             "runs at most `maxParallel` iterations at once, so a failure stops the loop before "
             "later items start",
             "runs up to 10 at once (`parallel()`'s cap), so more calls may have started when "
@@ -153,6 +167,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "argument-coercion",
             "a templated argument does not parse as the backend's declared type",
+            "arguments go with their own type, not as text that vMCP may fail to convert",
             "sends the text unchanged when it does not parse as the type the backend's "
             "inputSchema declares (`1.5` for an integer, `<no value>`)",
             "sends the value with its own type",
@@ -161,6 +176,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "workflow-metadata",
             "a template reads `.workflow.id`, `.workflow.start_time` or `.workflow.duration_ms`",
+            "`.workflow.id`, `start_time` and `duration_ms` are placeholders",
             "fills them from its own execution: a random UUID, the start time, the elapsed time",
             "cannot know them and leaves them out",
             "no scripted-tool builtin exposes them",
@@ -168,6 +184,7 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "rust-engine",
             "a value that starlark-rust formats differently from go.starlark.net",
+            "on starlark-rust only, some numbers, JSON key order and string lengths differ",
             "prints `1234567.8` as `1.2345678e+06` and `0.00001` as `1e-05`, sorts the keys "
             "of encoded JSON objects and counts the bytes of a string (go.starlark.net agrees)",
             "on starlark-rust only: six significant digits (`1.234568e+06`), plain decimals "
@@ -193,3 +210,47 @@ def covers(classes: frozenset[str], fields: frozenset[Observable], engine: str) 
         if engine in deviation.engines:
             reach |= deviation.affects
     return fields <= reach
+
+
+_INTRO = """\
+# Deviation classes
+
+A readable script is the code a person would write; where it behaves
+differently from vMCP's composite engine, the difference is one of the named
+classes below. A script declares the classes it may show (its header, `emit
+--format json`, `Transpiled.deviations`); `check` excuses a difference only on
+a scenario where the composite run exercised a declared class whose reach
+covers every field that differs, and shows the smallest such scenario as the
+class's witness. Exact-style scripts declare none (except what a script cannot
+know, `workflow-metadata`, and fixes asked for with `--fix`).
+
+`check --accept CLASS,...` (or `--strict`, or the policy file) decides which
+classes a tool may show and still pass. This page is generated from
+`transpiler/deviations.py` (`python -m transpiler deviations --format markdown`).
+
+| class | when | vMCP | the script | why a script would rather differ | can change | engines |
+|---|---|---|---|---|---|---|
+"""
+
+
+def markdown() -> str:
+    """The catalogue as the Markdown page users read (``docs/deviations.md``)."""
+    rows = []
+    for deviation in CLASSES.values():
+        reach = (
+            "everything"
+            if deviation.affects == EVERYTHING
+            else ", ".join(o.value for o in Observable if o in deviation.affects)
+        )
+        engines = "both" if deviation.engines == ALL_ENGINES else ", ".join(deviation.engines)
+        cells = (
+            f"`{deviation.id}`",
+            deviation.title,
+            deviation.vmcp,
+            deviation.script,
+            deviation.why,
+            reach,
+            engines,
+        )
+        rows.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return _INTRO + "\n".join(rows) + "\n"

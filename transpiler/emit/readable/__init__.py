@@ -51,7 +51,7 @@ def emit_readable(
     _domain(state)
     run, spans = run_function(state)
     for deviation in sorted(state.declared):
-        state.notes.append(Note("deviation", deviation, CLASSES[deviation].title))
+        state.notes.append(Note("deviation", deviation, CLASSES[deviation].summary))
     helpers = [HELPERS[h] for h in sorted(state.helpers)]
     header = "".join(f"# {line}".rstrip() + "\n" for line in _header(tool, source, state))
     script = header + "\n" + run + "".join("\n\n" + helper for helper in helpers)
@@ -93,7 +93,7 @@ def _header(tool: CompositeToolConfig, source: str, state: State) -> list[str]:
     lines += ["", comment_text(f"Migrated from the vMCP composite tool at {source}.")]
     sections = (
         ("deviation", "Where it differs from vMCP (see docs/deviations.md):"),
-        ("finding", "vMCP behaviour it keeps on purpose:"),
+        ("finding", "vMCP behaviour it keeps on purpose (see the findings of `check`):"),
     )
     for kind, title in sections:
         notes = [n for n in state.notes if n.kind == kind]

@@ -211,13 +211,25 @@ def _call(expr: Call, column: int, indent: int) -> str:
     inner = indent + len(INDENT)
     args = [flat(a) for a in expr.args] + [f"{k}={flat(v)}" for k, v in expr.kwargs]
     last = expr.args[-1] if expr.args and not expr.kwargs else None
-    if isinstance(last, Dict | List | Comprehension | Tuple):
+    if last is not None and _huggable(last):
         head = f"{expr.func}(" + "".join(a + ", " for a in args[:-1])
         if column + len(head) + 1 <= WIDTH:
             return head + _broken(last, column + len(head), indent) + ")"
     lines = [render(a, inner, inner) for a in expr.args]
     lines += [f"{k}={render(v, inner + len(k) + 1, inner)}" for k, v in expr.kwargs]
     return _block(f"{expr.func}(", lines, ")")
+
+
+def _huggable(expr: Expr) -> bool:
+    """Whether a last argument can open on the call's line: a bracket, or a call or lambda
+    ending in one (``retry(lambda: call_tool("t", {``)."""
+    if isinstance(expr, Dict | List | Comprehension | Tuple):
+        return True
+    if isinstance(expr, Lambda):
+        return _huggable(expr.body)
+    if isinstance(expr, Call):
+        return bool(expr.args) and not expr.kwargs and _huggable(expr.args[-1])
+    return False
 
 
 def _block(opening: str, lines: list[str], closing: str, comma: bool = True) -> str:

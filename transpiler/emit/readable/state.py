@@ -9,6 +9,7 @@ the script declares and the notes its header carries.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,6 +59,7 @@ class Param:
     read: Expr
     kind: Kind
     local: str | None = None
+    item_kind: Kind = Kind.ANY
 
     @property
     def expr(self) -> Expr:
@@ -80,6 +82,8 @@ class State:
         self.in_output = False
         self._loops = 0
         self.params = self._params()
+        self.shared = _shared_templates(tool)
+        self.named: dict[str, Expr] = {}
 
     # --- the template compiler's environment ---------------------------------
 
@@ -140,6 +144,12 @@ class State:
             spec = properties.get(param_name)
             spec = spec if isinstance(spec, dict) else {}
             kind = _KINDS.get(str(spec.get("type")), Kind.ANY)
+            items = spec.get("items") if kind is Kind.LIST else None
+            item_kind = (
+                _KINDS.get(str(items.get("type")), Kind.ANY)
+                if isinstance(items, dict)
+                else Kind.ANY
+            )
             key = string(param_name)
             if param_name in required_names:
                 read: Expr = Raw(f"params[{key.text}]")
@@ -151,7 +161,7 @@ class State:
             local = None
             if counts[param_name] > 1:
                 local = self.namer.name(f"\x00param:{param_name}", param_name)
-            params[param_name] = Param(read, kind, local)
+            params[param_name] = Param(read, kind, local, item_kind)
         return params
 
     def _param(self, param_name: str) -> Val:
@@ -161,7 +171,7 @@ class State:
             return runtime(call("params.get", string(param_name)))
         if param.kind is Kind.ANY:
             self.declare("missing-value")
-        return runtime(param.expr, param.kind)
+        return runtime(param.expr, param.kind, item_kind=param.item_kind)
 
     def param_declarations(self) -> list[tuple[str, Expr]]:
         """``name = params[...]`` for parameters read more than once."""
@@ -183,7 +193,8 @@ class State:
         if part == "error":
             raise NotReadable(f"a template reads the error text of step {path[1]}")
         if part not in ("output", "content"):
-            self._kept(path, f"a step has no field {part!r} (only status, output, content, error)")
+            why = f"a step has no field `{part}`, only status, output, content, error"
+            self._kept(path, why)
             return constant(MISSING), 3
         if part == "content":
             self.note(
@@ -197,16 +208,13 @@ class State:
                 return view.fields[path[3]], 4
             if view.known_fields is not None and path[3] not in view.known_fields:
                 known = ", ".join(sorted(view.known_fields))
-                self._kept(path, f"the output of a {view.kind} step has no {path[3]!r} ({known})")
+                why = f"the output of a {view.kind} step has no `{path[3]}`, only {known}"
+                self._kept(path, why)
                 return constant(MISSING), 4
         return view.output, 3
 
     def _kept(self, path: Sequence[str], why: str) -> None:
-        self.note(
-            "finding",
-            "missing-value",
-            f"`.{'.'.join(path)}` is always `<no value>` in vMCP: {why}; the script keeps that",
-        )
+        self.note("finding", "missing-value", f"`.{'.'.join(path)}` is always `<no value>` ({why})")
 
     def _for_each(self, path: Sequence[str]) -> tuple[Val, int]:
         if self.for_each is None or len(path) < 2:
@@ -242,6 +250,24 @@ class State:
 
 def _whole(what: str) -> Val:
     raise NotReadable(f"a template reads the whole .{what}")
+
+
+def _shared_templates(tool: CompositeToolConfig) -> frozenset[str]:
+    """Argument templates (with an action), and whole argument maps, that several tool steps
+    send (a map by its JSON text)."""
+    users: dict[str, set[str]] = {}
+    for step in tool.steps:
+        if step.arguments and "{{" in json.dumps(step.arguments, default=str):
+            users.setdefault(map_key(step.arguments), set()).add(step.id)
+        for value in (step.arguments or {}).values():
+            if isinstance(value, str) and "{{" in value:
+                users.setdefault(value, set()).add(step.id)
+    return frozenset(text for text, steps in users.items() if len(steps) > 1)
+
+
+def map_key(arguments: Mapping[str, Any]) -> str:
+    """How an argument map is recognised as shared."""
+    return "\x00map:" + json.dumps(arguments, sort_keys=True, default=str)
 
 
 def _param_reads(tool: CompositeToolConfig) -> dict[str, int]:

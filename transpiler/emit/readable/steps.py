@@ -18,8 +18,6 @@ from typing import Any
 
 from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
 from transpiler.emit.readable.code import (
-    OR,
-    TERNARY,
     Block,
     Comprehension,
     Dict,
@@ -33,11 +31,19 @@ from transpiler.emit.readable.code import (
     literal,
     name,
     string,
-    wrap,
 )
-from transpiler.emit.readable.state import State, StepView
+from transpiler.emit.readable.state import State, StepView, map_key
 from transpiler.emit.readable.templates import NotReadable
-from transpiler.emit.readable.values import MISSING, Kind, Val, constant, go_text, plain, runtime
+from transpiler.emit.readable.values import (
+    MISSING,
+    Kind,
+    Val,
+    constant,
+    go_text,
+    plain,
+    runtime,
+    status,
+)
 from transpiler.golang.duration import format_duration
 from transpiler.golang.strconv import NumError, parse_bool, parse_float, parse_int
 
@@ -47,6 +53,7 @@ DEFAULT_MAX_ITERATIONS = 100
 MAX_ITERATIONS = 1000
 DEFAULT_MAX_PARALLEL = 10
 SCRIPT_PARALLEL_CAP = 10
+MIN_SHARED_MAP = 40  # shorter argument maps read better written out at each call
 ELICITATION_FIELDS = frozenset({"action", "content", "skipped"})
 FOR_EACH_FIELDS = frozenset({"iterations", "count", "completed", "failed"})
 
@@ -71,12 +78,50 @@ def arguments(state: State, step: WorkflowStepConfig) -> Expr:
             "the backend tools declare no inputSchema that would make vMCP convert string "
             "arguments (give the backends' tools/list with --tools to reproduce it)",
         )
+    if step.arguments and map_key(step.arguments) in state.named:
+        return state.named[map_key(step.arguments)]
     return _value(state, step.arguments or {}, schema)
+
+
+def hoist_shared(
+    state: State, step: WorkflowStepConfig, block: Block, values: bool = True
+) -> None:
+    """Name what several steps send (the same argument map, or with ``values`` the same
+    template), computed once before its first use.
+
+    vMCP expands the templates at each step; nothing they read changes between
+    them, so one computation is the same value (and fails at the same point).
+    """
+    if state.tool_schemas is None and step.arguments:
+        key = map_key(step.arguments)
+        worth = len(flat(_value(state, step.arguments, None))) > MIN_SHARED_MAP
+        if worth and key in state.shared and key not in state.named:
+            local = state.variable(key, "arguments")
+            block.statement(f"{local} = ", arguments(state, step))
+            state.named[key] = name(local)
+            return
+    if not values:
+        return
+    for key, template in (step.arguments or {}).items():
+        if not isinstance(template, str) or template not in state.shared or template in state.named:
+            continue
+        schema = state.tool_schemas.get(step.tool) if state.tool_schemas is not None else None
+        if isinstance(schema, dict) and schema.get("type") == "object":
+            continue
+        text = state.compiler().text(template)
+        code = flat(text.code()) if not text.constant else ""
+        if "(" not in code and code.count("[") < 2:
+            continue
+        local = state.variable(f"\x00shared:{template}", str(key))
+        block.statement(f"{local} = ", text.code())
+        state.named[template] = name(local)
 
 
 def _value(state: State, value: Any, schema: Any) -> Expr:
     kind = schema.get("type") if isinstance(schema, dict) else None
     if isinstance(value, str):
+        if kind not in ("integer", "number", "boolean") and value in state.named:
+            return state.named[value]
         return _string_argument(state, value, kind)
     if isinstance(value, dict):
         properties = schema.get("properties") if kind == "object" else None
@@ -98,6 +143,8 @@ def _string_argument(state: State, template: str, kind: Any) -> Expr:
             return literal(plain(_coerced(go_text(value.const), kind)))
         if value.kind is not Kind.STR:
             state.declare("argument-coercion")
+            if value.encodes is not None:
+                state.declare("json-text", "rust-engine")
             return value.code()
         state.declare("argument-coercion")
     text = compiler.text(template)
@@ -203,8 +250,7 @@ def guarded(
         block.statement(f"{target} = ", defaults_expr(step))
         block.depth -= 1
     view.output = runtime(name(target), Kind.MAP) if target is not None else constant(MISSING)
-    status = f'"completed" if {wrap(test.code(), OR)} else "skipped"'
-    view.status = runtime(Raw(status, TERNARY), Kind.STR)
+    view.status = status(test.code(), "skipped")
     return view
 
 
@@ -228,8 +274,7 @@ def _condition_fails(
     state.note(
         "finding",
         "condition-text",
-        f"the condition of step {step.id} never renders true or false, so vMCP fails the step "
-        "every time; the script keeps that",
+        f"the condition of step {step.id} never renders true or false: vMCP fails the step",
     )
     if not continues(step):
         state.declare("error-text")
@@ -323,7 +368,7 @@ def for_each_step(
             f"forEach step {step.id} continues after failures but retries each item: retry() "
             "halts the script when the attempts run out"
         )
-    items = _collection(state, step, block)
+    items, item_kind = _collection(state, step, block)
     limit = step.max_iterations if step.max_iterations > 0 else DEFAULT_MAX_ITERATIONS
     limit = min(limit, MAX_ITERATIONS)
     block.add(f"if len({items}) > {limit}:")
@@ -337,7 +382,7 @@ def for_each_step(
     item_var = step.item_var or "item"
     item = state.variable(f"\x00item:{step.id}", item_var)
     index = state.variable(f"\x00index:{step.id}", "index")
-    state.for_each = (item_var, runtime(name(item)), runtime(name(index), Kind.NUM))
+    state.for_each = (item_var, runtime(name(item), item_kind), runtime(name(index), Kind.NUM))
     args = arguments(state, inner)
     uses_index = index in flat(args)
     state.for_each = None
@@ -377,15 +422,12 @@ def _sequential(
     )
     block.add(head)
     block.depth += 1
-    if results is not None:
-        block.statement(f"{results}.append(", Raw(flat(call_one) + ")"))
-    else:
-        block.statement("", call_one)
+    block.statement("", call_one if results is None else call(f"{results}.append", call_one))
     block.depth -= 1
 
 
-def _collection(state: State, step: WorkflowStepConfig, block: Block) -> str:
-    """A variable holding the items (named after the field they come from)."""
+def _collection(state: State, step: WorkflowStepConfig, block: Block) -> tuple[str, Kind]:
+    """A variable holding the items (named after the field they come from), and their kind."""
     value = state.compiler().value(step.collection)
     source = value.encodes if value.encodes is not None else None
     if source is None:
@@ -397,11 +439,11 @@ def _collection(state: State, step: WorkflowStepConfig, block: Block) -> str:
         state.declare("missing-value")
     code = flat(source.code())
     if code.isidentifier():
-        return code
+        return code, source.item_kind
     hint = source.key if source.key is not None else f"{step.id}_items"
     items = state.variable(f"\x00items:{step.id}", hint)
     block.statement(f"{items} = ", source.code())
-    return items
+    return items, source.item_kind
 
 
 def _for_each_view(
@@ -415,15 +457,21 @@ def _for_each_view(
 ) -> StepView:
     count = runtime(Raw(f"len({items})"), Kind.NUM)
     fields: dict[str, Val] = {"count": count}
+    each = f"for i, r in enumerate({results})"
     if keep_going:
         state.helpers.add("iteration")
-        iterations = Raw(f"[iteration(i, {items}[i], r) for i, r in enumerate({results})]")
+        iterations: Expr = Comprehension(Raw(f"iteration(i, {items}[i], r)"), each)
         completed = runtime(Raw(f"len([r for r in {results} if r.ok])"), Kind.NUM)
     else:
-        iterations = Raw(
-            f'[{{"index": i, "item": {items}[i], "status": "completed", "output": r}} '
-            f"for i, r in enumerate({results})]"
+        record = dict_of(
+            [
+                ("index", name("i")),
+                ("item", Raw(f"{items}[i]")),
+                ("status", string("completed")),
+                ("output", name("r")),
+            ]
         )
+        iterations = Comprehension(record, each)
         completed = count
     if "*" in reads:
         failed = Raw(f"len({items}) - {target}_completed") if keep_going else Raw("0")

@@ -97,7 +97,10 @@ class TemplateCompiler:
 
     def text(self, source: str) -> Val:
         """The template as text (what vMCP sends as an argument or message)."""
-        return self._join(self._parts(_tree(source).root, _ROOT))
+        parts = self._parts(_tree(source).root, _ROOT)
+        if any(part.encodes is not None for part in parts):
+            self.env.declare("json-text", "rust-engine")
+        return self._join(parts)
 
     def value(self, source: str) -> Val:
         """A lone action's value (unprinted), else the template's text."""
@@ -327,6 +330,9 @@ class TemplateCompiler:
         if len(args) < 2:
             raise NotReadable("a comparison with one operand")
         left, rights = args[0], args[1:]
+        folded_status = _status_test(op, args)
+        if folded_status is not None:
+            return folded_status
         if left.constant and all(r.constant for r in rights):
             folded = _fold_comparison(op, left.const, [r.const for r in rights])
             if folded is not None:
@@ -408,7 +414,6 @@ class TemplateCompiler:
                 return constant(marshal(None if value.const is MISSING else value.const))
             except JSONEncodeError as error:
                 raise NotReadable(f"json of a value Go cannot encode: {error}") from None
-        self.env.declare("json-text", "rust-engine")
         return runtime(call("json.encode", value.code()), Kind.STR, encodes=value)
 
     def _from_json(self, args: list[Val]) -> Val:
@@ -533,6 +538,21 @@ def _fold_comparison(op: str, left: Any, rights: list[Any]) -> bool | None:
         ">=": left >= right,
     }
     return outcomes[op]
+
+
+def _status_test(op: str, args: list[Val]) -> Val | None:
+    """``eq .steps.s.status "completed"`` as the condition that makes it so."""
+    if op not in ("==", "!=") or len(args) != 2:
+        return None
+    held = next((v for v in args if v.completed_if is not None), None)
+    other = next((v for v in args if v.constant and isinstance(v.const, str)), None)
+    if held is None or other is None or held.completed_if is None:
+        return None
+    if other.const not in ("completed", held.otherwise):
+        return constant(op == "!=")
+    positive = (other.const == "completed") == (op == "==")
+    test = held.completed_if
+    return runtime(test if positive else Raw(f"not {wrap(test, NOT)}", NOT), Kind.BOOL)
 
 
 def _format_operand(part: Val) -> Expr:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from transpiler.emit.readable.code import ATOM, Expr, Raw, literal, string, wrap
+from transpiler.emit.readable.code import ATOM, OR, TERNARY, Expr, Raw, literal, string, wrap
 from transpiler.golang.fmt import format_value
 from transpiler.golang.values import NilList, NilMap
 from transpiler.gotemplate.functions import NO_VALUE
@@ -66,6 +66,9 @@ class Val:
     key: str | None = None
     encodes: Val | None = None
     shows: Val | None = None
+    completed_if: Expr | None = None
+    otherwise: str = ""
+    item_kind: Kind = Kind.ANY
 
     @property
     def constant(self) -> bool:
@@ -89,6 +92,12 @@ def constant(value: Any) -> Val:
 def runtime(expr: Expr, kind: Kind = Kind.ANY, **extra: Any) -> Val:
     """A value computed by the script."""
     return Val(expr, kind, **extra)
+
+
+def status(completed_if: Expr, otherwise: str) -> Val:
+    """A step's status: ``completed`` when ``completed_if`` holds, else ``otherwise``."""
+    text = f'"completed" if {wrap(completed_if, OR)} else {string(otherwise).text}'
+    return Val(Raw(text, TERNARY), Kind.STR, completed_if=completed_if, otherwise=otherwise)
 
 
 def kind_of(value: Any) -> Kind:

@@ -41,11 +41,12 @@ from transpiler.emit.readable.steps import (
     elicitation_step,
     for_each_step,
     guarded,
+    hoist_shared,
     is_special,
     tool_step,
 )
 from transpiler.emit.readable.templates import NotReadable
-from transpiler.emit.readable.values import MISSING, Kind, Val, constant, plain, runtime
+from transpiler.emit.readable.values import MISSING, Kind, Val, constant, plain, runtime, status
 from transpiler.plan.dataflow import dataflow
 from transpiler.plan.levels import execution_levels
 
@@ -100,14 +101,13 @@ def _reads(state: State) -> dict[str, set[str]]:
     for edge in dataflow(state.tool):
         if edge.dynamic or edge.step not in {s.id for s in state.tool.steps}:
             raise NotReadable("a template chooses the step it reads at run time")
-        parts = found.setdefault(edge.step, set())
         path = edge.path
         if len(path) < 3:
-            parts.add("*")
+            found.setdefault(edge.step, set()).add("*")
         elif path[2] == "status":
-            parts.add("status")
+            found.setdefault(edge.step, set()).add("status")
         elif path[2] in ("output", "content"):
-            parts.add(path[3] if len(path) > 3 else "*")
+            found.setdefault(edge.step, set()).add(path[3] if len(path) > 3 else "*")
     return found
 
 
@@ -145,6 +145,8 @@ def _single(
         and not step.condition
         and step.effective_type not in (STEP_ELICITATION, STEP_FOR_EACH)
     )
+    if not step.condition and not is_special(step):
+        hoist_shared(state, step, block)
     if returns:
         expr, view = tool_step(state, step, None)
         block.statement("return ", expr)
@@ -208,7 +210,7 @@ def _fallback(result: str, step: WorkflowStepConfig) -> Expr:
 
 
 def _call_status(result: str) -> Val:
-    return runtime(Raw(f'"completed" if {result}.ok else "failed"', TERNARY), Kind.STR)
+    return status(name(f"{result}.ok"), "failed")
 
 
 def _parallel(
@@ -224,6 +226,9 @@ def _parallel(
     views: dict[str, StepView] = {}
     after: list[tuple[str, Expr]] = []
     first = True
+    for step in steps:
+        if not step.condition and not is_special(step):
+            hoist_shared(state, step, block, values=False)
     for step in steps:
         target = _target(state, step, reads, final)
         status_read = "status" in reads.get(step.id, ()) and continues(step)
@@ -250,10 +255,7 @@ def _parallel(
                         f"{flat(expr)} if {wrap(test.code(), OR)} else {flat(defaults_expr(step))}",
                         TERNARY,
                     )
-                    view.status = runtime(
-                        Raw(f'"completed" if {wrap(test.code(), OR)} else "skipped"', TERNARY),
-                        Kind.STR,
-                    )
+                    view.status = status(test.code(), "skipped")
             functions.append(Lambda((), expr))
         else:
             local = state.variable(f"\x00fn:{step.id}", f"{step.id}_step")

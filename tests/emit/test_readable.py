@@ -1,0 +1,124 @@
+"""The readable style: goldens, the hand-written specification, the upstream corpus.
+
+The hand-written scripts in ``corpus/goldens/handwritten`` were written before
+the readable emitter and are its specification: what it emits for those tools
+stays within 1.3x their code lines. Readable goldens (``corpus/goldens/readable``)
+are reviewed by reading them; ``UPDATE_GOLDENS=1`` rewrites them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import statistics
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS, REPO_ROOT, UPSTREAM_CORPUS, outputs_across_hash_seeds
+from transpiler.config.loader import load_paths
+from transpiler.config.units import LoadedTool
+from transpiler.deviations import CLASSES, markdown
+from transpiler.emit import emit_tool
+from transpiler.harness.gate import select
+
+HANDWRITTEN = CORPUS / "goldens" / "handwritten"
+READABLE = CORPUS / "goldens" / "readable"
+EXAMPLE = "corpus/example/vmcp-config.yaml"
+OURS = "corpus/goldens/workflows.yaml"
+UPSTREAM = "../shared/upstream-corpus/"
+#: Each hand-written script and the composite tool it replaces.
+SPECIFIED = {
+    "deploy_with_approval": (EXAMPLE, "deploy_with_approval"),
+    "investigate_incident": (EXAMPLE, "investigate_incident"),
+    "scan_image_packages": (EXAMPLE, "scan_image_packages"),
+    "sync_inventory": (EXAMPLE, "sync_inventory"),
+    "research_topic": (UPSTREAM + "docs-website/history-research-topic-arxiv.yaml", "research_topic"),
+    "comprehensive_tool": (
+        UPSTREAM + "toolhive-unit-tests/operator-comprehensive-tool-definition.yaml",
+        "comprehensive-tool",
+    ),
+    "interactive_workflow": (
+        UPSTREAM + "toolhive-unit-tests/operator-interactive-workflow.yaml",
+        "interactive_workflow",
+    ),
+    "incident_analysis": (
+        UPSTREAM + "toolhive-operator-docs/advanced-parallel-data-fetching.yaml",
+        "investigate_incident",
+    ),
+    "rotate_credentials": (OURS, "rotate_credentials"),
+}
+MAX_RATIO = 1.3
+MAX_MEDIAN_LINES = 30
+_GO_HELPER = re.compile(r"\b(go|vmcp)_[a-z_]+\(")
+
+
+def code_lines(script: str) -> int:
+    """Non-blank, non-comment lines."""
+    return sum(1 for line in script.splitlines() if line.strip() and not line.strip().startswith("#"))
+
+
+def _tool(path: str, name: str) -> LoadedTool:
+    return next(t for t in load_paths([REPO_ROOT / path]).tools if t.effective.name == name)
+
+
+def _readable(tool: LoadedTool) -> str:
+    where = Path(os.path.relpath(tool.origin.file, REPO_ROOT)).as_posix()
+    source = f"{where}:{tool.config.where.at.line}"
+    emitted = emit_tool(tool.effective, source)
+    assert emitted.style == "readable", emitted.warnings
+    return emitted.script
+
+
+@pytest.mark.parametrize("name", sorted(SPECIFIED))
+def test_the_emitted_script_stays_close_to_the_hand_written_one(name: str) -> None:
+    path, tool = SPECIFIED[name]
+    emitted = code_lines(_readable(_tool(path, tool)))
+    written = code_lines((HANDWRITTEN / f"{name}.star").read_text())
+    assert emitted <= MAX_RATIO * written, f"{name}: {emitted} lines against {written} by hand"
+
+
+def _golden_tools() -> list[tuple[str, str]]:
+    return [(path, t.effective.name) for path in (EXAMPLE, OURS) for t in load_paths([path]).tools]
+
+
+@pytest.mark.parametrize(("path", "name"), _golden_tools())
+def test_readable_script_matches_its_golden(path: str, name: str) -> None:
+    script = _readable(_tool(path, name))
+    golden = READABLE / f"{name}.star"
+    if os.environ.get("UPDATE_GOLDENS") == "1":
+        golden.write_text(script)
+    assert golden.exists(), f"no readable golden for {name}: run with UPDATE_GOLDENS=1, review it"
+    assert script == golden.read_text(), f"{name}: the readable script differs from {golden}"
+
+
+def test_every_runnable_upstream_tool_has_a_short_readable_script() -> None:
+    sizes = []
+    for chosen in select([str(UPSTREAM_CORPUS)]):
+        if chosen.refusal is not None:
+            continue
+        tool = next(t for t in load_paths([chosen.file]).tools if t.effective.name == chosen.tool)
+        emitted = emit_tool(tool.effective, chosen.file)
+        assert emitted.style == "readable", (chosen.tool, emitted.warnings)
+        assert not _GO_HELPER.search(emitted.script), chosen.tool
+        assert emitted.declared <= set(CLASSES)
+        for deviation in emitted.declared:
+            assert f"  - {deviation}: " in emitted.script, (chosen.tool, deviation)
+        sizes.append(code_lines(emitted.script))
+    assert len(sizes) == 32
+    assert statistics.median(sizes) <= MAX_MEDIAN_LINES, sorted(sizes)
+
+
+def test_readable_scripts_do_not_depend_on_hash_seeds() -> None:
+    program = (
+        "from transpiler.config.loader import load_paths\n"
+        "from transpiler.emit import emit_tool\n"
+        f"for t in load_paths(['{EXAMPLE}', '{OURS}']).tools:\n"
+        "    print(emit_tool(t.effective, t.origin.file).script)\n"
+    )
+    assert len(outputs_across_hash_seeds(program, ["0", "1", "4242"])) == 1
+
+
+def test_the_deviations_page_is_generated_from_the_catalogue() -> None:
+    page = REPO_ROOT / "docs" / "deviations.md"
+    assert page.read_text() == markdown(), "run: python -m transpiler deviations --format markdown"
