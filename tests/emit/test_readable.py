@@ -33,7 +33,10 @@ SPECIFIED = {
     "investigate_incident": (EXAMPLE, "investigate_incident"),
     "scan_image_packages": (EXAMPLE, "scan_image_packages"),
     "sync_inventory": (EXAMPLE, "sync_inventory"),
-    "research_topic": (UPSTREAM + "docs-website/history-research-topic-arxiv.yaml", "research_topic"),
+    "research_topic": (
+        UPSTREAM + "docs-website/history-research-topic-arxiv.yaml",
+        "research_topic",
+    ),
     "comprehensive_tool": (
         UPSTREAM + "toolhive-unit-tests/operator-comprehensive-tool-definition.yaml",
         "comprehensive-tool",
@@ -55,7 +58,9 @@ _GO_HELPER = re.compile(r"\b(go|vmcp)_[a-z_]+\(")
 
 def code_lines(script: str) -> int:
     """Non-blank, non-comment lines."""
-    return sum(1 for line in script.splitlines() if line.strip() and not line.strip().startswith("#"))
+    return sum(
+        1 for line in script.splitlines() if line.strip() and not line.strip().startswith("#")
+    )
 
 
 def _tool(path: str, name: str) -> LoadedTool:
