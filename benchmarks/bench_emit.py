@@ -1,6 +1,7 @@
-"""Emit time per tool for small, typical and large workflows, against loading the YAML.
+"""Emit time per tool, in both styles, for small, typical and large workflows.
 
-Usage: python benchmarks/bench_emit.py [--repeat N]
+Each figure is per tool, next to the time to load its YAML (the floor every
+use of a tool pays). Usage: python benchmarks/bench_emit.py [--repeat N]
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from functools import partial
 import yaml
 
 from transpiler.config.loader import load_bytes
-from transpiler.emit.script import emit_script
+from transpiler.emit import STYLES, emit_tool
 
 
 def _workflow(steps: int, for_each: bool, output: bool) -> bytes:
@@ -82,11 +83,15 @@ def main() -> None:
         data = _workflow(steps, for_each, output)
         load_time = _per_call(partial(load_bytes, data, "bench.yaml"), args.repeat)
         tool = load_bytes(data, "bench.yaml").tools[0].effective
-        emit_time = _per_call(partial(emit_script, tool, "bench.yaml"), args.repeat)
-        print(
-            f"{label:38s} load {load_time * 1000:8.2f} ms   emit {emit_time * 1000:8.2f} ms   "
-            f"emit/load {emit_time / load_time:6.1f}x"
-        )
+        for style in STYLES:
+            emit = partial(emit_tool, tool, "bench.yaml", style=style)
+            emit_time = _per_call(emit, args.repeat)
+            lines = emit().script.count("\n")
+            print(
+                f"{label:38s} {style:8s} load {load_time * 1000:7.2f} ms   emit "
+                f"{emit_time * 1000:8.2f} ms   emit/load {emit_time / load_time:6.1f}x   "
+                f"{lines:6d} lines"
+            )
 
 
 if __name__ == "__main__":

@@ -35,7 +35,15 @@ from transpiler.emit.report import EmitResult
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
-from transpiler.harness.relation import Difference, Match, best_match, differences, explain
+from transpiler.harness.relation import (
+    Difference,
+    Match,
+    best_match,
+    differences,
+    explain,
+    necessary,
+    shown_by,
+)
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.verdict import Verdict
 from transpiler.sim.scenario import Scenario
@@ -99,7 +107,8 @@ class Witness:
     composite: Trace
     script: Trace
     size: int
-    saved_to: str | None = None
+    rank: tuple[bool, int, int]
+    shown: Difference
 
 
 @dataclass(frozen=True)
@@ -211,11 +220,13 @@ class _Run:
         return None
 
     def _witness(self, scenario: Scenario, engine: str, match: Match, script: Trace) -> None:
+        """Keep, per class, the scenario that shows it best: where the other classes could not
+        explain the difference without it, with the fewest classes fired, then the smallest."""
         size = len(json.dumps(scenario.to_json(), sort_keys=True, default=str))
         for deviation in match.excused:
             held = self.witnesses.get(deviation)
-            rank = (len(match.excused), size)
-            if held is None or rank < (len(held.classes), held.size):
+            rank = (not necessary(match, deviation, engine), len(match.candidates), size)
+            if held is None or rank < held.rank:
                 self.witnesses[deviation] = Witness(
                     deviation,
                     scenario,
@@ -225,6 +236,8 @@ class _Run:
                     match.composite,
                     script,
                     size,
+                    rank,
+                    shown_by(match, deviation, engine),
                 )
 
 

@@ -77,6 +77,7 @@ class Match:
     composite: Trace
     excused: frozenset[str]
     differences: tuple[Difference, ...]
+    candidates: frozenset[str] = frozenset()
 
     @property
     def exact(self) -> bool:
@@ -182,7 +183,52 @@ def explain(
     )
     if not covers(fired, reach, engine):
         return None
-    return Match(composite, fired, found)
+    order = list(dict.fromkeys(event.deviation for event in composite.quirks))
+    return Match(composite, _explaining(fired, reach, engine, order), found, fired)
+
+
+def _explaining(
+    fired: frozenset[str], reach: frozenset[Observable], engine: str, order: list[str]
+) -> frozenset[str]:
+    """The classes a difference is put down to: a minimal set covering what differs.
+
+    A difference in wording alone goes to the classes that change only wording,
+    even when a class that changes more fired too; otherwise classes are taken
+    in the order the run first exercised them (the earlier quirk is the likelier
+    cause), and any the others cover is dropped.
+    """
+    wording = frozenset(c for c in fired if CLASSES[c].affects <= _WORDING)
+    if wording and covers(wording, reach, engine):
+        return wording
+    chosen: list[str] = []
+    for class_id in sorted(fired, key=order.index):
+        if not covers(frozenset(chosen), reach, engine):
+            chosen.append(class_id)
+    for class_id in list(chosen):
+        if covers(frozenset(chosen) - {class_id}, reach, engine):
+            chosen.remove(class_id)
+    return frozenset(chosen)
+
+
+_WORDING = frozenset({Observable.ERROR_TEXT})
+
+
+def necessary(match: Match, class_id: str, engine: str) -> bool:
+    """Whether the other classes of ``match`` could not explain its differences without this one."""
+    reach: frozenset[Observable] = frozenset().union(*(d.observables for d in match.differences))
+    return not covers(match.excused - {class_id}, reach, engine)
+
+
+def shown_by(match: Match, class_id: str, engine: str) -> Difference:
+    """The difference that best shows ``class_id``: one the other classes cannot explain,
+    other than the wording of an error unless the class is about wording."""
+    others = match.excused - {class_id}
+    own = [d for d in match.differences if not covers(others, d.observables, engine)] or list(
+        match.differences
+    )
+    if CLASSES[class_id].affects <= _WORDING:
+        return own[0]
+    return next((d for d in own if d.observables != _WORDING), own[0])
 
 
 def best_match(

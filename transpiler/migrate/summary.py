@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from transpiler.deviations import CLASSES
 from transpiler.harness.verdict import Verdict
 from transpiler.migrate.rewrite import SCRIPTED_KIND
 from transpiler.migrate.runner import FileResult, FileStatus, MigrationReport, state
@@ -20,7 +21,7 @@ from transpiler.pipeline import Pairing, ToolOutcome
 
 _PHRASES = {
     Verdict.EQUIVALENT: "converted, equivalent",
-    Verdict.EQUIVALENT_EXCEPT: "converted, equivalent except for named deviations",
+    Verdict.EQUIVALENT_EXCEPT: "converted",
     Verdict.DIFFERS: "converted, differs from the workflow",
     Verdict.NOT_CONVERTED: "not converted",
     Pairing.ALREADY: "already migrated",
@@ -112,17 +113,22 @@ def _tool_lines(outcome: ToolOutcome) -> Iterator[str]:
     where = f"{outcome.location.file}:{outcome.location.line}"
     key = outcome.pairing if outcome.pairing is not Pairing.NEW else outcome.verdict
     yield f"   {where}: {outcome.name}: {_PHRASES[key]}: {outcome.reason}"
-    for remark in outcome.remarks:
-        yield f"      {remark.render()}"
     report = outcome.report
-    if report is not None:
-        for deviation, witness in report.witnesses.items():
-            first = witness.differences[0]
-            sides = f"composite {_short(first.composite)} / script {_short(first.script)}"
-            yield (
-                f"      witness for {deviation} ({witness.engine}, {witness.size} bytes): "
-                f"{first.field}: {sides}"
-            )
+    for remark in outcome.remarks:
+        if report is None or remark.kind != "deviation":
+            yield f"      {remark.render()}"
+    if report is None:
+        return
+    for deviation, witness in report.witnesses.items():
+        shown = witness.shown
+        yield f"      {deviation}: {CLASSES[deviation].summary}"
+        yield (
+            f"        witness ({witness.engine}, {witness.size} bytes), {shown.field}: "
+            f"composite {_short(shown.composite)} / script {_short(shown.script)}"
+        )
+    quiet = [c for c in report.declared if c not in report.witnesses]
+    if quiet:
+        yield f"      declared, not observed in {report.scenarios} scenarios: {', '.join(quiet)}"
 
 
 def _short(text: str) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
 from transpiler.emit.readable.code import (
+    TERNARY,
     Block,
     Comprehension,
     Dict,
@@ -83,9 +84,7 @@ def arguments(state: State, step: WorkflowStepConfig) -> Expr:
     return _value(state, step.arguments or {}, schema)
 
 
-def hoist_shared(
-    state: State, step: WorkflowStepConfig, block: Block, values: bool = True
-) -> None:
+def hoist_shared(state: State, step: WorkflowStepConfig, block: Block, values: bool = True) -> None:
     """Name what several steps send (the same argument map, or with ``values`` the same
     template), computed once before its first use.
 
@@ -238,8 +237,6 @@ def guarded(
             state.note("finding", "condition-text", f"step {step.id} is always skipped")
             return _skipped_view(step, block, target)
         return _condition_fails(state, step, block, target)
-    if step.effective_type == STEP_ELICITATION:
-        raise NotReadable(f"elicitation step {step.id} has a condition")
     opened(block, "if ", test.code())
     view = body(block)
     block.depth -= 1
@@ -297,13 +294,41 @@ def _condition_fails(
 def elicitation_step(
     state: State, step: WorkflowStepConfig, block: Block, target: str, skip: Finish
 ) -> StepView:
-    """``elicit``, then the decline and cancel handlers."""
+    """``elicit``, then the decline and cancel handlers.
+
+    Under a condition the step's output must also exist as its defaults, so the
+    answer is kept apart and the output is the dict vMCP records.
+    """
     message = state.compiler().text(step.message)
     schema = literal(plain(step.schema or {}))
-    block.statement(f"{target} = ", call("elicit", message.code(), schema))
+    answer = (
+        state.variable(f"\x00answer:{step.id}", f"{step.id}_answer") if step.condition else target
+    )
+    block.statement(f"{answer} = ", call("elicit", message.code(), schema))
+    view = _handled(state, step, block, answer, skip)
+    if not step.condition:
+        return view
+    recorded = (
+        f'{{"action": {answer}.action, "content": {answer}.content}} '
+        f'if {answer}.action == "accept" else {{"action": {answer}.action}}'
+    )
+    block.statement(f"{target} = ", Raw(recorded, TERNARY))
+    return StepView("elicitation", runtime(name(target), Kind.MAP))
+
+
+def _handled(
+    state: State, step: WorkflowStepConfig, block: Block, target: str, skip: Finish
+) -> StepView:
+    """The decline and cancel handlers of an answer held in ``target``."""
     handlers = {"decline": _action(step.on_decline), "cancel": _action(step.on_cancel)}
     possible = {"accept"} | {a for a, h in handlers.items() if h == "continue"}
     failing = [a for a, h in handlers.items() if h == "abort"]
+    if failing and continues(step):
+        # onError: continue swallows the failure: the run goes on, and vMCP's record of the
+        # step has no output (its fields read as missing).
+        state.declare("missing-value")
+        possible |= set(failing)
+        failing = []
     skipping = [a for a, h in handlers.items() if h == "skip_remaining"]
     if skipping:
         state.declare("skip-remaining")

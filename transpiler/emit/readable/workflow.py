@@ -166,7 +166,10 @@ def _body(
     target: str | None,
     reads: dict[str, set[str]],
     remaining: list[str],
+    local: bool = False,
 ) -> StepView:
+    """The step's code; ``local``: inside a function of a parallel level, whose names the
+    rest of the script cannot see (a forEach step then keeps its whole output in one dict)."""
     if step.effective_type == STEP_ELICITATION:
         assert target is not None
         return elicitation_step(
@@ -175,7 +178,8 @@ def _body(
     if step.effective_type == STEP_FOR_EACH:
         assert target is not None
         parts = set(reads.get(step.id, ()))
-        if (step.id == final_step(state) and state.tool.output is None) or step.condition:
+        final = step.id == final_step(state) and state.tool.output is None
+        if final or step.condition or local:
             parts.add("*")
         return for_each_step(state, step, block, target, frozenset(parts))
     if "status" in reads.get(step.id, ()) and continues(step):
@@ -188,7 +192,7 @@ def _body(
 def _body_of(
     state: State, step: WorkflowStepConfig, target: str, reads: dict[str, set[str]]
 ) -> Callable[[Block], StepView]:
-    return lambda block: _body(state, step, block, target, reads, [])
+    return lambda block: _body(state, step, block, target, reads, [], local=True)
 
 
 def _continued_with_status(
@@ -267,7 +271,8 @@ def _parallel(
             view = guarded(
                 state, step, inner, inner_target, _body_of(state, step, inner_target, reads)
             )
-            inner.add(f"return {inner_target}")
+            if target is not None:
+                inner.add(f"return {target}")
             block.add(f"def {local}():")
             block.lines.extend(inner.lines)
             block.blank()
@@ -314,7 +319,7 @@ def _result(state: State, block: Block, final: str) -> None:
         block.statement("return ", output_dict(state, state.tool.output))
         return
     view = state.visible[final]
-    if view.kind == "elicitation":
+    if view.kind == "elicitation" and "content" in view.fields:
         target = flat(view.fields["content"].code()).removesuffix(".content")
         answer = Raw(
             f'{{"action": {target}.action, "content": {target}.content}} '
