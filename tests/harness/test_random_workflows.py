@@ -42,8 +42,7 @@ def test_generated_workflows_behave_like_their_scripts(
     assert report.valid, [d.render() for d in report.diagnostics if d.severity.value == "error"]
     tool = load.tools[0].effective
     emitted = emit_tool(tool, "generated.yaml", style=style)
-    domain = frozenset(note.name for note in emitted.domain)
-    scenario = data.draw(scenarios(tool_shapes(tool), tool.parameters, tool.name, domain))
+    scenario = data.draw(scenarios(tool_shapes(tool), tool.parameters, tool.name))
     composite = run_composite(tool, scenario)
     script = run_starlark(emitted.script, scenario, engine=ENGINE, timeout_ns=tool.timeout)
     traces = [composite, *run_composite_schedules(tool, scenario, "all", 32)]

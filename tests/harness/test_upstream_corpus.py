@@ -1,8 +1,10 @@
 """``check`` over every workflow of the upstream corpus, in both styles, on both engines.
 
-Every tool vMCP would run must pass. In the exact style every script is
-equivalent, except ``metadata_test``: it returns ``.workflow.id`` and
-``.workflow.start_time``, which a script cannot know (``workflow-metadata``).
+Every tool vMCP would run must pass. In the exact style a script shows only
+what no script can reproduce: run metadata (``metadata_test`` returns
+``.workflow.id`` and ``.workflow.start_time``: ``workflow-metadata``) and, without
+an output block, which of several final steps vMCP saw finish last
+(``last-step-race``).
 In the readable style every script is equivalent or equivalent except for
 classes it declares, each observed one with a witness. The budget is small
 for CI; ``UPSTREAM_EXAMPLES`` raises it.
@@ -21,6 +23,7 @@ from transpiler.harness.gate import check_all, select
 from transpiler.harness.verdict import Verdict
 
 RUNNABLE = 32
+UNREPRODUCIBLE = {"workflow-metadata", "last-step-race"}
 
 
 @pytest.mark.parametrize("style", ["readable", "exact"])
@@ -39,5 +42,6 @@ def test_every_runnable_upstream_tool_passes(style: str) -> None:
         assert report.passes(None), f"{report.tool}: {report.verdict}: {report.reason}"
         assert set(report.observed) <= set(report.declared)
         if style == "exact":
-            expected = {"workflow-metadata"} if report.tool == "metadata_test" else set()
-            assert set(report.observed) == expected, report.tool
+            assert set(report.observed) <= UNREPRODUCIBLE, report.tool
+            if report.tool == "metadata_test":
+                assert "workflow-metadata" in report.observed

@@ -107,7 +107,7 @@ def last_completed(state: EmitState, levels: Sequence[Sequence[str]], depth: int
     body: st.Body = []
     comment = "No output block: vMCP returns the output of the step that completed last."
     for level in reversed(levels):
-        for step_id in level:
+        for step_id in reversed(level):
             products = state.products[step_id]
             result = st.return_(call("vmcp_result", Code(products.output)), depth + 1)
             if products.status == COMPLETED:
@@ -139,9 +139,9 @@ def last_completed(state: EmitState, levels: Sequence[Sequence[str]], depth: int
 
 def _race_note(state: EmitState, level: Sequence[str]) -> None:
     state.note(
-        "domain",
+        "deviation",
         "last-step-race",
         "steps " + ", ".join(level) + " may each complete last: vMCP returns the output of "
-        "the one that finished last in time, the script the first one declared "
-        "(one of vMCP's answers when they end at the same time)",
+        "the one that finished last in time, the script the last one declared that completed "
+        "(vMCP's answer when they end at the same time, not when one takes longer)",
     )

@@ -338,8 +338,7 @@ def _random(
 ) -> Counterexample | None:
     if options.examples <= 0:
         return None
-    domain = frozenset(note.name for note in emitted.domain) if emitted is not None else frozenset()
-    strategy = random_scenarios(shapes, tool.effective.parameters, tool.effective.name, domain)
+    strategy = random_scenarios(shapes, tool.effective.parameters, tool.effective.name)
     budget = settings(
         max_examples=options.examples,
         database=None,

@@ -7,11 +7,9 @@ failures that succeed on a later attempt, and short delays. Parameters follow
 the parameter schema (required ones always, optional ones sometimes).
 Elicitation answers accept with content, decline or cancel.
 
-The emitted script's domain notes decide what is never generated: no
-elicitation timeouts, no delays near timeouts, no ``inputSchema`` unless the
-script was emitted with the backends' schemas, no tool results carrying both
-``structuredContent`` and content items, no negative zero, no delays when
-several final steps race for the output.
+What every script's domain notes exclude is never generated: no elicitation
+timeouts, no delays near timeouts, no ``inputSchema``, no tool results carrying
+both ``structuredContent`` and content items, no negative zero.
 """
 
 from __future__ import annotations
@@ -89,12 +87,9 @@ def result_entry(shapes: ToolShapes, tool: str) -> st.SearchStrategy[dict[str, A
     )
 
 
-def backend(shapes: ToolShapes, tool: str, delays: bool) -> st.SearchStrategy[dict[str, Any]]:
+def backend(shapes: ToolShapes, tool: str) -> st.SearchStrategy[dict[str, Any]]:
     """The results of one tool: a first answer used 1-2 times, then a lasting one."""
-    timed = st.fixed_dictionaries(
-        {},
-        optional={"delay": st.sampled_from(["100ms", "250ms", "1s"])} if delays else {},
-    )
+    timed = st.fixed_dictionaries({}, optional={"delay": st.sampled_from(["100ms", "250ms", "1s"])})
     entry = st.tuples(result_entry(shapes, tool), timed).map(lambda pair: {**pair[0], **pair[1]})
     transient = st.tuples(entry, st.integers(1, 2), entry).map(
         lambda parts: [{**parts[0], "times": parts[1]}, parts[2]]
@@ -147,12 +142,9 @@ def params_for(schema: Any) -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
-def scenarios(
-    shapes: ToolShapes, parameters: Any, name: str, domain: frozenset[str]
-) -> st.SearchStrategy[Scenario]:
-    """Whole scenarios for one tool, inside the claimed domain."""
-    delays = "last-step-race" not in domain
-    backends = st.fixed_dictionaries({tool: backend(shapes, tool, delays) for tool in shapes.tools})
+def scenarios(shapes: ToolShapes, parameters: Any, name: str) -> st.SearchStrategy[Scenario]:
+    """Whole scenarios for one tool, inside the domain every script claims."""
+    backends = st.fixed_dictionaries({tool: backend(shapes, tool) for tool in shapes.tools})
     answers = st.lists(elicitation_answer(shapes), min_size=1, max_size=3)
     return st.builds(
         lambda params, backs, said: scenario_from_document(

@@ -1,0 +1,236 @@
+"""The composite model records each deviation class where vMCP's engine exercises it.
+
+One test per class (``transpiler/deviations.py``): a run where the class fires
+at the expected site, and an ordinary run of the same tool where it does not.
+The harness excuses a script's difference only on runs where a declared class
+fired, so these predicates decide what may ever be excused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.composite.helpers import scenario, tool
+from transpiler.composite import run_composite
+from transpiler.deviations import CLASSES
+
+ECHO = """
+name: t
+description: d
+parameters: {type: object, properties: {n: {type: number}, s: {type: string}}}
+steps:
+  - id: a
+    tool: svc.a
+  - id: b
+    tool: svc.b
+    dependsOn: [a]
+    arguments: {text: '%s'}
+"""
+
+
+def _sites(text: str, world: dict[str, Any]) -> set[tuple[str, str | None, str]]:
+    trace = run_composite(tool(text), scenario(**world))
+    return {(event.deviation, event.step, event.site) for event in trace.quirks}
+
+
+def _backends(a: Any) -> dict[str, Any]:
+    return {
+        "svc.a": {"results": [{"structuredContent": a}]},
+        "svc.b": {"results": [{"structuredContent": {}}]},
+    }
+
+
+def _printed(template: str, a: Any, params: Any = None) -> set[tuple[str, str | None, str]]:
+    return _sites(ECHO % template, {"backends": _backends(a), "params": params or {}})
+
+
+def test_missing_value_fires_where_a_field_is_missing_or_null() -> None:
+    site = ("missing-value", "b", "arguments.text")
+    assert site in _printed("{{.steps.a.output.x}}", {})
+    assert site in _printed("{{.steps.a.output.x}}", {"x": None})
+    assert site not in _printed("{{.steps.a.output.x}}", {"x": "v"})
+
+
+def test_number_text_fires_for_a_whole_number_of_a_million_or_more() -> None:
+    site = ("number-text", "b", "arguments.text")
+    assert site in _printed("{{.params.n}}", {}, {"n": 1500000})
+    assert site not in _printed("{{.params.n}}", {}, {"n": 999999})
+    assert site not in _printed("{{.params.n}}", {}, {"n": 2.5})
+
+
+def test_value_text_fires_for_maps_lists_and_booleans_printed_as_text() -> None:
+    site = ("value-text", "b", "arguments.text")
+    assert site in _printed("{{.steps.a.output}}", {"k": 1})
+    assert site in _printed("{{.steps.a.output.v}}", {"v": [1, 2]})
+    assert site in _printed("{{.steps.a.output.v}}", {"v": True})
+    assert site in _printed('{{printf "%d" .steps.a.output.v}}', {"v": 3})
+    assert site not in _printed("{{.steps.a.output.v}}", {"v": "text"})
+
+
+def test_json_text_fires_when_go_escapes_html_characters() -> None:
+    site = ("json-text", "b", "arguments.text")
+    assert site in _printed("{{json .steps.a.output.v}}", {"v": "<b>&"})
+    assert site not in _printed("{{json .steps.a.output.v}}", {"v": "b"})
+
+
+def test_error_text_fires_when_the_run_fails() -> None:
+    failing = {"svc.a": {"results": [{"isError": True}]}}
+    assert ("error-text", None, "result") in _sites(ECHO % "x", {"backends": failing})
+    assert ("error-text", None, "result") not in _printed("x", {})
+
+
+OUTPUT = """
+name: t
+description: d
+steps:
+  - id: a
+    tool: svc.a
+output:
+  properties:
+    n: {type: integer, description: d, value: "{{.steps.a.output.n}}", default: 0}
+    m: {type: object, description: d, value: "{{.steps.a.output.m}}"}
+"""
+
+
+def test_output_rendering_fires_when_the_text_round_trip_changes_the_value() -> None:
+    def fired(a: Any) -> set[str]:
+        world = {"backends": {"svc.a": {"results": [{"structuredContent": a}]}}}
+        return {site for name, _, site in _sites(OUTPUT, world) if name == "output-rendering"}
+
+    assert fired({"n": "abc", "m": "{}"}) == {"output.n"}
+    assert fired({"n": 5, "m": {"k": 1}}) == {"output.m"}
+    assert fired({"n": 5, "m": '{"k": 1}'}) == set()
+
+
+CONDITION = """
+name: t
+description: d
+steps:
+  - id: a
+    tool: svc.a
+  - id: b
+    tool: svc.b
+    dependsOn: [a]
+    condition: '%s'
+    onError: {action: continue}
+    defaultResults: {}
+"""
+
+
+def test_condition_text_fires_unless_a_boolean_renders_the_condition() -> None:
+    def fired(template: str, a: Any) -> bool:
+        world = {"backends": _backends(a)}
+        return ("condition-text", "b", "condition") in _sites(CONDITION % template, world)
+
+    assert fired("{{.steps.a.output.flag}}", {"flag": "true"})
+    assert fired("{{.steps.a.output.flag}}", {})
+    assert not fired("{{.steps.a.output.flag}}", {"flag": True})
+    assert not fired('{{if eq .steps.a.output.v "x"}}true{{else}}false{{end}}', {"v": "y"})
+
+
+def test_template_error_fires_when_a_go_type_error_stops_the_template() -> None:
+    assert ("template-error", "b", "arguments.text") in _printed(
+        "{{eq .steps.a.output.n 3}}", {"n": 3}
+    )
+    assert ("template-error", "b", "arguments.text") not in _printed(
+        "{{eq .steps.a.output.n 3.0}}", {"n": 3}
+    )
+
+
+ELICIT = """
+name: t
+description: d
+steps:
+  - id: ask
+    type: elicitation
+    message: go?
+    schema: {type: object}
+    onDecline: {action: %s}
+  - id: b
+    tool: svc.b
+    dependsOn: [ask]
+"""
+
+
+def test_skip_remaining_fires_when_its_handler_runs() -> None:
+    world = {
+        "backends": {"svc.b": {"results": [{"structuredContent": {}}]}},
+        "elicitations": [{"action": "decline"}],
+    }
+    assert ("skip-remaining", "ask", "onDecline") in _sites(ELICIT % "skip_remaining", world)
+    assert not any(name == "skip-remaining" for name, _, _ in _sites(ELICIT % "continue", world))
+
+
+RACE = """
+name: t
+description: d
+steps:
+  - id: a
+    tool: svc.a
+  - id: b
+    tool: svc.b
+"""
+
+
+def test_last_step_race_fires_when_another_step_than_the_final_one_wins() -> None:
+    def fired(slower: str) -> bool:
+        backends = {
+            name: {
+                "results": [{"structuredContent": {}, "delay": "1s" if name == slower else "0s"}]
+            }
+            for name in ("svc.a", "svc.b")
+        }
+        return ("last-step-race", None, "result") in _sites(RACE, {"backends": backends})
+
+    assert fired("svc.a")
+    assert not fired("svc.b")
+
+
+FOR_EACH = """
+name: t
+description: d
+steps:
+  - id: each
+    type: forEach
+    collection: '[1, 2, 3, 4, 5]'
+    maxParallel: %d
+    step: {id: one, tool: svc.one, arguments: {v: "{{.forEach.item}}"}}
+"""
+
+
+def test_parallel_cap_fires_when_a_failure_stops_a_loop_with_another_cap() -> None:
+    world = {"backends": {"svc.one": {"results": [{"isError": True}]}}}
+    assert ("parallel-cap", "each", "forEach") in _sites(FOR_EACH % 2, world)
+    assert not any(name == "parallel-cap" for name, _, _ in _sites(FOR_EACH % 10, world))
+
+
+def test_argument_coercion_fires_when_text_does_not_parse_as_the_declared_type() -> None:
+    def fired(value: str) -> bool:
+        backends = _backends({})
+        backends["svc.b"]["inputSchema"] = {
+            "type": "object",
+            "properties": {"text": {"type": "integer"}},
+        }
+        world = {"backends": backends, "params": {"s": value}}
+        return ("argument-coercion", "b", "arguments") in _sites(ECHO % "{{.params.s}}", world)
+
+    assert fired("1.5")
+    assert not fired("15")
+
+
+def test_workflow_metadata_fires_where_a_template_reads_what_a_script_cannot_know() -> None:
+    assert ("workflow-metadata", "b", "arguments.text") in _printed("{{.workflow.id}}", {})
+    assert ("workflow-metadata", "b", "arguments.text") not in _printed("{{.workflow.status}}", {})
+
+
+def test_rust_engine_fires_for_numbers_starlark_rust_prints_its_own_way() -> None:
+    assert ("rust-engine", "b", "arguments.text") in _printed("{{.params.n}}", {}, {"n": 1234567.8})
+    assert ("rust-engine", "b", "arguments.text") not in _printed("{{.params.n}}", {}, {"n": 12.5})
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_every_class_has_a_test_here(name: str) -> None:
+    tests = [key for key in globals() if key.startswith("test_" + name.replace("-", "_"))]
+    assert tests, f"no test shows where {name} fires"
