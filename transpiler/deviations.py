@@ -128,7 +128,8 @@ CLASSES: dict[str, DeviationClass] = {
             "a template hits a Go type error",
             "plain Starlark works where a Go template type error stops vMCP (or fails its own way)",
             "fails the step: comparing a JSON number with an integer literal (`eq .n 3`), a "
-            "field of a string, `index` of a null, `len` of a number",
+            "field of a string, `index` of a null, `len` of a number, a forEach collection "
+            "that is not a JSON array",
             "computes the plain Starlark expression, which works (`n == 3`) or fails with "
             "Starlark's own error",
             "Go's template type rules are an accident of float64 JSON numbers",

@@ -137,6 +137,9 @@ def test_template_error_fires_when_a_go_type_error_stops_the_template() -> None:
     assert ("template-error", "b", "arguments.text") not in _printed(
         "{{eq .steps.a.output.n 3.0}}", {"n": 3}
     )
+    not_a_list = FOR_EACH.replace("'[1, 2, 3, 4, 5]'", "'{}'") % 10
+    world = {"backends": {"svc.one": {"results": [{"structuredContent": {}}]}}}
+    assert ("template-error", "each", "collection") in _sites(not_a_list, world)
 
 
 ELICIT = """

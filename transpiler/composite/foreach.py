@@ -22,7 +22,7 @@ from typing import Any
 from transpiler.composite.coerce import coerce_arguments
 from transpiler.composite.errors import GoError
 from transpiler.composite.gocontext import ErrGroup, GoContext
-from transpiler.composite.quirks import Site, judge_coercion, judge_for_each_abort
+from transpiler.composite.quirks import Site, judge_coercion, judge_failure, judge_for_each_abort
 from transpiler.composite.session import Session
 from transpiler.composite.tool_step import continues_on_error, route_error
 from transpiler.composite.toolcall import CallRequest, call_with_retry
@@ -129,6 +129,7 @@ def _collection(
         return rendered.wrap(f"forEach step {step.id}: failed to expand collection template")
     items = _json_array(rendered)
     if items is None:
+        judge_failure(session.recorder.quirks, site, "collection is not a JSON array")
         preview = (
             rendered
             if len(rendered) <= COLLECTION_PREVIEW_RUNES

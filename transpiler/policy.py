@@ -1,0 +1,139 @@
+"""The gate's policy file, ``vmcp-transpile.yaml``: what ``check`` accepts and how hard it looks.
+
+A repository keeps the policy next to its vMCP configuration so that every CI
+run of ``check`` is the same run::
+
+    # vmcp-transpile.yaml
+    accept: [error-text, missing-value]   # deviation classes a tool may show and pass;
+                                          # "declared" (the default): every class the script
+                                          # declares; [] (or strict: true): none
+    engines: [go]                         # rust, go, or both
+    examples: 200                         # random scenarios per tool
+    paths: 64                             # outcome combinations per tool
+    seed: 7
+    style: readable                       # how scripts are emitted when a tool has none
+    library_path: [lib]                   # directories for load(), relative to this file
+
+Options given on the command line win over the file. Unknown keys and values
+of the wrong type are errors naming the file and the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from transpiler.deviations import CLASSES
+from transpiler.diagnostics import InputError
+
+POLICY_FILE = "vmcp-transpile.yaml"
+ENGINE_CHOICES = ("rust", "go", "both")
+STYLE_CHOICES = ("readable", "exact")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What a policy file says; None where it says nothing."""
+
+    source: Path | None = None
+    accept: frozenset[str] | None = None
+    engines: str | None = None
+    examples: int | None = None
+    paths: int | None = None
+    seed: int | None = None
+    style: str | None = None
+    library_path: tuple[Path, ...] = ()
+
+
+def find_policy(paths: list[str]) -> Path | None:
+    """The policy next to the first input (its directory, or the directory given)."""
+    for given in paths[:1]:
+        path = Path(given)
+        folder = path if path.is_dir() else path.parent
+        candidate = folder / POLICY_FILE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_policy(path: Path) -> Policy:
+    """Read and check a policy file."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise InputError(f"{path}: cannot read the policy: {error}") from None
+    if data is None:
+        return Policy(path)
+    if not isinstance(data, Mapping):
+        raise InputError(f"{path}: the policy must be a mapping of options")
+    known = {"accept", "strict", "engines", "examples", "paths", "seed", "style", "library_path"}
+    unknown = sorted(str(key) for key in data if key not in known)
+    if unknown:
+        raise InputError(f"{path}: unknown policy key(s): {', '.join(unknown)}")
+    return Policy(
+        source=path,
+        accept=_accept(path, data),
+        engines=_engines(path, data.get("engines")),
+        examples=_count(path, data, "examples"),
+        paths=_count(path, data, "paths"),
+        seed=_count(path, data, "seed"),
+        style=_choice(path, data, "style", STYLE_CHOICES),
+        library_path=tuple(path.parent / entry for entry in _strings(path, data, "library_path")),
+    )
+
+
+def _accept(path: Path, data: Mapping[str, Any]) -> frozenset[str] | None:
+    if data.get("strict") is True:
+        return frozenset()
+    value = data.get("accept", "declared")
+    if value == "declared":
+        return None
+    classes = frozenset(_strings(path, data, "accept"))
+    unknown = sorted(classes - set(CLASSES))
+    if unknown:
+        raise InputError(
+            f"{path}: accept: unknown deviation class(es) {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(CLASSES))})"
+        )
+    return classes
+
+
+def _engines(path: Path, value: Any) -> str | None:
+    if value is None:
+        return None
+    engines = [value] if isinstance(value, str) else value
+    if not isinstance(engines, list) or not all(e in ENGINE_CHOICES for e in engines) or not engines:
+        raise InputError(f"{path}: engines: give rust, go or both")
+    chosen = set(engines)
+    return "both" if "both" in chosen or chosen == {"rust", "go"} else engines[0]
+
+
+def _count(path: Path, data: Mapping[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(f"{path}: {key}: give a whole number (0 or more)")
+    return value
+
+
+def _choice(path: Path, data: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if value not in choices:
+        raise InputError(f"{path}: {key}: give one of {', '.join(choices)}")
+    return str(value)
+
+
+def _strings(path: Path, data: Mapping[str, Any], key: str) -> list[str]:
+    value = data.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise InputError(f"{path}: {key}: give a list of names")
+    return list(value)
