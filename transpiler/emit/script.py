@@ -17,6 +17,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from transpiler.config.model import CompositeToolConfig
 from transpiler.emit.emitter import header_lines, run_function
 from transpiler.emit.fixes import checked_fixes
+from transpiler.emit.inert import comment_lines as inert_lines
 from transpiler.emit.library import Library
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
@@ -80,8 +81,8 @@ def emit_script(
 
 
 def comment_lines_text(lines: list[str]) -> list[str]:
-    """Header lines as ``#`` comments."""
-    return [f"# {line}" if line else "#" for line in lines]
+    """Header lines as ``#`` comments (each made inert)."""
+    return [f"# {line}" if line else "#" for text in lines for line in inert_lines(text)]
 
 
 def _names_used(code: str, library: Library) -> set[str]:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from transpiler.emit.inert import comment_lines as inert_lines
 from transpiler.emit.layout import INDENT, Expr, render
 
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
@@ -18,10 +19,10 @@ Body = list[Statement]
 
 
 def comment_lines(text: str | None) -> list[cst.EmptyLine]:
-    """``# text`` lines (one per line of ``text``) to put before a statement."""
+    """``# text`` lines (one per line of ``text``, made inert) to put before a statement."""
     if not text:
         return []
-    return [cst.EmptyLine(comment=cst.Comment(f"# {line}".rstrip())) for line in text.splitlines()]
+    return [cst.EmptyLine(comment=cst.Comment(f"# {line}".rstrip())) for line in inert_lines(text)]
 
 
 def with_leading(statement: Statement, lines: Sequence[cst.EmptyLine]) -> Statement:

@@ -23,8 +23,10 @@ from hypothesis.errors import NoSuchExample
 from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import TranspilerError
+from transpiler.emit.inert import has_unsafe_text
 from transpiler.emit.report import EmitResult
 from transpiler.emit.script import emit_script
+from transpiler.gobuild import go_available
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.paths import combinations, path_of, sample_params
 from transpiler.harness.relation import Difference, difference, matching
@@ -129,8 +131,9 @@ def check_tool(
     """Emit (unless ``emitted`` or a bare ``script`` is given) and check one tool."""
     started = time.perf_counter()
     origin = tool.origin.file
+    engines = _engines(tool, options)
     report = ToolReport(
-        tool.effective.name, origin, "certified", engines=options.engines, seed=options.seed
+        tool.effective.name, origin, "certified", engines=engines, seed=options.seed
     )
     if emitted is not None:
         script = emitted.script
@@ -148,7 +151,7 @@ def check_tool(
             return report
         script = emitted.script
     report.emitted = emitted
-    run = _Run(tool, script, options.engines)
+    run = _Run(tool, script, engines)
     shapes = tool_shapes(tool.effective)
     report.counterexample = _exhaustive(run, tool, shapes, options, report) or _random(
         run, tool, shapes, options, emitted
@@ -166,6 +169,21 @@ def check_tool(
     report.seconds = time.perf_counter() - started
     report.certificate = certificate(tool, script, emitted, report)
     return report
+
+
+def _engines(tool: LoadedTool, options: CheckOptions) -> tuple[str, ...]:
+    """The engines asked for, plus go.starlark.net when the tool's text had to be made inert.
+
+    go.starlark.net (what vMCP embeds) is where such text is most dangerous: it
+    ends a comment at ``\\r`` and the whole file at NUL.
+    """
+    if (
+        "go" in options.engines
+        or not has_unsafe_text(tool.effective)
+        or not go_available(needs_starlark=True)
+    ):
+        return options.engines
+    return (*options.engines, "go")
 
 
 def _exhaustive(
