@@ -339,13 +339,14 @@ def load(source: Source, *, name: str | None = None) -> Config:
             raise InputError(f"the configuration is not plain JSON data: {error}") from None
         return _from_bytes([(name or "<dict>", text.encode("utf-8"))], name or "<dict>")
     path = Path(source)
-    files = discover([path])
     contents: list[tuple[str, bytes]] = []
-    for file in files:
+    for found in discover([path]):
+        if found.problem is not None:
+            raise InputError(f"{found.path}: {found.problem}")
         try:
-            contents.append((str(file), file.read_bytes()))
+            contents.append((str(found.path), found.path.read_bytes()))
         except OSError as error:
-            raise InputError(f"cannot read {file}: {error.strerror or error}") from None
+            raise InputError(f"cannot read {found.path}: {error.strerror or error}") from None
     return _from_bytes(contents, name or str(source))
 
 

@@ -21,9 +21,9 @@ EXPECTED_DEVIATIONS = {"metadata_test": ".workflow.id: vMCP gives every run a ra
 def test_every_runnable_upstream_tool_is_certified_or_declares_its_deviation() -> None:
     engines = ENGINES if go_available(needs_starlark=True) else ("rust",)
     examples = int(os.environ.get("UPSTREAM_EXAMPLES", "25"))
-    reports = check_all(
-        select([str(UPSTREAM_CORPUS)]), CheckOptions(examples=examples, paths=32, engines=engines)
-    )
+    selected, unreadable = select([str(UPSTREAM_CORPUS)])
+    assert not unreadable
+    reports = check_all(selected, CheckOptions(examples=examples, paths=32, engines=engines))
     runnable = [
         r
         for r in reports

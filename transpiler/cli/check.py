@@ -10,6 +10,7 @@ from typing import Any
 
 from transpiler.cli.common import (
     EXIT_FAILED,
+    EXIT_INPUT,
     EXIT_OK,
     add_emit_options,
     add_format_option,
@@ -36,7 +37,8 @@ def register(subparsers: Any) -> None:
         help="prove each tool's script behaves like the composite workflow",
         description="Emit each composite tool's script, run both forms on generated and "
         "path-exhaustive scenarios, and report. Exit 0 when every tool is certified, 1 when "
-        "one differs, deviates or is not converted, 2 when the input cannot be read.",
+        "one differs, deviates or is not converted, 2 when an input cannot be read (the other "
+        "inputs' tools are still checked).",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH")
     add_options(parser)
@@ -86,7 +88,9 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
 def run(args: argparse.Namespace) -> int:
     """Select, check, report."""
     options = options_from(args)
-    selected = select(args.paths, parse_shard(args.shard))
+    selected, unreadable = select(args.paths, parse_shard(args.shard))
+    for problem in unreadable:
+        print(f"error: {problem.render()}", file=sys.stderr)
     total = len(selected)
 
     def progress(number: int, report: ToolReport) -> None:
@@ -114,7 +118,10 @@ def run(args: argparse.Namespace) -> int:
             elif report.reason:
                 print("  " + report.reason.replace("\n", "\n  "))
         certified = sum(r.certified for r in reports)
-        print(f"{certified} of {len(reports)} tool(s) certified equivalent")
+        unread = f"; {len(unreadable)} input(s) cannot be read" if unreadable else ""
+        print(f"{certified} of {len(reports)} tool(s) certified equivalent{unread}")
+    if unreadable:
+        return EXIT_INPUT
     return EXIT_OK if all(r.certified for r in reports) else EXIT_FAILED
 
 

@@ -115,9 +115,8 @@ def _run_composite_form(args: argparse.Namespace, scenario: Scenario) -> list[Tr
 def _select_tool(source: str, name: str | None) -> LoadedTool:
     """The tool to run, refusing configs vMCP would not start with."""
     load = load_paths([source])
-    problems = [*load.unreadable, *load.errors]
-    if problems:
-        raise InputError("; ".join(d.render() for d in problems))
+    if load.input_errors:
+        raise InputError("; ".join(d.render() for d in load.input_errors))
     tools = load.tools
     if name is not None:
         matching = [tool for tool in tools if tool.effective.name == name]

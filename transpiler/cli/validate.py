@@ -29,7 +29,8 @@ def register(subparsers: Any) -> None:
         "validate",
         help="check composite tools exactly as vMCP does",
         description="Report every problem vMCP (and Kubernetes) would reject, phase by phase. "
-        "Exit 0 when valid, 1 when not, 2 when an input cannot be read.",
+        "Exit 0 when valid, 1 when not, 2 when an input cannot be read (or is not YAML the "
+        "loader can parse).",
     )
     parser.add_argument(
         "paths", nargs="+", metavar="PATH", help="files or directories (*.yaml, *.yml, *.json)"
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(report_json(report))
     else:
         print(render_text(report), end="")
-    if report.load.unreadable:
+    if report.load.input_errors:
         return EXIT_INPUT
     return EXIT_OK if report.valid else EXIT_FAILED
 
@@ -56,9 +57,7 @@ def _reported(unit: UnitReport) -> set[int]:
 
 def render_text(report: ValidationReport) -> str:
     """The human-readable report; ``*`` marks the findings vMCP itself prints."""
-    lines: list[str] = [
-        d.render() for d in (*report.load.unreadable, *report.load.errors, *report.load.notes)
-    ]
+    lines: list[str] = [d.render() for d in (*report.load.input_errors, *report.load.notes)]
     for unit in report.units:
         lines.append(f"== {unit.unit.file} (document {unit.unit.document + 1}): {unit.unit.label}")
         names = ", ".join(tool.effective.name or "<unnamed>" for tool in unit.unit.tools)
@@ -116,7 +115,5 @@ def report_json(report: ValidationReport) -> dict[str, object]:
     return {
         "valid": report.valid,
         "units": units,
-        "load": [
-            d.to_json() for d in (*report.load.unreadable, *report.load.errors, *report.load.notes)
-        ],
+        "load": [d.to_json() for d in (*report.load.input_errors, *report.load.notes)],
     }

@@ -15,8 +15,9 @@ Inputs are files or directories (searched recursively for ``*.yaml``,
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -42,7 +43,15 @@ from transpiler.config.yamlv3 import (
 )
 from transpiler.diagnostics import Diagnostic, InputError, Severity, SourceLocation
 
-__all__ = ["ConfigUnit", "LoadResult", "LoadedTool", "discover", "load_bytes", "load_paths"]
+__all__ = [
+    "ConfigUnit",
+    "Found",
+    "LoadResult",
+    "LoadedTool",
+    "discover",
+    "load_bytes",
+    "load_paths",
+]
 
 #: Largest file read (bytes); vMCP configs are kilobytes.
 MAX_FILE_BYTES: Final = 2 * 1024 * 1024
@@ -51,21 +60,53 @@ SUFFIXES: Final = (".yaml", ".yml", ".json")
 Source = tuple[str, bytes | None, str | None]
 
 
-def discover(paths: Sequence[str | Path]) -> list[Path]:
-    """Files named by ``paths``; directories give their ``*.yaml *.yml *.json`` files, sorted."""
-    files: list[Path] = []
+@dataclass(frozen=True)
+class Found:
+    """A file to read, or a directory that cannot be listed (``problem`` says why)."""
+
+    path: Path
+    problem: str | None = None
+
+
+def discover(paths: Sequence[str | Path]) -> list[Found]:
+    """Files named by ``paths``; directories give their ``*.yaml *.yml *.json`` files, sorted.
+
+    A directory (or subdirectory) that cannot be listed is found too, with the
+    reason, so that nothing under it passes unseen; symbolic links to
+    directories are not followed.
+    """
+    found: list[Found] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in SUFFIXES))
+            found.extend(_walk(path))
         elif path.is_file():
-            files.append(path)
+            found.append(Found(path))
         else:
             raise InputError(f"no such file or directory: {raw}")
-    return files
+    return found
 
 
-def _read(path: Path) -> Source:
+def _walk(top: Path) -> list[Found]:
+    files: list[Path] = []
+    unlisted: list[Found] = []
+
+    def unlistable(error: OSError) -> None:
+        why = error.strerror or str(error)
+        unlisted.append(Found(Path(error.filename or top), f"cannot list directory: {why}"))
+
+    for directory, _, names in os.walk(top, onerror=unlistable):
+        for name in names:
+            path = Path(directory, name)
+            if path.suffix in SUFFIXES and path.is_file():
+                files.append(path)
+    return [*unlisted, *(Found(path) for path in sorted(files))]
+
+
+def _read(found: Found) -> Source:
+    path = found.path
+    if found.problem is not None:
+        return str(path), None, found.problem
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -77,7 +118,7 @@ def _read(path: Path) -> Source:
 
 def load_paths(paths: Sequence[str | Path]) -> LoadResult:
     """Load every document of every file under ``paths``."""
-    return load_sources(_read(path) for path in discover(paths))
+    return load_sources(_read(found) for found in discover(paths))
 
 
 def load_bytes(data: bytes, file: str = "<input>") -> LoadResult:

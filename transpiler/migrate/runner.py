@@ -268,11 +268,16 @@ def _files(
     for source in inputs.files:
         tools = by_file.get(source.name, [])
         destination = destinations[source.name]
+        if source.problem is not None or source.documents is None:
+            reason = source.problem or "not valid YAML"
+            results.append(FileResult(source.path, FileStatus.UNREADABLE, reason))
+            scripts.forget(source.name)
+            continue
         if source.name in rejected and not tools:
             reason = f"{rejected[source.name]}; no composite tool of it is read"
             results.append(FileResult(source.path, FileStatus.NOT_CONVERTED, reason))
             continue
-        if source.name in refused and source.documents is not None:
+        if source.name in refused:
             forced = replace(options, force=True)
             result = _file(source, tools, proposed, destination, scripts, forced)
             if result.status is not FileStatus.FAILED:
@@ -331,11 +336,7 @@ def _file(
     scripts: ScriptFiles,
     options: MigrateOptions,
 ) -> FileResult:
-    if source.text is None:
-        return FileResult(source.path, FileStatus.UNREADABLE, source.problem or "unreadable")
-    if source.documents is None:
-        reason = "not valid YAML: no composite tool of it is read"
-        return FileResult(source.path, FileStatus.NOT_CONVERTED, reason, source.text.text)
+    assert source.text is not None and source.documents is not None
     edits: dict[int, list[ToolEdit]] = {}
     removed = 0
     for outcome in tools:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from transpiler.config.loader import MAX_FILE_BYTES, discover, load_sources
+from transpiler.config.loader import MAX_FILE_BYTES, Found, discover, load_sources
 from transpiler.config.units import LoadResult
 from transpiler.config.yamlv3 import YamlSyntaxError
 from transpiler.migrate.existing import ScriptedIndex
@@ -27,7 +27,7 @@ BOM = b"\xef\xbb\xbf"
 
 @dataclass
 class SourceFile:
-    """One input file; ``documents`` is ``None`` when it cannot be read or parsed."""
+    """One input file; ``problem`` says why it cannot be read or parsed (then it is left alone)."""
 
     path: Path
     text: Text | None = None
@@ -54,7 +54,7 @@ class Inputs:
 
 def read_inputs(paths: Sequence[str | Path]) -> Inputs:
     """Read, parse, index and load every file under ``paths``."""
-    files = [_read(path) for path in discover(paths)]
+    files = [_read(found) for found in discover(paths)]
     inputs = Inputs(files, ScriptedIndex())
     for source in files:
         if source.documents is not None:
@@ -73,11 +73,19 @@ def read_inputs(paths: Sequence[str | Path]) -> Inputs:
         )
         for source in files
     )
+    by_name = {source.name: source for source in files}
+    for error in inputs.load.errors:
+        source = by_name[error.location.file]
+        where = error.location
+        source.problem = source.problem or f"{where.file}:{where.line}: {error.message}"
     return inputs
 
 
-def _read(path: Path) -> SourceFile:
-    source = SourceFile(path)
+def _read(found: Found) -> SourceFile:
+    source = SourceFile(found.path, problem=found.problem)
+    if found.problem is not None:
+        return source
+    path = found.path
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
