@@ -18,6 +18,7 @@ from transpiler.config.model import (
     CompositeToolConfig,
     WorkflowStepConfig,
 )
+from transpiler.diagnostics import TranspilerError
 from transpiler.emit import statements as st
 from transpiler.emit.elicitation_step import elicitation_step
 from transpiler.emit.foreach_step import for_each_step
@@ -120,7 +121,11 @@ def _step_code(
     state: EmitState, step: WorkflowStepConfig, depth: int, comment: str | None
 ) -> st.Body:
     record = Record(state, step, state.products[step.id])
-    code = step_emitter(step)(state, step, record, depth)
+    try:
+        code = step_emitter(step)(state, step, record, depth)
+    except TranspilerError as error:
+        where = step.where.at
+        raise TranspilerError(f"step {step.id} ({where.file}:{where.line}): {error}") from None
     if comment and code:
         code[0] = st.introduce(code[0], comment, blank=True)
     return code

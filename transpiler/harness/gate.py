@@ -19,7 +19,7 @@ from functools import cache
 from transpiler.config.loader import load_paths
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import validate
-from transpiler.diagnostics import Diagnostic, InputError
+from transpiler.diagnostics import Diagnostic, InputError, TranspilerError
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 
 _SERVE_PHASES = ("admission", "operator", "P1", "P2", "P3", "P4")
@@ -79,10 +79,16 @@ def _tool(selected: Selected) -> LoadedTool:
 
 
 def check_one(selected: Selected, options: CheckOptions) -> ToolReport:
-    """Check one selected tool (runs in a worker process)."""
+    """Check one selected tool (runs in a worker process); its failure is its own report."""
     if selected.refusal is not None:
         return ToolReport(selected.tool, selected.file, "not-converted", reason=selected.refusal)
-    return _without_traces(check_tool(_tool(selected), options))
+    tool = _tool(selected)
+    try:
+        return _without_traces(check_tool(tool, options))
+    except (TranspilerError, RecursionError) as error:
+        where = tool.config.where.at
+        reason = f"{where.file}:{where.line}: the check could not finish: {error or 'too deep'}"
+        return ToolReport(selected.tool, selected.file, "unchecked", reason=reason)
 
 
 def _without_traces(report: ToolReport) -> ToolReport:

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from transpiler.config.units import LoadedTool
+from transpiler.diagnostics import TranspilerError
 from transpiler.emit.report import EmitResult
 
 
@@ -93,11 +94,16 @@ def check_script(tool: LoadedTool, emitted: EmitResult, options: CheckOptions) -
     from transpiler.harness.check import check_tool
 
     engines = ("rust", "go") if options.engine == "both" else (options.engine,)
-    report = check_tool(
-        tool,
-        HarnessOptions(examples=options.examples, engines=engines, seed=options.seed),
-        emitted=emitted,
-    )
+    try:
+        report = check_tool(
+            tool,
+            HarnessOptions(examples=options.examples, engines=engines, seed=options.seed),
+            emitted=emitted,
+        )
+    except (TranspilerError, RecursionError) as error:
+        return ToolCheck(
+            Verdict.UNCHECKED, f"the equivalence check could not finish: {error or 'too deep'}"
+        )
     verdict = {
         "certified": Verdict.CERTIFIED,
         "deviates": Verdict.DEVIATES,
