@@ -23,12 +23,14 @@ from typing import Final
 
 from transpiler.config.documents import (
     CONFIG_KEYS,
+    MAX_TOOLS_PER_FILE,
     ServerDocument,
     keyed,
     read_definition,
     read_server,
     read_vmcp_config,
     scalar_text,
+    too_many_tools,
 )
 from transpiler.config.godecode import DecodeAborted
 from transpiler.config.model import DocumentKind
@@ -55,6 +57,8 @@ __all__ = [
 
 #: Largest file read (bytes); vMCP configs are kilobytes.
 MAX_FILE_BYTES: Final = 2 * 1024 * 1024
+#: Most YAML documents read from one file.
+MAX_DOCUMENTS_PER_FILE: Final = 10_000
 SUFFIXES: Final = (".yaml", ".yml", ".json")
 
 Source = tuple[str, bytes | None, str | None]
@@ -150,6 +154,7 @@ class _Loader:
         self.notes: list[Diagnostic] = []
         self.errors: list[Diagnostic] = []
         self.unreadable: list[Diagnostic] = []
+        self.tools_left = MAX_TOOLS_PER_FILE
 
     def _note(
         self, rule: str, message: str, where: SourceLocation, severity: Severity = Severity.NOTE
@@ -158,10 +163,26 @@ class _Loader:
 
     def read_file(self, file: str, data: bytes) -> None:
         configs = 0
+        self.tools_left = MAX_TOOLS_PER_FILE
         try:
             for document in parse_documents(data):
                 where = SourceLocation(file, document.line, 1)
-                if self._read_document(file, document, where) is DocumentKind.VMCP_CONFIG:
+                if document.index >= MAX_DOCUMENTS_PER_FILE:
+                    raise YamlLimitError(
+                        f"more than {MAX_DOCUMENTS_PER_FILE} YAML documents in one file "
+                        "(a transpiler limit; vMCP reads only the first)",
+                        document.line,
+                        1,
+                        "LIMIT.documents",
+                    )
+                before = len(self.entries)
+                kind = self._read_document(file, document, where)
+                for entry in self.entries[before:]:
+                    unit = entry.unit if isinstance(entry, ServerDocument) else entry
+                    self.tools_left -= len(unit.tools)
+                if self.tools_left < 0:
+                    raise too_many_tools(document.line, 1)
+                if kind is DocumentKind.VMCP_CONFIG:
                     configs += 1
                     if configs == 2:
                         message = (
@@ -174,7 +195,7 @@ class _Loader:
                             )
                         )
         except YamlSyntaxError as error:
-            rule = "LIMIT.depth" if isinstance(error, YamlLimitError) else "P1.yaml.syntax"
+            rule = error.rule if isinstance(error, YamlLimitError) else "P1.yaml.syntax"
             where = SourceLocation(file, error.line, error.column)
             self.errors.append(Diagnostic(rule, error.message, where, phase="P1"))
         except DecodeAborted as aborted:
@@ -196,7 +217,7 @@ class _Loader:
         keys = keyed(root)
         kind = scalar_text(keys["kind"][1]) if "kind" in keys else None
         if kind == "VirtualMCPServer":
-            self.entries.append(read_server(file, document, keys))
+            self.entries.append(read_server(file, document, keys, self.tools_left))
             return DocumentKind.VIRTUAL_MCP_SERVER
         if kind == "VirtualMCPCompositeToolDefinition":
             self.entries.append(read_definition(file, document, keys))
@@ -205,7 +226,7 @@ class _Loader:
             self._note("LOAD.skipped", f"{kind or 'scalar'} document: skipped", where)
             return None
         if keys.keys() & CONFIG_KEYS or "composite_tools" in keys:
-            self.entries.append(read_vmcp_config(file, document, root))
+            self.entries.append(read_vmcp_config(file, document, root, self.tools_left))
             return DocumentKind.VMCP_CONFIG
         return self._snippet(file, document, keys, where)
 
@@ -230,7 +251,7 @@ class _Loader:
                 "no apiVersion/kind: read as a VirtualMCPServer (spec has config)",
                 where,
             )
-            self.entries.append(read_server(file, document, keys))
+            self.entries.append(read_server(file, document, keys, self.tools_left))
             return DocumentKind.VIRTUAL_MCP_SERVER
         if "steps" in keys or "steps" in spec:
             self._note("LOAD.fragment", "a list of steps, not a composite tool: skipped", where)

@@ -108,7 +108,12 @@ class YamlSyntaxError(Exception):
 
 
 class YamlLimitError(YamlSyntaxError):
-    """The stream nests deeper than :data:`MAX_DEPTH` (a transpiler limit, not yaml.v3's)."""
+    """The stream is past a transpiler limit (``rule``: nesting deeper than :data:`MAX_DEPTH`,
+    or another limit of the loader), not past yaml.v3's."""
+
+    def __init__(self, message: str, line: int, column: int, rule: str = "LIMIT.depth") -> None:
+        super().__init__(message, line, column)
+        self.rule = rule
 
 
 def parse_documents(data: bytes) -> Iterator[Document]:

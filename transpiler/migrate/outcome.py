@@ -204,7 +204,7 @@ def _annotations(tool: LoadedTool) -> tuple[Finding, ...]:
 
 def _warnings(tool: LoadedTool, report: UnitReport | None) -> tuple[Finding, ...]:
     """The validator's and the planner's warnings about ``tool`` (races, unknown steps...)."""
-    found = [d for d in report.diagnostics if _concerns(d, tool)] if report is not None else []
+    found = list(report.about(tool.config.name, tool.origin.file)) if report is not None else []
     found.extend(plan_tool(tool).warnings)
     unique = dict.fromkeys(
         Finding("warning", _one_line(d.message), d.location, d.step)
@@ -212,10 +212,6 @@ def _warnings(tool: LoadedTool, report: UnitReport | None) -> tuple[Finding, ...
         if d.severity is Severity.WARNING
     )
     return tuple(unique)
-
-
-def _concerns(diagnostic: Diagnostic, tool: LoadedTool) -> bool:
-    return diagnostic.tool == tool.config.name and diagnostic.location.file == tool.origin.file
 
 
 def _note(tool: LoadedTool, note: Note) -> Finding:

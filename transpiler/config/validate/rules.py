@@ -159,6 +159,8 @@ RULES: Final = MappingProxyType(
         "LOAD.emptyDocument": ("load", "an empty document: skipped"),
         "INPUT.unreadable": ("load", "a file that cannot be read or exceeds the size limit"),
         "LIMIT.depth": ("P1", "nesting deeper than the transpiler's limit"),
+        "LIMIT.tools": ("P1", "more composite tools in one file than the transpiler reads"),
+        "LIMIT.documents": ("P1", "more YAML documents in one file than the transpiler reads"),
         "LIMIT.aliases": ("P1", "alias expansion past yaml.v3's ratio or the transpiler's budget"),
     }
 )
