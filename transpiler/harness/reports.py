@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,6 +12,7 @@ from xml.etree import ElementTree
 import jinja2
 import yaml
 
+from transpiler.filenames import safe_stem
 from transpiler.harness.check import Counterexample, ToolReport
 from transpiler.sim.trace import plain_json
 
@@ -115,8 +117,15 @@ def markdown(reports: Sequence[ToolReport]) -> str:
 
 
 def save_counterexample(example: Counterexample, directory: Path, tool: str) -> str:
-    """Write the scenario as YAML that ``run`` replays; returns its path."""
+    """Write the scenario as YAML that ``run`` replays; returns its path.
+
+    The file name is made from the tool's name but always lies in ``directory``
+    (a name that had to change gets a hash of itself, so names stay distinct).
+    """
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{tool}.{example.engine}.scenario.yaml"
+    stem = safe_stem(tool)
+    if stem != tool:
+        stem += "-" + hashlib.sha256(tool.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    path = directory / f"{stem}.{example.engine}.scenario.yaml"
     path.write_text(yaml.safe_dump(example.scenario.to_json(), sort_keys=True, allow_unicode=True))
     return str(path)

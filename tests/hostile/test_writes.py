@@ -1,0 +1,50 @@
+"""What ``check`` and ``migrate`` write, and where (issue 13, items 6-10).
+
+A dry run writes nothing anywhere the user did not name; file names made
+from input stay inside their directory; writes go through links, never lose
+an edit made meanwhile, and an interrupted run leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from transpiler.cli import main
+
+TRAVERSAL = """\
+compositeTools:
+  - name: ../../../../outside/x
+    description: Returns vMCP's run id, which no script can know (a counterexample)
+    steps:
+      - id: a
+        tool: svc.echo
+    output:
+      properties:
+        id: {type: string, description: run id, value: "{{.workflow.id}}"}
+"""
+
+
+def snapshot(*roots: Path) -> dict[str, bytes]:
+    """Every file (and directory) under ``roots`` with its content."""
+    found: dict[str, bytes] = {}
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            found[str(path)] = path.read_bytes() if path.is_file() else b"<dir>"
+    return found
+
+
+def test_counterexample_names_stay_in_their_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    work = tmp_path / "a" / "b" / "c" / "d"
+    work.mkdir(parents=True)
+    config = work / "config.yaml"
+    config.write_text(TRAVERSAL)
+    saved_in = work / "ce"
+    assert main(["check", str(config), "--examples", "3", "--counterexamples", str(saved_in)]) == 1
+    assert "scenario saved to" in capsys.readouterr().out
+    written = [p for p in tmp_path.rglob("*") if p.is_file() and p != config]
+    assert written and all(p.parent == saved_in for p in written), written
+    assert not (tmp_path / "outside").exists()
