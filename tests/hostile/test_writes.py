@@ -7,10 +7,15 @@ an edit made meanwhile, and an interrupted run leaves nothing behind.
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import CORPUS, REPO_ROOT
 from transpiler.cli import main
 
 TRAVERSAL = """\
@@ -48,3 +53,27 @@ def test_counterexample_names_stay_in_their_directory(
     written = [p for p in tmp_path.rglob("*") if p.is_file() and p != config]
     assert written and all(p.parent == saved_in for p in written), written
     assert not (tmp_path / "outside").exists()
+
+
+@pytest.mark.parametrize("command", ["migrate", "check"])
+def test_a_dry_run_writes_nothing(command: str, tmp_path: Path) -> None:
+    inputs = tmp_path / "inputs"
+    shutil.copytree(CORPUS / "example", inputs)
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    before = snapshot(tmp_path)
+    environment = {
+        key: value for key, value in os.environ.items() if not key.startswith("HYPOTHESIS")
+    }
+    environment["PYTHONPATH"] = str(REPO_ROOT)
+    completed = subprocess.run(
+        [sys.executable, "-m", "transpiler", command, str(inputs), "--examples", "3"]
+        + (["--jobs", "2"] if command == "check" else []),
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert snapshot(tmp_path) == before
