@@ -53,6 +53,7 @@ __all__ = [
     "discover",
     "load_bytes",
     "load_paths",
+    "read_source",
 ]
 
 #: Largest file read (bytes); vMCP configs are kilobytes.
@@ -107,7 +108,8 @@ def _walk(top: Path) -> list[Found]:
     return [*unlisted, *(Found(path) for path in sorted(files))]
 
 
-def _read(found: Found) -> Source:
+def read_source(found: Found) -> Source:
+    """A found file's ``(name, content, None)``, or ``(name, None, why it cannot be read)``."""
     path = found.path
     if found.problem is not None:
         return str(path), None, found.problem
@@ -122,7 +124,7 @@ def _read(found: Found) -> Source:
 
 def load_paths(paths: Sequence[str | Path]) -> LoadResult:
     """Load every document of every file under ``paths``."""
-    return load_sources(_read(found) for found in discover(paths))
+    return load_sources(read_source(found) for found in discover(paths))
 
 
 def load_bytes(data: bytes, file: str = "<input>") -> LoadResult:
