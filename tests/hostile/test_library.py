@@ -7,6 +7,7 @@ Reproductions: ``load()`` of a 100,000-deep dict raised RecursionError and
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,11 @@ def exercise(config: transpiler.Config) -> None:
     text=st.text() | st.binary(),
 )
 def test_fuzz_nothing_but_input_error_escapes(value: Any, text: str | bytes) -> None:
-    for attempt in (lambda: transpiler.load({"v": value}), lambda: transpiler.loads(text)):
+    attempts: list[Callable[[], transpiler.Config]] = [
+        lambda: transpiler.load({"v": value}),
+        lambda: transpiler.loads(text),
+    ]
+    for attempt in attempts:
         try:
             config = attempt()
         except InputError:

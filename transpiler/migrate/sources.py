@@ -33,6 +33,7 @@ class SourceFile:
     text: Text | None = None
     documents: list[SpanDocument] | None = None
     problem: str | None = None
+    data: bytes | None = None
     view: str | None = None
     bom: bool = False
 
@@ -95,6 +96,7 @@ def _read(found: Found) -> SourceFile:
     except OSError as error:
         source.problem = f"cannot read file: {error.strerror or error}"
         return source
+    source.data = data
     source.bom = data.startswith(BOM)
     try:
         source.text = Text(data.removeprefix(BOM).decode("utf-8"))

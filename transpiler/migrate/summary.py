@@ -128,6 +128,11 @@ def _totals(report: MigrationReport) -> Iterator[str]:
     file_parts = [f"{files[s]} {s}" for s in FileStatus if files[s]]
     mode = "written" if report.written else "dry run, nothing written (--write to apply)"
     yield f"files: {len(report.files)} ({', '.join(file_parts) or 'none'}); {mode}"
+    if report.cleaned:
+        yield (
+            f"removed {len(report.cleaned)} temporary file(s) an interrupted run left: "
+            + ", ".join(map(str, report.cleaned))
+        )
     if not report.harness:
         yield (
             f"equivalence: not checked ({verdict.HARNESS_MODULE} is not installed); no tool is "
@@ -153,6 +158,7 @@ def summary_json(report: MigrationReport) -> dict[str, Any]:
         ],
         "tools": [_tool_json(outcome) for outcome in report.tools],
         "script_files": [str(write.path) for write in report.script_files],
+        "removed_temporary_files": [str(path) for path in report.cleaned],
         "notes": [note.to_json() for note in report.notes],
     }
 
