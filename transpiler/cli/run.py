@@ -24,7 +24,7 @@ from transpiler.golang.duration import parse_duration
 from transpiler.sim.scenario import Scenario, load_scenario
 from transpiler.sim.schedule import parse_schedule
 from transpiler.sim.trace import Trace
-from transpiler.starlark_runtime import ENGINES, run_starlark
+from transpiler.starlark_runtime import ENGINES, ScriptLimits, run_starlark
 
 #: A form's runner: (parsed arguments, scenario) -> traces in schedule order.
 FormRunner = Callable[[argparse.Namespace, Scenario], list[Trace]]
@@ -53,8 +53,23 @@ def register(subparsers: Any) -> None:
         "--engine",
         choices=ENGINES,
         default="rust",
-        help="Starlark interpreter for --form starlark: rust (in-process, default) or go "
+        help="Starlark interpreter for --form starlark: rust (default) or go "
         "(go.starlark.net, the interpreter vMCP embeds)",
+    )
+    defaults = ScriptLimits()
+    parser.add_argument(
+        "--memory-limit",
+        type=float,
+        default=defaults.memory_bytes / 2**20,
+        metavar="MIB",
+        help=f"most memory a --form starlark run may use (default {defaults.memory_text()})",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=defaults.seconds,
+        metavar="SECONDS",
+        help=f"most wall-clock time a --form starlark run may take (default {defaults.seconds:g})",
     )
     parser.add_argument(
         "--timeout", help="the scripted tool's timeout for --form starlark (Go duration; 30m)"
@@ -146,9 +161,17 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
     if args.schedule != "canonical":
         print("note: a script runs deterministically; --schedule is ignored", file=sys.stderr)
     timeout_ns = parse_duration(args.timeout) if args.timeout else 0
+    if args.memory_limit <= 0 or args.time_limit <= 0:
+        raise InputError("--memory-limit and --time-limit must be positive")
+    limits = ScriptLimits(int(args.memory_limit * 2**20), args.time_limit)
     return [
         run_starlark(
-            script, scenario, engine=args.engine, timeout_ns=timeout_ns, filename=path.name
+            script,
+            scenario,
+            engine=args.engine,
+            timeout_ns=timeout_ns,
+            filename=path.name,
+            limits=limits,
         )
     ]
 

@@ -1,8 +1,10 @@
 """Run Starlark scripted tools (THV-0051 ``scripted-tool`` profile) on simulated backends.
 
 Two engines run the same builtins over the same kernel: ``rust``
-(starlark-rust in-process, the default) and ``go`` (go.starlark.net, the
-interpreter vMCP embeds, in a host process of ours).
+(starlark-rust, the default, in a child process that caps its memory:
+:mod:`.sandbox`) and ``go`` (go.starlark.net, the interpreter vMCP embeds, in
+a host process of ours). Every run is bounded in memory and wall-clock time
+(:class:`ScriptLimits`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from __future__ import annotations
 from transpiler.sim.backoff import CENTRE, Jitter
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
-from transpiler.starlark_runtime.run import EngineError, Starter, run_script
+from transpiler.starlark_runtime.profile import ScriptLimits
+from transpiler.starlark_runtime.run import EngineError, ScriptLimitExceeded, run_script
+
+DEFAULT_LIMITS = ScriptLimits()
 
 ENGINES = ("rust", "go")
 
@@ -23,23 +28,30 @@ def run_starlark(
     timeout_ns: int = 0,
     jitter: Jitter = CENTRE,
     filename: str = "script.star",
+    limits: ScriptLimits = DEFAULT_LIMITS,
 ) -> Trace:
-    """Run ``script``'s ``run(params)`` once against the scenario; return the trace."""
-    return run_script(
-        _starter(engine, script, filename), scenario, timeout_ns=timeout_ns, jitter=jitter
-    )
+    """Run ``script``'s ``run(params)`` once against the scenario; return the trace.
 
-
-def _starter(engine: str, script: str, filename: str) -> Starter:
+    Every run is bounded by ``limits`` (memory and wall-clock time); a run past
+    one raises :class:`ScriptLimitExceeded` naming it.
+    """
     if engine == "rust":
-        from transpiler.starlark_runtime.rust_engine import start_rust
+        from transpiler.starlark_runtime.sandbox import run_sandboxed
 
-        return start_rust(script, filename)
+        return run_sandboxed(
+            script,
+            scenario,
+            filename=filename,
+            timeout_ns=timeout_ns,
+            jitter=jitter,
+            limits=limits,
+        )
     if engine == "go":
         from transpiler.starlark_runtime.go_engine import start_go
 
-        return start_go(script, filename)
+        starter = start_go(script, filename, limits)
+        return run_script(starter, scenario, timeout_ns=timeout_ns, jitter=jitter)
     raise EngineError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
 
 
-__all__ = ["ENGINES", "EngineError", "run_starlark"]
+__all__ = ["ENGINES", "EngineError", "ScriptLimitExceeded", "ScriptLimits", "run_starlark"]

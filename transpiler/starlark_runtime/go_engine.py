@@ -12,8 +12,12 @@ process serves every run (a lock serialises runs from several threads).
 from __future__ import annotations
 
 import json
+import os
+import select
 import subprocess
+import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -39,63 +43,138 @@ from transpiler.starlark_runtime.host import (
     ScriptThread,
     new_group,
 )
-from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS
+from transpiler.starlark_runtime.hostlimits import cap_address_space
+from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS, MAX_PRINT_BYTES, ScriptLimits
 from transpiler.starlark_runtime.run import (
     EngineError,
     EngineRun,
     FatalStop,
+    ScriptLimitExceeded,
     ScriptOutcome,
     Starter,
 )
 from transpiler.starlark_runtime.values import to_script
 
 _SOURCE = Path(__file__).with_name("gohost") / "main.go"
+WARM_UP_SECONDS = 60.0
 
 
 class GoHostProcess:
-    """The long-lived ``gohost`` process and its JSON-lines pipe."""
+    """The long-lived ``gohost`` process and its JSON-lines pipe.
 
-    def __init__(self) -> None:
+    Its memory is bounded (:mod:`.hostlimits`); every read from it has a
+    deadline (the run's wall-clock limit), past which the process is killed.
+    Its stderr (``print`` output, capped per run, and the runtime's last
+    words) goes to a scratch file emptied at each run.
+    """
+
+    def __init__(self, limits: ScriptLimits) -> None:
         binary = gobuild.build(_SOURCE, "gohost", needs_starlark=True)
+        self.limits = limits
+        self._stderr = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 - lives with the host
+        # GOMEMLIMIT makes the collector work harder near the cap instead of growing the heap.
+        environment = {**os.environ, "GOMEMLIMIT": str(limits.memory_bytes), "GOTRACEBACK": "none"}
         self._process = subprocess.Popen(
             [str(binary)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
+            stderr=self._stderr,
+            env=environment,
         )
+        self._buffer = bytearray()
+        self.deadline = time.monotonic() + WARM_UP_SECONDS
         self.lock = threading.Lock()
+        self._warm_up()
+        cap_address_space(self._process.pid, limits.memory_bytes)
+
+    def _warm_up(self) -> None:
+        """One trivial run, so the runtime has mapped what it always maps."""
+        self.send(
+            {
+                "type": "start",
+                "script": "def run(params):\n    return {}\n",
+                "filename": "warm-up.star",
+                "params": {},
+                "max_steps": MAX_EXECUTION_STEPS,
+                "max_print": MAX_PRINT_BYTES,
+            }
+        )
+        while self.receive().get("type") != "exit":
+            pass
+
+    def alive(self) -> bool:
+        """Whether the process can take another run."""
+        return self._process.poll() is None
+
+    def new_run(self) -> None:
+        """Start a run's clock and empty the scratch stderr."""
+        self._stderr.truncate(0)
+        self.deadline = time.monotonic() + self.limits.seconds
 
     def send(self, message: dict[str, Any]) -> None:
-        """Write one message."""
-        stdin: IO[str] | None = self._process.stdin
+        """Write one message (a dead host is an engine error)."""
+        stdin: IO[bytes] | None = self._process.stdin
         assert stdin is not None
-        stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
-        stdin.flush()
+        try:
+            stdin.write(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
+            stdin.flush()
+        except BrokenPipeError:
+            raise self._died() from None
 
     def receive(self) -> dict[str, Any]:
-        """Read one message (a dead host is an engine error)."""
-        stdout: IO[str] | None = self._process.stdout
+        """Read one message before the run's deadline (a dead host is an engine error)."""
+        stdout: IO[bytes] | None = self._process.stdout
         assert stdout is not None
-        line = stdout.readline()
-        if not line:
-            raise EngineError("the go.starlark.net host process exited unexpectedly")
+        while b"\n" not in self._buffer:
+            remaining = self.deadline - time.monotonic()
+            readable, _, _ = select.select([stdout], [], [], max(remaining, 0))
+            if not readable:
+                self.close()
+                raise ScriptLimitExceeded("time", self.limits)
+            chunk = os.read(stdout.fileno(), 1 << 16)
+            if not chunk:
+                raise self._died()
+            self._buffer += chunk
+        line, _, rest = self._buffer.partition(b"\n")
+        self._buffer = bytearray(rest)
         message: dict[str, Any] = json.loads(line)
         if message.get("type") == "host-error":
             raise EngineError(f"go.starlark.net host: {message.get('error')}")
         return message
+
+    def _died(self) -> EngineError:
+        self.close()
+        self._stderr.seek(0)
+        last_words = self._stderr.read().decode("utf-8", "replace")
+        self._stderr.close()
+        if "fatal error: out of memory" in last_words:
+            return ScriptLimitExceeded("memory", self.limits)
+        return EngineError(
+            "the go.starlark.net host process exited unexpectedly: " + last_words[:2000].strip()
+        )
+
+    def close(self) -> None:
+        """Stop the process (for good)."""
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
 
 
 _HOST: GoHostProcess | None = None
 _HOST_LOCK = threading.Lock()
 
 
-def shared_host() -> GoHostProcess:
-    """The process every go run uses (started on first use)."""
+def acquire_host(limits: ScriptLimits) -> GoHostProcess:
+    """The process every go run with these limits uses (started, or replaced, as needed),
+    locked for the caller's run; the run releases ``lock``."""
     global _HOST
     with _HOST_LOCK:
-        if _HOST is None:
-            _HOST = GoHostProcess()
+        if _HOST is None or not _HOST.alive() or _HOST.limits != limits:
+            if _HOST is not None:
+                with _HOST.lock:  # let a run in another thread finish first
+                    _HOST.close()
+            _HOST = GoHostProcess(limits)
+        _HOST.lock.acquire()  # under the module lock: nobody replaces it meanwhile
         return _HOST
 
 
@@ -140,13 +219,15 @@ class GoRun:
 
     def close(self) -> None:
         """Stop whatever still runs in the host and release the process."""
-        if self._open and self._main.started:
-            self._host.send({"type": "abort"})
-            while self._host.receive().get("type") != "aborted":
-                pass
-        if self._open:
-            self._open = False
-            self._host.lock.release()
+        try:
+            if self._open and self._main.started and self._host.alive():
+                self._host.send({"type": "abort"})
+                while self._host.receive().get("type") != "aborted":
+                    pass
+        finally:
+            if self._open:
+                self._open = False
+                self._host.lock.release()
 
     def _spawn(self, thread: _GoThread) -> None:
         thread.kthread = self._state.kernel.spawn(_Runner(self, thread), thread.path, thread.label)
@@ -165,6 +246,7 @@ class GoRun:
                         "filename": self._filename,
                         "params": to_script(self._state.scenario.params),
                         "max_steps": MAX_EXECUTION_STEPS,
+                        "max_print": MAX_PRINT_BYTES,
                     }
                 )
             else:
@@ -326,12 +408,12 @@ def _acquire(group: ParallelGroup, context: Context) -> HostOp:
         raise ScriptHalt(str(error)) from None
 
 
-def start_go(script: str, filename: str) -> Starter:
+def start_go(script: str, filename: str, limits: ScriptLimits) -> Starter:
     """The go engine as a :data:`~transpiler.starlark_runtime.run.Starter`."""
 
     def start(state: RunState) -> EngineRun:
-        host = shared_host()
-        host.lock.acquire()
+        host = acquire_host(limits)
+        host.new_run()
         run = GoRun(host, script, filename, state)
         run.start()
         return run

@@ -15,6 +15,7 @@ from transpiler.sim.trace import CallRecord, Trace
 from transpiler.starlark_runtime.host import RunState
 from transpiler.starlark_runtime.profile import (
     DEFAULT_TIMEOUT_NS,
+    ScriptLimits,
     failure_result,
     halt_message,
     success_result,
@@ -24,6 +25,18 @@ from transpiler.starlark_runtime.profile import (
 
 class EngineError(TranspilerError):
     """The engine could not run the script (a nondeterministic script, a host bug)."""
+
+
+class ScriptLimitExceeded(EngineError):
+    """A run past the host's memory or wall-clock limit (``which`` names it)."""
+
+    def __init__(self, which: str, limits: ScriptLimits) -> None:
+        if which == "memory":
+            text = f"the script needed more than {limits.memory_text()} of memory"
+        else:
+            text = f"the script ran longer than {limits.seconds:g} s of wall-clock time"
+        super().__init__(text + " (the host's limit)")
+        self.which = which
 
 
 class FatalStop(Exception):

@@ -27,6 +27,7 @@ limit applies to each pass rather than to the sum over passes.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -56,12 +57,14 @@ from transpiler.starlark_runtime.host import (
 from transpiler.starlark_runtime.profile import (
     MAX_EXECUTION_STEPS,
     STEP_LIMIT_MESSAGE,
+    ScriptLimits,
 )
 from transpiler.starlark_runtime.run import (
     EngineError,
     EngineRun,
     FatalStop,
     FinishedRun,
+    ScriptLimitExceeded,
     ScriptOutcome,
     Starter,
 )
@@ -149,8 +152,12 @@ class _ThreadRunner:
 class ReplayRun:
     """One ``tools/call`` of a script on starlark-rust."""
 
-    def __init__(self, script: sl.AstModule, params: Any, state: RunState) -> None:
+    def __init__(
+        self, script: sl.AstModule, params: Any, state: RunState, limits: ScriptLimits
+    ) -> None:
         self._script = script
+        self._limits = limits
+        self._deadline = time.monotonic() + limits.seconds
         self._params = params
         self._state = state
         self._main = _Thread(path=(), context=state.root, label="main")
@@ -233,6 +240,8 @@ class ReplayRun:
 
     def _count_steps(self) -> bool:
         self._steps += 1
+        if time.monotonic() > self._deadline:
+            raise ScriptLimitExceeded("time", self._limits)
         return self._steps * _CHECK_INTERVAL_STEPS > MAX_EXECUTION_STEPS
 
     def _host_functions(self) -> dict[str, Callable[..., Any]]:
@@ -570,8 +579,12 @@ def _error_message(error: sl.StarlarkError) -> str:
     return str(error).strip()
 
 
-def start_rust(script: str, filename: str) -> Starter:
-    """The rust engine as a :data:`~transpiler.starlark_runtime.run.Starter`."""
+def start_rust(script: str, filename: str, limits: ScriptLimits) -> Starter:
+    """The rust engine as a :data:`~transpiler.starlark_runtime.run.Starter`.
+
+    It checks the wall-clock limit every ~1000 instructions; the memory limit
+    needs a process of its own (:mod:`transpiler.starlark_runtime.sandbox`).
+    """
 
     def start(state: RunState) -> EngineRun:
         try:
@@ -580,7 +593,7 @@ def start_rust(script: str, filename: str) -> Starter:
             return FinishedRun(
                 ScriptOutcome(error=f"script does not parse: {_error_message(error)}")
             )
-        run = ReplayRun(ast, to_script(state.scenario.params), state)
+        run = ReplayRun(ast, to_script(state.scenario.params), state, limits)
         run.start()
         return run
 

@@ -10,7 +10,7 @@
 //
 // Python -> host:
 //
-//	{"type":"start","script":S,"filename":F,"params":P,"max_steps":N}
+//	{"type":"start","script":S,"filename":F,"params":P,"max_steps":N,"max_print":B}
 //	{"type":"resume","thread":[...],"value":V}
 //	{"type":"start-branch","thread":[...]}
 //	{"type":"abort"}
@@ -22,6 +22,9 @@
 //	                                         retry-fail, retry-end)
 //	{"type":"exit","thread":[...],"ok":B,"value":V,"error":E,"fatal":B}
 //	{"type":"aborted"}
+//
+// print() writes to stderr, at most max_print bytes a run. Python bounds this
+// process's memory (RLIMIT_AS, GOMEMLIMIT) and each run's wall-clock time.
 //
 // Numbers: a Starlark float is written with a decimal point or exponent so
 // that Python reads it back as a float; integers stay integers.
@@ -71,6 +74,7 @@ type incoming struct {
 	Filename string          `json:"filename"`
 	Params   json.RawMessage `json:"params"`
 	MaxSteps uint64          `json:"max_steps"`
+	MaxPrint int             `json:"max_print"`
 }
 
 var errAborted = errors.New("run aborted")
@@ -91,6 +95,23 @@ type run struct {
 	abort    chan struct{}
 	maxSteps uint64
 	wg       sync.WaitGroup
+	maxPrint int
+	printed  int
+}
+
+// print writes print() output to stderr until the run's budget is spent.
+func (r *run) print(_ *starlark.Thread, msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	line := msg + "\n"
+	if r.printed >= r.maxPrint {
+		return
+	}
+	if r.printed+len(line) > r.maxPrint {
+		line = line[:r.maxPrint-r.printed] + "\n[print output truncated]\n"
+	}
+	r.printed += len(line)
+	os.Stderr.WriteString(line)
 }
 
 func pathKey(path []int) string {
@@ -107,7 +128,7 @@ func (r *run) newThread(path []int) *scriptThread {
 		reply: make(chan json.RawMessage, 1),
 		start: make(chan struct{}, 1),
 	}
-	t.starlar = &starlark.Thread{Name: pathKey(path)}
+	t.starlar = &starlark.Thread{Name: pathKey(path), Print: r.print}
 	t.starlar.SetLocal("scriptThread", t)
 	t.starlar.SetLocal("run", r)
 	if r.maxSteps > 0 {
@@ -371,7 +392,7 @@ func predeclared() starlark.StringDict {
 }
 
 func startRun(message incoming) *run {
-	r := &run{threads: map[string]*scriptThread{}, abort: make(chan struct{}), maxSteps: message.MaxSteps}
+	r := &run{threads: map[string]*scriptThread{}, abort: make(chan struct{}), maxSteps: message.MaxSteps, maxPrint: message.MaxPrint}
 	main := r.newThread([]int{})
 	r.wg.Add(1)
 	go func() {
