@@ -77,6 +77,8 @@ def render_text(report: ValidationReport) -> str:
     warnings = sum(d.severity is Severity.WARNING for d in report.diagnostics)
     tools = len(report.load.tools)
     verdict = "valid" if report.valid else "invalid"
+    if report.load.input_errors:
+        verdict = "not judged (an input cannot be read, see above)"
     counts = f"{errors} error(s), {warnings} warning(s)"
     lines.append(f"{verdict}: {counts}, {tools} tool(s) in {len(report.units)} unit(s)")
     lines.append("(* = the finding vMCP itself reports for that phase)")

@@ -197,9 +197,12 @@ class _Loader:
                             )
                         )
         except YamlSyntaxError as error:
+            # A transpiler limit is the transpiler's (phase "load"), not a finding of vMCP's P1.
+            limit = isinstance(error, YamlLimitError)
             rule = error.rule if isinstance(error, YamlLimitError) else "P1.yaml.syntax"
             where = SourceLocation(file, error.line, error.column)
-            self.errors.append(Diagnostic(rule, error.message, where, phase="P1"))
+            phase = "load" if limit else "P1"
+            self.errors.append(Diagnostic(rule, error.message, where, phase=phase))
         except DecodeAborted as aborted:
             where = SourceLocation(file, aborted.issue.line, aborted.issue.column)
             self.errors.append(

@@ -16,7 +16,12 @@ from typing import Any
 
 import yaml
 
-from transpiler.config.yamlv3 import MAX_DEPTH, YamlLimitError, YamlSyntaxError
+from transpiler.config.yamlv3 import (
+    DEPTH_DEVIATION,
+    MAX_DEPTH,
+    YamlLimitError,
+    YamlSyntaxError,
+)
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -123,8 +128,7 @@ def parse_spans(text: str) -> list[SpanDocument]:
                     root = node
                 if node.kind in (SpanKind.MAPPING, SpanKind.SEQUENCE):
                     if len(stack) >= MAX_DEPTH:
-                        message = f"nesting deeper than {MAX_DEPTH} levels"
-                        raise YamlLimitError(message, node.line + 1, node.column + 1)
+                        raise YamlLimitError(DEPTH_DEVIATION, node.line + 1, node.column + 1)
                     stack.append(node)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
