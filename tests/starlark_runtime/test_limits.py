@@ -101,5 +101,5 @@ def test_the_run_command_names_the_limit(
     limits = ["--engine", engine, "--memory-limit", "64", "--time-limit", "5"]
     assert main([*arguments, *limits]) == 2
     assert capsys.readouterr().err == (
-        "error: the script needed more than 64 MiB of memory (the host's limit)\n"
+        f"error: {script}: the script needed more than 64 MiB of memory (the host's limit)\n"
     )

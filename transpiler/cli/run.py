@@ -24,7 +24,13 @@ from transpiler.golang.duration import parse_duration
 from transpiler.sim.scenario import Scenario, load_scenario
 from transpiler.sim.schedule import parse_schedule
 from transpiler.sim.trace import Trace
-from transpiler.starlark_runtime import ENGINES, ScriptLimits, run_starlark
+from transpiler.starlark_runtime import (
+    ENGINES,
+    EngineError,
+    ScriptLimitExceeded,
+    ScriptLimits,
+    run_starlark,
+)
 
 #: A form's runner: (parsed arguments, scenario) -> traces in schedule order.
 FormRunner = Callable[[argparse.Namespace, Scenario], list[Trace]]
@@ -164,8 +170,8 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
     if args.memory_limit <= 0 or args.time_limit <= 0:
         raise InputError("--memory-limit and --time-limit must be positive")
     limits = ScriptLimits(int(args.memory_limit * 2**20), args.time_limit)
-    return [
-        run_starlark(
+    try:
+        trace = run_starlark(
             script,
             scenario,
             engine=args.engine,
@@ -173,7 +179,9 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
             filename=path.name,
             limits=limits,
         )
-    ]
+    except ScriptLimitExceeded as exceeded:
+        raise EngineError(f"{path}: {exceeded}") from None
+    return [trace]
 
 
 #: Every runnable form; the Starlark form registers here.
