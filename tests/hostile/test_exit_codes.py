@@ -107,12 +107,16 @@ def hostile(draw: st.DrawFn) -> bytes:
 @settings(max_examples=fuzz_budget(30), suppress_health_check=list(HealthCheck), deadline=None)
 @given(data=hostile())
 def test_fuzz_every_command_gives_the_same_verdict_class(data: bytes) -> None:
-    """Unreadable for one command is unreadable for all; invalid likewise; valid is never 2."""
+    """Unreadable for one command is unreadable for all; invalid likewise; valid is never 2.
+
+    On valid input ``migrate`` may refuse what ``check`` certifies (it cannot
+    rewrite flow style or anchors: a documented limit), never the reverse.
+    """
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory, "config.yaml")
         path.write_bytes(data)
         found = codes(path)
     if found["validate"] == 0:
-        assert found["check"] == found["migrate"] in (0, 1), found
+        assert found["check"] in (0, 1) and found["migrate"] in (found["check"], 1), found
     else:
         assert found["check"] == found["migrate"] == found["validate"], found
