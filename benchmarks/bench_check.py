@@ -21,7 +21,7 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=200)
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     args = parser.parse_args()
-    selected = select([args.corpus])
+    selected, _ = select([args.corpus])
     for engines in (("rust",), ("go",), ENGINES):
         started = time.perf_counter()
         reports = check_all(selected, CheckOptions(examples=args.examples, engines=engines))

@@ -37,6 +37,13 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+def fuzz_budget(ci_examples: int) -> int:
+    """Examples for a costly fuzz test: few in CI, the profile's own under a longer profile."""
+    if os.environ.get("HYPOTHESIS_PROFILE", "default") == "default":
+        return ci_examples
+    return settings().max_examples
+
+
 def outputs_across_hash_seeds(program: str, seeds: Iterable[str]) -> set[str]:
     """What ``python -c program`` prints under each PYTHONHASHSEED (one text if deterministic)."""
     return {

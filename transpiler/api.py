@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any, Final, overload
 
 from transpiler.cache import SingleFlightCache
-from transpiler.config.loader import discover, load_sources
+from transpiler.config.loader import MAX_FILE_BYTES, discover, load_sources, read_source
 from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.validate import UnitReport, ValidationReport, validate
+from transpiler.config.yamlv3 import MAX_DEPTH
 from transpiler.diagnostics import InputError
 from transpiler.emit.report import Note, SourceMapEntry
 from transpiler.harness.check import CheckOptions
@@ -59,7 +60,8 @@ _CACHE = SingleFlightCache(CACHE_SIZE)
 def _digest(*parts: bytes | str) -> str:
     hasher = hashlib.sha256()
     for part in parts:
-        data = part.encode("utf-8") if isinstance(part, str) else part
+        # surrogatepass: file names that are not UTF-8 reach Python with lone surrogates.
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         hasher.update(len(data).to_bytes(8, "big"))
         hasher.update(data)
     return hasher.hexdigest()
@@ -268,35 +270,59 @@ def load(source: Source, *, name: str | None = None) -> Config:
     """Load a configuration: a path (file or directory), file content (bytes), or a parsed dict.
 
     A dict is read as the JSON it would be written as. Raises
-    :class:`~transpiler.diagnostics.InputError` when a path cannot be read;
-    syntax and validity problems are reported by :meth:`Config.validate`.
+    :class:`~transpiler.diagnostics.InputError` when a path cannot be read,
+    content is over the size limit, or a dict is not plain JSON data (or nests
+    deeper than the loader reads); syntax and validity problems are reported
+    by :meth:`Config.validate`.
     """
     if isinstance(source, bytes):
         return _from_bytes([(name or "<bytes>", source)], name or "<bytes>")
     if isinstance(source, Mapping):
+        _check_nesting(source)
         try:
             text = json.dumps(source, indent=2, ensure_ascii=False, allow_nan=False)
+            data = text.encode("utf-8")
         except (TypeError, ValueError) as error:
             raise InputError(f"the configuration is not plain JSON data: {error}") from None
-        return _from_bytes([(name or "<dict>", text.encode("utf-8"))], name or "<dict>")
+        return _from_bytes([(name or "<dict>", data)], name or "<dict>")
     path = Path(source)
-    files = discover([path])
     contents: list[tuple[str, bytes]] = []
-    for file in files:
-        try:
-            contents.append((str(file), file.read_bytes()))
-        except OSError as error:
-            raise InputError(f"cannot read {file}: {error.strerror or error}") from None
+    for found in discover([path]):
+        file, content, problem = read_source(found)
+        if content is None:
+            raise InputError(f"{file}: {problem}")
+        contents.append((file, content))
     return _from_bytes(contents, name or str(source))
 
 
 def loads(text: str | bytes, *, name: str = "<text>") -> Config:
     """Load a configuration from YAML or JSON text."""
-    data = text.encode("utf-8") if isinstance(text, str) else text
+    try:
+        data = text.encode("utf-8") if isinstance(text, str) else text
+    except UnicodeEncodeError as error:
+        raise InputError(
+            f"{name}: the text is not valid Unicode: {error.reason} at position {error.start}"
+        ) from None
     return _from_bytes([(name, data)], name)
 
 
+def _check_nesting(value: Any) -> None:
+    """Refuse data nested deeper than the YAML loader reads (without recursing)."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise InputError(f"the configuration nests deeper than {MAX_DEPTH} levels")
+        if isinstance(item, Mapping):
+            pending.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend((child, depth + 1) for child in item)
+
+
 def _from_bytes(contents: list[tuple[str, bytes]], name: str) -> Config:
+    for file, data in contents:
+        if len(data) > MAX_FILE_BYTES:
+            raise InputError(f"{file}: {len(data)} bytes; the limit is {MAX_FILE_BYTES}")
     digest = _digest(name, *(part for file, data in contents for part in (file, data)))
 
     def build() -> Config:

@@ -53,12 +53,13 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             "missing-value",
             "a field a template reads is missing or null",
-            "a missing field stops the script (or takes the workflow's default) where vMCP sends "
-            "`<no value>`",
+            "a missing field stops the script, or reads as a default (the workflow's, else empty "
+            "text for a string parameter, else `None`), where vMCP sends `<no value>`",
             "prints `<no value>` and carries on: the text `<no value>` reaches backend "
             "arguments, messages and outputs, and comparisons with a missing value are false",
-            "indexes the field (`x[\"f\"]`), which stops the run with a key error, or uses the "
-            "default the workflow gives (`x.get(\"f\", default)`)",
+            "indexes the field (`x[\"f\"]`), which stops the run with a key error, or reads it "
+            "with a default (`params.get(\"p\", default)`): the workflow's, else `\"\"` for an "
+            "optional string parameter, else `None`",
             "sending `<no value>` to a backend is never what the author meant; failing loudly "
             "shows the broken assumption",
         ),

@@ -185,7 +185,11 @@ def decide(
     remarks = remarks + notes + _annotations(tool)
     if not check:
         return ToolOutcome(tool, None, "converted (not checked)", emitted, remarks=remarks)
-    harness = check_tool(tool, options, emitted=emitted)
+    try:
+        harness = check_tool(tool, options, emitted=emitted)
+    except (TranspilerError, RecursionError) as error:
+        reason = f"the equivalence check could not finish: {error or 'too deep'}"
+        return ToolOutcome(tool, Verdict.UNCHECKED, reason, emitted, remarks=remarks)
     findings = tuple(
         Remark("finding", finding.render(), tool_location(tool), finding.step)
         for finding in harness.findings
@@ -218,7 +222,7 @@ def _annotations(tool: LoadedTool) -> tuple[Remark, ...]:
 
 def _warnings(tool: LoadedTool, report: UnitReport | None) -> tuple[Remark, ...]:
     """The validator's and the planner's warnings about ``tool`` (races, unknown steps...)."""
-    found = [d for d in report.diagnostics if _concerns(d, tool)] if report is not None else []
+    found = list(report.about(tool.config.name, tool.origin.file)) if report is not None else []
     found.extend(plan_tool(tool).warnings)
     unique = dict.fromkeys(
         Remark("warning", _one_line(d.message), d.location, d.step)
@@ -226,10 +230,6 @@ def _warnings(tool: LoadedTool, report: UnitReport | None) -> tuple[Remark, ...]
         if d.severity is Severity.WARNING
     )
     return tuple(unique)
-
-
-def _concerns(diagnostic: Diagnostic, tool: LoadedTool) -> bool:
-    return diagnostic.tool == tool.config.name and diagnostic.location.file == tool.origin.file
 
 
 def _note(tool: LoadedTool, note: Note) -> Remark:

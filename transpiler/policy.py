@@ -106,7 +106,8 @@ def _engines(path: Path, value: Any) -> str | None:
     if value is None:
         return None
     engines = [value] if isinstance(value, str) else value
-    if not isinstance(engines, list) or not all(e in ENGINE_CHOICES for e in engines) or not engines:
+    valid = isinstance(engines, list) and engines and all(e in ENGINE_CHOICES for e in engines)
+    if not valid:
         raise InputError(f"{path}: engines: give rust, go or both")
     chosen = set(engines)
     return "both" if "both" in chosen or chosen == {"rust", "go"} else engines[0]

@@ -138,7 +138,7 @@ def test_template_error_fires_when_a_go_type_error_stops_the_template() -> None:
         "{{eq .steps.a.output.n 3.0}}", {"n": 3}
     )
     not_a_list = FOR_EACH.replace("'[1, 2, 3, 4, 5]'", "'{}'") % 10
-    world = {"backends": {"svc.one": {"results": [{"structuredContent": {}}]}}}
+    world: dict[str, Any] = {"backends": {"svc.one": {"results": [{"structuredContent": {}}]}}}
     assert ("template-error", "each", "collection") in _sites(not_a_list, world)
 
 
@@ -179,7 +179,7 @@ steps:
 
 def test_last_step_race_fires_when_another_step_than_the_final_one_wins() -> None:
     def fired(slower: str) -> bool:
-        backends = {
+        backends: dict[str, Any] = {
             name: {
                 "results": [{"structuredContent": {}, "delay": "1s" if name == slower else "0s"}]
             }

@@ -31,6 +31,8 @@ COVERED_ELSEWHERE = {
     "INPUT.unreadable": "tests/config/test_hostile.py::test_oversized_file",
     "LIMIT.depth": "tests/config/test_hostile.py::test_deep_nesting",
     "LIMIT.aliases": "tests/config/test_hostile.py::test_alias_bomb",
+    "LIMIT.tools": "tests/hostile/test_scaling.py::test_tool_and_document_limits",
+    "LIMIT.documents": "tests/hostile/test_scaling.py::test_tool_and_document_limits",
 }
 
 

@@ -112,7 +112,7 @@ def test_cli_reports_instead_of_crashing(
 ) -> None:
     junk = tmp_path / "junk.yaml"
     junk.write_bytes(laughs(9).encode())
-    assert main(["validate", str(junk)]) == 1
+    assert main(["validate", str(junk)]) == 2
     out = capsys.readouterr().out
     assert f"{junk}:" in out and "LIMIT.aliases" in out
     assert main(["validate", str(tmp_path / "missing.yaml")]) == 2

@@ -94,7 +94,7 @@ def test_unreadable_invalid_and_bom_files(
     bom.write_bytes(b"\xef\xbb\xbf" + SMALL_CONFIG.encode())
     assert main(["migrate", str(tmp_path), "--no-diff", "--write", "--no-backup"]) == 2
     out = capsys.readouterr().out
-    assert f"== {tmp_path / 'bad.yaml'}: not converted" in out
+    assert f"== {tmp_path / 'bad.yaml'}: unreadable" in out
     assert f"{tmp_path / 'bad.yaml'}:3: yaml: line 2:" in out
     assert f"== {tmp_path / 'binary.yaml'}: unreadable" in out
     assert bom.read_bytes().startswith(b"\xef\xbb\xbf# The team gateway.\n")

@@ -199,3 +199,40 @@ def test_runtime_error_texts_differ(interpreter: str) -> None:
         'Key `"missing"` was not found' if interpreter == "rust" else 'key "missing" not in dict'
     )
     assert trace.error == expected
+
+
+#: What each engine makes of a raw character inside a comment and inside a string
+#: literal (measured; why transpiler/emit/inert.py escapes them all).
+RAW_CHARACTERS = {
+    # char: (rust in a comment, go in a comment, rust in a string, go in a string)
+    "\r": ("comment", "line break", "dropped", "line break"),
+    "\x00": ("comment", "end of file", "kept", "kept"),
+    "\x0b": ("comment", "comment", "kept", "kept"),
+    "\x0c": ("comment", "comment", "kept", "kept"),
+    "\x1c": ("comment", "comment", "kept", "kept"),
+    "\x85": ("comment", "comment", "kept", "kept"),
+    "\u2028": ("comment", "comment", "kept", "kept"),
+    "\u2029": ("comment", "comment", "kept", "kept"),
+}
+
+
+@pytest.mark.parametrize("char", RAW_CHARACTERS, ids=[f"U+{ord(c):04X}" for c in RAW_CHARACTERS])
+def test_raw_characters_in_comments_and_strings(char: str, engine: str) -> None:
+    expected = RAW_CHARACTERS[char]
+    in_comment, in_string = (expected[0], expected[2]) if engine == "rust" else expected[1::2]
+    comment = run(
+        f"def run(params):\n    # x{char}return {{'code': True}}\n    return {{}}\n",
+        scenario(),
+        engine,
+    )
+    seen = {
+        "success": "comment",
+        "error": "end of file" if "end of file" in str(comment.error) else "line break",
+    }[comment.outcome]
+    assert seen == in_comment
+    string = run(f"def run(params):\n    return {{'s': 'a{char}b'}}\n", scenario(), engine)
+    if string.outcome != "success":
+        assert "newline" in str(string.error)
+        assert in_string == "line break"
+    else:
+        assert {f"a{char}b": "kept", "ab": "dropped"}[string.output["s"]] == in_string

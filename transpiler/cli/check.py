@@ -10,6 +10,7 @@ from typing import Any
 
 from transpiler.cli.common import (
     EXIT_FAILED,
+    EXIT_INPUT,
     EXIT_OK,
     add_emit_options,
     add_format_option,
@@ -39,7 +40,8 @@ def register(subparsers: Any) -> None:
         description="Emit each composite tool's script, run both forms on generated and "
         "path-exhaustive scenarios, and report. Exit 0 when every tool is equivalent, or "
         "equivalent except for accepted deviation classes; 1 when one differs, shows a class "
-        "not accepted, or is not converted; 2 when the input cannot be read.",
+        "not accepted, or is not converted; 2 when an input cannot be read (the other inputs' "
+        "tools are still checked).",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH")
     add_options(parser)
@@ -117,7 +119,9 @@ def _accepted(args: argparse.Namespace) -> frozenset[str] | None:
 def run(args: argparse.Namespace) -> int:
     """Select, check, report."""
     options = options_from(args)
-    selected = select(args.paths, parse_shard(args.shard))
+    selected, unreadable = select(args.paths, parse_shard(args.shard))
+    for problem in unreadable:
+        print(f"error: {problem.render()}", file=sys.stderr)
     total = len(selected)
 
     def progress(number: int, report: ToolReport) -> None:
@@ -148,7 +152,10 @@ def run(args: argparse.Namespace) -> int:
             elif report.reason:
                 print("  " + report.reason.replace("\n", "\n  "))
         passed = sum(r.passes(accept) for r in reports)
-        print(f"{passed} of {len(reports)} tool(s) pass ({_policy(accept)})")
+        unread = f"; {len(unreadable)} input(s) cannot be read" if unreadable else ""
+        print(f"{passed} of {len(reports)} tool(s) pass ({_policy(accept)}){unread}")
+    if unreadable:
+        return EXIT_INPUT
     return EXIT_OK if all(r.passes(accept) for r in reports) else EXIT_FAILED
 
 

@@ -43,8 +43,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Load, check validity, emit, print."""
     load = load_paths(args.paths)
-    if load.unreadable:
-        raise InputError("; ".join(d.render() for d in load.unreadable))
+    if load.input_errors:
+        raise InputError("; ".join(d.render() for d in load.input_errors))
     schemas = load_tool_schemas(args.tools) if args.tools else None
     checked_fixes(args.fix)
     report = validate(load)

@@ -37,13 +37,13 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json({"tools": [plan_json(plan) for plan in plans]})
     else:
-        for problem in (*load.unreadable, *load.errors):
+        for problem in load.input_errors:
             print(problem.render())
         print("\n".join(render_plan(plan) for plan in plans), end="")
-    if load.unreadable:
+    if load.input_errors:
         return EXIT_INPUT
     broken = any(w.severity is Severity.ERROR for plan in plans for w in plan.warnings)
-    return EXIT_FAILED if broken or load.errors else EXIT_OK
+    return EXIT_FAILED if broken else EXIT_OK
 
 
 def render_plan(plan: ToolPlan) -> str:

@@ -25,7 +25,13 @@ from transpiler.golang.duration import parse_duration
 from transpiler.sim.scenario import Scenario, load_scenario
 from transpiler.sim.schedule import parse_schedule
 from transpiler.sim.trace import Trace
-from transpiler.starlark_runtime import ENGINES, run_starlark
+from transpiler.starlark_runtime import (
+    ENGINES,
+    EngineError,
+    ScriptLimitExceeded,
+    ScriptLimits,
+    run_starlark,
+)
 from transpiler.starlark_runtime.library import library_modules
 
 #: A form's runner: (parsed arguments, scenario) -> traces in schedule order.
@@ -55,8 +61,23 @@ def register(subparsers: Any) -> None:
         "--engine",
         choices=ENGINES,
         default="rust",
-        help="Starlark interpreter for --form starlark: rust (in-process, default) or go "
+        help="Starlark interpreter for --form starlark: rust (default) or go "
         "(go.starlark.net, the interpreter vMCP embeds)",
+    )
+    defaults = ScriptLimits()
+    parser.add_argument(
+        "--memory-limit",
+        type=float,
+        default=defaults.memory_bytes / 2**20,
+        metavar="MIB",
+        help=f"most memory a --form starlark run may use (default {defaults.memory_text()})",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=defaults.seconds,
+        metavar="SECONDS",
+        help=f"most wall-clock time a --form starlark run may take (default {defaults.seconds:g})",
     )
     parser.add_argument(
         "--timeout", help="the scripted tool's timeout for --form starlark (Go duration; 30m)"
@@ -125,9 +146,8 @@ def _run_composite_form(args: argparse.Namespace, scenario: Scenario) -> list[Tr
 def _select_tool(source: str, name: str | None) -> LoadedTool:
     """The tool to run, refusing configs vMCP would not start with."""
     load = load_paths([source])
-    problems = [*load.unreadable, *load.errors]
-    if problems:
-        raise InputError("; ".join(d.render() for d in problems))
+    if load.input_errors:
+        raise InputError("; ".join(d.render() for d in load.input_errors))
     tools = load.tools
     if name is not None:
         matching = [tool for tool in tools if tool.effective.name == name]
@@ -158,16 +178,22 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
         print("note: a script runs deterministically; --schedule is ignored", file=sys.stderr)
     timeout_ns = parse_duration(args.timeout) if args.timeout else 0
     modules = library_modules([Path(directory) for directory in args.library_path])
-    return [
-        run_starlark(
+    if args.memory_limit <= 0 or args.time_limit <= 0:
+        raise InputError("--memory-limit and --time-limit must be positive")
+    limits = ScriptLimits(int(args.memory_limit * 2**20), args.time_limit)
+    try:
+        trace = run_starlark(
             script,
             scenario,
             engine=args.engine,
             timeout_ns=timeout_ns,
             filename=path.name,
             modules=modules,
+            limits=limits,
         )
-    ]
+    except ScriptLimitExceeded as exceeded:
+        raise EngineError(f"{path}: {exceeded}") from None
+    return [trace]
 
 
 #: Every runnable form; the Starlark form registers here.

@@ -29,7 +29,8 @@ def register(subparsers: Any) -> None:
         "validate",
         help="check composite tools exactly as vMCP does",
         description="Report every problem vMCP (and Kubernetes) would reject, phase by phase. "
-        "Exit 0 when valid, 1 when not, 2 when an input cannot be read.",
+        "Exit 0 when valid, 1 when not, 2 when an input cannot be read (or is not YAML the "
+        "loader can parse).",
     )
     parser.add_argument(
         "paths", nargs="+", metavar="PATH", help="files or directories (*.yaml, *.yml, *.json)"
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(report_json(report))
     else:
         print(render_text(report), end="")
-    if report.load.unreadable:
+    if report.load.input_errors:
         return EXIT_INPUT
     return EXIT_OK if report.valid else EXIT_FAILED
 
@@ -56,9 +57,7 @@ def _reported(unit: UnitReport) -> set[int]:
 
 def render_text(report: ValidationReport) -> str:
     """The human-readable report; ``*`` marks the findings vMCP itself prints."""
-    lines: list[str] = [
-        d.render() for d in (*report.load.unreadable, *report.load.errors, *report.load.notes)
-    ]
+    lines: list[str] = [d.render() for d in (*report.load.input_errors, *report.load.notes)]
     for unit in report.units:
         lines.append(f"== {unit.unit.file} (document {unit.unit.document + 1}): {unit.unit.label}")
         names = ", ".join(tool.effective.name or "<unnamed>" for tool in unit.unit.tools)
@@ -78,6 +77,8 @@ def render_text(report: ValidationReport) -> str:
     warnings = sum(d.severity is Severity.WARNING for d in report.diagnostics)
     tools = len(report.load.tools)
     verdict = "valid" if report.valid else "invalid"
+    if report.load.input_errors:
+        verdict = "not judged (an input cannot be read, see above)"
     counts = f"{errors} error(s), {warnings} warning(s)"
     lines.append(f"{verdict}: {counts}, {tools} tool(s) in {len(report.units)} unit(s)")
     lines.append("(* = the finding vMCP itself reports for that phase)")
@@ -116,7 +117,5 @@ def report_json(report: ValidationReport) -> dict[str, object]:
     return {
         "valid": report.valid,
         "units": units,
-        "load": [
-            d.to_json() for d in (*report.load.unreadable, *report.load.errors, *report.load.notes)
-        ],
+        "load": [d.to_json() for d in (*report.load.input_errors, *report.load.notes)],
     }

@@ -17,7 +17,7 @@ from transpiler.config.build import ModelBuilder
 from transpiler.config.godecode import GoDecoder
 from transpiler.config.model import DocumentKind, ToolOrigin
 from transpiler.config.units import ConfigUnit, LoadedTool, apply_loader_defaults
-from transpiler.config.yamlv3 import Document, Kind, Node
+from transpiler.config.yamlv3 import Document, Kind, Node, YamlLimitError
 from transpiler.diagnostics import Diagnostic, Severity, SourceLocation
 
 #: Top-level keys of vMCP's ``config.Config`` (yaml tags).
@@ -28,6 +28,8 @@ CONFIG_KEYS: Final = frozenset(
         "optimizer", "codeMode", "sessionStorage", "rateLimiting", "passthroughHeaders",
     )
 )  # fmt: skip
+#: Most composite tools read from one file (each costs a few kilobytes to judge).
+MAX_TOOLS_PER_FILE: Final = 10_000
 _TOOL_LIST: Final = Field("array", items=COMPOSITE_TOOL)
 _REF_LIST: Final = Field("array", items=COMPOSITE_TOOL_REF)
 
@@ -56,8 +58,26 @@ def metadata(keys: dict[str, tuple[Node, Node]]) -> tuple[str | None, str]:
     return name, namespace or "default"
 
 
-def read_vmcp_config(file: str, document: Document, root: Node) -> ConfigUnit:
-    """A vMCP config file's document, decoded strictly as ``config.Config`` (P1)."""
+def too_many_tools(line: int, column: int) -> YamlLimitError:
+    """The error for a file past :data:`MAX_TOOLS_PER_FILE`."""
+    message = f"more than {MAX_TOOLS_PER_FILE} composite tools in one file (a transpiler limit)"
+    return YamlLimitError(message, line, column, "LIMIT.tools")
+
+
+def _within(items: list[Node], room: int, node: Node) -> list[Node]:
+    """``items``, unless they are more tools than the file has room for."""
+    if len(items) > room:
+        raise too_many_tools(node.line, node.column)
+    return items
+
+
+def read_vmcp_config(
+    file: str, document: Document, root: Node, room: int = MAX_TOOLS_PER_FILE
+) -> ConfigUnit:
+    """A vMCP config file's document, decoded strictly as ``config.Config`` (P1).
+
+    ``room``: how many more tools the file may hold (:data:`MAX_TOOLS_PER_FILE`).
+    """
     decoder = GoDecoder()
     builder = ModelBuilder(decoder, file, strict_yaml=True)
     tools: list[LoadedTool] = []
@@ -66,7 +86,7 @@ def read_vmcp_config(file: str, document: Document, root: Node) -> ConfigUnit:
         key = decoder.string(key_node)
         if key == "compositeTools":
             items = decoder.sequence(value, "[]config.CompositeToolConfig") or []
-            for index, item in enumerate(items):
+            for index, item in enumerate(_within(items, room, value)):
                 path = f"compositeTools[{index}]"
                 tool = builder.composite_tool(item, path)
                 if tool is not None:
@@ -142,7 +162,10 @@ class ServerDocument:
 
 
 def read_server(
-    file: str, document: Document, keys: dict[str, tuple[Node, Node]]
+    file: str,
+    document: Document,
+    keys: dict[str, tuple[Node, Node]],
+    room: int = MAX_TOOLS_PER_FILE,
 ) -> ServerDocument:
     """A ``VirtualMCPServer``: its inline tools (``spec.config.compositeTools``) and ref names."""
     name, namespace = metadata(keys)
@@ -172,7 +195,8 @@ def read_server(
     tools: list[LoadedTool] = []
     for path, node in sources:
         admission.check(node, _TOOL_LIST, path)
-        for index, item in enumerate(decoder.sequence(node, "[]config.CompositeToolConfig") or []):
+        items = decoder.sequence(node, "[]config.CompositeToolConfig") or []
+        for index, item in enumerate(_within(items, room - len(tools), node)):
             origin = ToolOrigin(
                 file, document.index, DocumentKind.VIRTUAL_MCP_SERVER, f"{path}[{index}]", name
             )

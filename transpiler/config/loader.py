@@ -15,19 +15,22 @@ Inputs are files or directories (searched recursively for ``*.yaml``,
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
 from transpiler.config.documents import (
     CONFIG_KEYS,
+    MAX_TOOLS_PER_FILE,
     ServerDocument,
     keyed,
     read_definition,
     read_server,
     read_vmcp_config,
     scalar_text,
+    too_many_tools,
 )
 from transpiler.config.godecode import DecodeAborted
 from transpiler.config.model import DocumentKind
@@ -42,30 +45,74 @@ from transpiler.config.yamlv3 import (
 )
 from transpiler.diagnostics import Diagnostic, InputError, Severity, SourceLocation
 
-__all__ = ["ConfigUnit", "LoadResult", "LoadedTool", "discover", "load_bytes", "load_paths"]
+__all__ = [
+    "ConfigUnit",
+    "Found",
+    "LoadResult",
+    "LoadedTool",
+    "discover",
+    "load_bytes",
+    "load_paths",
+    "read_source",
+]
 
 #: Largest file read (bytes); vMCP configs are kilobytes.
 MAX_FILE_BYTES: Final = 2 * 1024 * 1024
+#: Most YAML documents read from one file.
+MAX_DOCUMENTS_PER_FILE: Final = 10_000
 SUFFIXES: Final = (".yaml", ".yml", ".json")
 
 Source = tuple[str, bytes | None, str | None]
 
 
-def discover(paths: Sequence[str | Path]) -> list[Path]:
-    """Files named by ``paths``; directories give their ``*.yaml *.yml *.json`` files, sorted."""
-    files: list[Path] = []
+@dataclass(frozen=True)
+class Found:
+    """A file to read, or a directory that cannot be listed (``problem`` says why)."""
+
+    path: Path
+    problem: str | None = None
+
+
+def discover(paths: Sequence[str | Path]) -> list[Found]:
+    """Files named by ``paths``; directories give their ``*.yaml *.yml *.json`` files, sorted.
+
+    A directory (or subdirectory) that cannot be listed is found too, with the
+    reason, so that nothing under it passes unseen; symbolic links to
+    directories are not followed.
+    """
+    found: list[Found] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in SUFFIXES))
+            found.extend(_walk(path))
         elif path.is_file():
-            files.append(path)
+            found.append(Found(path))
         else:
             raise InputError(f"no such file or directory: {raw}")
-    return files
+    return found
 
 
-def _read(path: Path) -> Source:
+def _walk(top: Path) -> list[Found]:
+    files: list[Path] = []
+    unlisted: list[Found] = []
+
+    def unlistable(error: OSError) -> None:
+        why = error.strerror or str(error)
+        unlisted.append(Found(Path(error.filename or top), f"cannot list directory: {why}"))
+
+    for directory, _, names in os.walk(top, onerror=unlistable):
+        for name in names:
+            path = Path(directory, name)
+            if path.suffix in SUFFIXES and path.is_file():
+                files.append(path)
+    return [*unlisted, *(Found(path) for path in sorted(files))]
+
+
+def read_source(found: Found) -> Source:
+    """A found file's ``(name, content, None)``, or ``(name, None, why it cannot be read)``."""
+    path = found.path
+    if found.problem is not None:
+        return str(path), None, found.problem
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -77,7 +124,7 @@ def _read(path: Path) -> Source:
 
 def load_paths(paths: Sequence[str | Path]) -> LoadResult:
     """Load every document of every file under ``paths``."""
-    return load_sources(_read(path) for path in discover(paths))
+    return load_sources(read_source(found) for found in discover(paths))
 
 
 def load_bytes(data: bytes, file: str = "<input>") -> LoadResult:
@@ -109,6 +156,7 @@ class _Loader:
         self.notes: list[Diagnostic] = []
         self.errors: list[Diagnostic] = []
         self.unreadable: list[Diagnostic] = []
+        self.tools_left = MAX_TOOLS_PER_FILE
 
     def _note(
         self, rule: str, message: str, where: SourceLocation, severity: Severity = Severity.NOTE
@@ -117,10 +165,26 @@ class _Loader:
 
     def read_file(self, file: str, data: bytes) -> None:
         configs = 0
+        self.tools_left = MAX_TOOLS_PER_FILE
         try:
             for document in parse_documents(data):
                 where = SourceLocation(file, document.line, 1)
-                if self._read_document(file, document, where) is DocumentKind.VMCP_CONFIG:
+                if document.index >= MAX_DOCUMENTS_PER_FILE:
+                    raise YamlLimitError(
+                        f"more than {MAX_DOCUMENTS_PER_FILE} YAML documents in one file "
+                        "(a transpiler limit; vMCP reads only the first)",
+                        document.line,
+                        1,
+                        "LIMIT.documents",
+                    )
+                before = len(self.entries)
+                kind = self._read_document(file, document, where)
+                for entry in self.entries[before:]:
+                    unit = entry.unit if isinstance(entry, ServerDocument) else entry
+                    self.tools_left -= len(unit.tools)
+                if self.tools_left < 0:
+                    raise too_many_tools(document.line, 1)
+                if kind is DocumentKind.VMCP_CONFIG:
                     configs += 1
                     if configs == 2:
                         message = (
@@ -133,9 +197,12 @@ class _Loader:
                             )
                         )
         except YamlSyntaxError as error:
-            rule = "LIMIT.depth" if isinstance(error, YamlLimitError) else "P1.yaml.syntax"
+            # A transpiler limit is the transpiler's (phase "load"), not a finding of vMCP's P1.
+            limit = isinstance(error, YamlLimitError)
+            rule = error.rule if isinstance(error, YamlLimitError) else "P1.yaml.syntax"
             where = SourceLocation(file, error.line, error.column)
-            self.errors.append(Diagnostic(rule, error.message, where, phase="P1"))
+            phase = "load" if limit else "P1"
+            self.errors.append(Diagnostic(rule, error.message, where, phase=phase))
         except DecodeAborted as aborted:
             where = SourceLocation(file, aborted.issue.line, aborted.issue.column)
             self.errors.append(
@@ -155,7 +222,7 @@ class _Loader:
         keys = keyed(root)
         kind = scalar_text(keys["kind"][1]) if "kind" in keys else None
         if kind == "VirtualMCPServer":
-            self.entries.append(read_server(file, document, keys))
+            self.entries.append(read_server(file, document, keys, self.tools_left))
             return DocumentKind.VIRTUAL_MCP_SERVER
         if kind == "VirtualMCPCompositeToolDefinition":
             self.entries.append(read_definition(file, document, keys))
@@ -164,7 +231,7 @@ class _Loader:
             self._note("LOAD.skipped", f"{kind or 'scalar'} document: skipped", where)
             return None
         if keys.keys() & CONFIG_KEYS or "composite_tools" in keys:
-            self.entries.append(read_vmcp_config(file, document, root))
+            self.entries.append(read_vmcp_config(file, document, root, self.tools_left))
             return DocumentKind.VMCP_CONFIG
         return self._snippet(file, document, keys, where)
 
@@ -189,7 +256,7 @@ class _Loader:
                 "no apiVersion/kind: read as a VirtualMCPServer (spec has config)",
                 where,
             )
-            self.entries.append(read_server(file, document, keys))
+            self.entries.append(read_server(file, document, keys, self.tools_left))
             return DocumentKind.VIRTUAL_MCP_SERVER
         if "steps" in keys or "steps" in spec:
             self._note("LOAD.fragment", "a list of steps, not a composite tool: skipped", where)

@@ -72,6 +72,14 @@ class LoadResult:
     unreadable: tuple[Diagnostic, ...]
 
     @property
+    def input_errors(self) -> tuple[Diagnostic, ...]:
+        """Inputs that cannot be read: unreadable or too large, or not YAML the loader can parse.
+
+        Every command exits 2 when there is one (README, "exit codes").
+        """
+        return (*self.unreadable, *self.errors)
+
+    @property
     def tools(self) -> tuple[LoadedTool, ...]:
         """Every tool once (a referenced definition under its own document)."""
         return tuple(

@@ -22,8 +22,16 @@ import yaml
 
 from transpiler.config.yamlresolve import MAP_TAG, MERGE_TAG, SEQ_TAG, STR_TAG, resolve, short_tag
 
-#: Deepest mapping/sequence nesting accepted (yaml.v3 itself stops at 10000).
-MAX_DEPTH: Final = 128
+#: Deepest mapping/sequence nesting read. yaml.v3 (vMCP) reads 10,000 levels; the model
+#: and its checks walk values recursively, which bounds ours (about 300 levels fit).
+#: vMCP's own argument expansion stops at 100 (S80), so 200 covers every run vMCP makes.
+MAX_DEPTH: Final = 200
+#: Why a file past :data:`MAX_DEPTH` is not judged: a deviation from vMCP, named as such.
+DEPTH_DEVIATION: Final = (
+    f"nesting deeper than {MAX_DEPTH} levels: the transpiler reads no deeper (a deviation "
+    "from vMCP, whose YAML reader yaml.v3 allows 10,000 levels, so vMCP may accept this "
+    "file; its argument expansion fails past 100 levels at run time)"
+)
 
 _QUOTED_STYLES: Final = frozenset(("'", '"', "|", ">"))
 
@@ -108,7 +116,12 @@ class YamlSyntaxError(Exception):
 
 
 class YamlLimitError(YamlSyntaxError):
-    """The stream nests deeper than :data:`MAX_DEPTH` (a transpiler limit, not yaml.v3's)."""
+    """The stream is past a transpiler limit (``rule``: nesting deeper than :data:`MAX_DEPTH`,
+    or another limit of the loader), not past yaml.v3's."""
+
+    def __init__(self, message: str, line: int, column: int, rule: str = "LIMIT.depth") -> None:
+        super().__init__(message, line, column)
+        self.rule = rule
 
 
 def parse_documents(data: bytes) -> Iterator[Document]:
@@ -172,12 +185,7 @@ class _Composer:
                 root = node
             if node.kind in (Kind.MAPPING, Kind.SEQUENCE):
                 if len(stack) >= MAX_DEPTH:
-                    raise YamlLimitError(
-                        f"nesting deeper than {MAX_DEPTH} levels "
-                        "(transpiler limit; yaml.v3 allows 10000)",
-                        node.line,
-                        node.column,
-                    )
+                    raise YamlLimitError(DEPTH_DEVIATION, node.line, node.column)
                 stack.append(node)
                 open_nodes.add(id(node))
 

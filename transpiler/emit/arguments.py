@@ -27,7 +27,16 @@ MAX_DEPTH = 100
 
 
 class TooDeep(TranspilerError):
-    """Arguments nested deeper than vMCP expands (S80)."""
+    """Arguments nested deeper than vMCP expands (S80): vMCP fails the step at run time."""
+
+
+def too_deep() -> TooDeep:
+    """The refusal of arguments nested past :data:`MAX_DEPTH` (either style)."""
+    return TooDeep(
+        f"arguments nest deeper than {MAX_DEPTH} levels: vMCP fails the step at run time "
+        f"with `template expansion depth limit exceeded: {MAX_DEPTH}`, which the emitter "
+        "does not reproduce"
+    )
 
 
 @dataclass(frozen=True)
@@ -52,7 +61,8 @@ def arguments(
     if not values:
         return Arguments(Code("{}"), False)
     fallible: list[bool] = []
-    expr = _value(state, values, env, 0, fallible, schema)
+    # The map itself is not counted: vMCP expands its values at depth 0 (S80).
+    expr = _value(state, values, env, -1, fallible, schema)
     omittable = _omittable(state, values)
     if omittable and isinstance(expr, DictOf):
         expr = DictOf(
@@ -89,7 +99,7 @@ def _value(
     state: EmitState, value: Any, env: TemplateEnv, depth: int, fallible: list[bool], schema: Any
 ) -> Expr:
     if depth > MAX_DEPTH:
-        raise TooDeep(f"arguments nest deeper than {MAX_DEPTH} levels")
+        raise too_deep()
     kind = schema.get("type") if isinstance(schema, dict) else None
     if isinstance(value, str):
         compiled = state.template(value, env)

@@ -18,9 +18,11 @@ from transpiler.config.model import (
     CompositeToolConfig,
     WorkflowStepConfig,
 )
+from transpiler.diagnostics import TranspilerError
 from transpiler.emit import statements as st
 from transpiler.emit.elicitation_step import elicitation_step
 from transpiler.emit.foreach_step import for_each_step
+from transpiler.emit.inert import comment_text
 from transpiler.emit.layout import Code, ListOf, call
 from transpiler.emit.metadata import workflow_map, workflow_reads
 from transpiler.emit.outputs import last_completed, output_block
@@ -110,16 +112,20 @@ def _note_run_conditions(state: EmitState, levels: Sequence[Sequence[str]]) -> N
 
 def _title(step: WorkflowStepConfig) -> str:
     kind = {STEP_ELICITATION: "elicitation", STEP_FOR_EACH: "forEach"}.get(
-        step.effective_type, "tool " + step.tool
+        step.effective_type, "tool " + comment_text(step.tool)
     )
-    return f"Step {step.id} ({kind})."
+    return f"Step {comment_text(step.id)} ({kind})."
 
 
 def _step_code(
     state: EmitState, step: WorkflowStepConfig, depth: int, comment: str | None
 ) -> st.Body:
     record = Record(state, step, state.products[step.id])
-    code = step_emitter(step)(state, step, record, depth)
+    try:
+        code = step_emitter(step)(state, step, record, depth)
+    except TranspilerError as error:
+        where = step.where.at
+        raise TranspilerError(f"step {step.id} ({where.file}:{where.line}): {error}") from None
     if comment and code:
         code[0] = st.introduce(code[0], comment, blank=True)
     return code
@@ -181,8 +187,9 @@ def _final_workflow(state: EmitState) -> Code:
 def header_lines(tool: CompositeToolConfig, state: EmitState, source: str) -> list[str]:
     """The comment at the top of the script: origin, claimed domain, reproduced quirks."""
     lines = [
-        f"Scripted tool {tool.name}, migrated from the vMCP composite tool of the same name",
-        f"({source}) by vmcp-starlark-transpiler.",
+        f"Scripted tool {comment_text(tool.name)}, migrated from the vMCP composite tool of "
+        "the same name",
+        f"({comment_text(source)}) by vmcp-starlark-transpiler.",
     ]
     sections = (
         ("domain", "It behaves exactly like the composite tool when:"),

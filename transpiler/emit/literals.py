@@ -1,9 +1,7 @@
 """Values from the YAML as Starlark source literals that no input can break out of.
 
-Strings are double-quoted with backslash escapes for quotes, backslashes and
-ASCII control characters (``\\xNN``, which both interpreters read the same);
-everything else is written as itself, because go.starlark.net (2021) rejects
-``\\u`` escapes. Floats use the shortest digits that round-trip.
+Strings are made inert by :mod:`transpiler.emit.inert`; floats use the
+shortest digits that round-trip.
 """
 
 from __future__ import annotations
@@ -11,30 +9,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from transpiler.diagnostics import TranspilerError
+from transpiler.emit.inert import UnrepresentableValue, string_literal
 from transpiler.golang.values import NilList, NilMap
 
-_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-class UnrepresentableValue(TranspilerError):
-    """A YAML value with no Starlark equivalent (e.g. a map with non-string keys)."""
-
-
-def string_literal(text: str) -> str:
-    """A Starlark string literal for ``text``."""
-    parts = ['"']
-    for char in text:
-        if char in _ESCAPES:
-            parts.append(_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            parts.append(f"\\x{ord(char):02x}")
-        elif 0xD800 <= ord(char) <= 0xDFFF:
-            raise UnrepresentableValue(f"string contains an unpaired surrogate U+{ord(char):04X}")
-        else:
-            parts.append(char)
-    parts.append('"')
-    return "".join(parts)
+__all__ = ["UnrepresentableValue", "float_literal", "literal", "string_literal"]
 
 
 def float_literal(value: float) -> str:

@@ -17,7 +17,9 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from transpiler.config.model import CompositeToolConfig
 from transpiler.emit.emitter import header_lines, run_function
 from transpiler.emit.fixes import checked_fixes
+from transpiler.emit.inert import comment_lines as inert_lines
 from transpiler.emit.library import Library
+from transpiler.emit.limits import EmitterLimit
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
 from transpiler.emit.scope import EmitState
@@ -55,6 +57,20 @@ def emit_script(
     ``tools/list``); without it the script does not convert argument types.
     ``fixes`` names quirks to fix instead of reproducing (see ``fixes.FIXES``).
     """
+    try:
+        return _emit(tool, source, tool_schemas, fixes)
+    except RecursionError:
+        raise EmitterLimit(
+            "the tool nests too deeply for the emitter (a transpiler limit, not vMCP's)"
+        ) from None
+
+
+def _emit(
+    tool: CompositeToolConfig,
+    source: str,
+    tool_schemas: Mapping[str, Any] | None,
+    fixes: Iterable[str],
+) -> EmitResult:
     library = helper_library()
     namer = Namer(frozenset(library.definitions))
     state = EmitState(tool, namer, tool_schemas, checked_fixes(fixes))
@@ -80,8 +96,8 @@ def emit_script(
 
 
 def comment_lines_text(lines: list[str]) -> list[str]:
-    """Header lines as ``#`` comments."""
-    return [f"# {line}" if line else "#" for line in lines]
+    """Header lines as ``#`` comments (each made inert)."""
+    return [f"# {line}" if line else "#" for text in lines for line in inert_lines(text)]
 
 
 def _names_used(code: str, library: Library) -> set[str]:

@@ -11,17 +11,19 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from transpiler.emit.inert import comment_lines as inert_lines
 from transpiler.emit.layout import INDENT, Expr, render
+from transpiler.emit.limits import check_nesting
 
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 Body = list[Statement]
 
 
 def comment_lines(text: str | None) -> list[cst.EmptyLine]:
-    """``# text`` lines (one per line of ``text``) to put before a statement."""
+    """``# text`` lines (one per line of ``text``, made inert) to put before a statement."""
     if not text:
         return []
-    return [cst.EmptyLine(comment=cst.Comment(f"# {line}".rstrip())) for line in text.splitlines()]
+    return [cst.EmptyLine(comment=cst.Comment(f"# {line}".rstrip())) for line in inert_lines(text)]
 
 
 def with_leading(statement: Statement, lines: Sequence[cst.EmptyLine]) -> Statement:
@@ -40,6 +42,7 @@ def introduce(statement: Statement, comment: str | None, blank: bool) -> Stateme
 
 def simple(source: str, comment: str | None = None, blank: bool = False) -> Statement:
     """One simple statement from its (already laid out) source."""
+    check_nesting(source)
     return introduce(cst.parse_statement(source + "\n"), comment, blank)
 
 
@@ -73,7 +76,9 @@ def if_(
     blank: bool = False,
 ) -> Statement:
     """``if test: body [else: orelse]``; an ``else`` holding one ``if`` becomes ``elif``."""
-    condition = cst.parse_expression(render(test, _width(depth), 4))
+    condition_source = render(test, _width(depth), 4)
+    check_nesting(condition_source)
+    condition = cst.parse_expression(condition_source)
     otherwise: cst.If | cst.Else | None = None
     lone = orelse[0] if orelse and len(orelse) == 1 else None
     if isinstance(lone, cst.If) and not lone.leading_lines:

@@ -11,6 +11,7 @@ import hashlib
 import re
 
 from transpiler.emit.library import packaged
+from transpiler.emit.limits import check_template
 from transpiler.emit.template_env import CompiledTemplate, TemplateEnv
 from transpiler.emit.template_operands import TEMPLATE_NAME, NeedStatements
 from transpiler.emit.template_root import root_operand, starlark_string
@@ -44,6 +45,7 @@ def compile_source(source: str, env: TemplateEnv) -> CompiledTemplate:
     parsed = _parse(source)
     if isinstance(parsed, CompiledTemplate):
         return parsed
+    check_template({id(tree): tree for tree in (parsed.root, *parsed.trees.values())}.values())
     try:
         compiler = TemplateCompiler(parsed, env, statements=False)
         result = compiler.expression(parsed.root, root_operand())

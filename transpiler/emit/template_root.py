@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from transpiler.emit.literals import UnrepresentableValue, string_literal
+from transpiler.emit.inert import UnrepresentableValue, string_literal
 from transpiler.emit.template_env import TemplateEnv, UnsupportedTemplate
 from transpiler.emit.template_values import Kind, Operand, Symbol
 

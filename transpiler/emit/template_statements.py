@@ -236,6 +236,10 @@ class TemplateCompiler(OperandCompiler):
         return _join(parts)
 
 
+#: Most pieces joined with ``+``; longer texts are joined from a list.
+MAX_PLUS_CHAIN = 16
+
+
 def _join(parts: list[Operand]) -> Operand:
     """The concatenation of text parts (the first error wins)."""
     merged: list[Operand] = []
@@ -251,6 +255,9 @@ def _join(parts: list[Operand]) -> Operand:
     if any(part.fails for part in merged):
         code = codes[0] if len(codes) == 1 else f"go_concat([{', '.join(codes)}])"
         return Operand(code=code, at=None, fails=True, kind=Kind.STRING)
+    if len(codes) > MAX_PLUS_CHAIN:
+        # One flat list: a long ``a + b + ...`` chain is a tree as deep as it is long.
+        return Operand(code=f'"".join([{", ".join(codes)}])', at=None, kind=Kind.STRING)
     return Operand(code=" + ".join(codes), at=None, kind=Kind.STRING)
 
 

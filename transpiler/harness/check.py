@@ -31,7 +31,9 @@ from transpiler.config.units import LoadedTool
 from transpiler.deviations import CLASSES
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
+from transpiler.emit.inert import has_unsafe_text
 from transpiler.emit.report import EmitResult
+from transpiler.gobuild import go_available
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
@@ -250,11 +252,12 @@ def check_tool(
     """Emit (unless ``emitted`` or a bare ``script`` is given) and check one tool."""
     started = time.perf_counter()
     origin = tool.origin.file
+    engines = _engines(tool, options)
     report = ToolReport(
         tool.effective.name,
         origin,
         Verdict.EQUIVALENT,
-        engines=options.engines,
+        engines=engines,
         seed=options.seed,
         style=options.style,
     )
@@ -277,7 +280,7 @@ def check_tool(
     report.emitted = emitted
     declared = emitted.declared if emitted is not None else frozenset(CLASSES)
     report.declared = tuple(sorted(declared))
-    run = _Run(tool, script, options.engines, declared)
+    run = _Run(tool, script, engines, declared)
     shapes = tool_shapes(tool.effective)
     report.findings = findings(tool)
     report.counterexample = _exhaustive(run, tool, shapes, options, report) or _random(
@@ -314,6 +317,21 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
 
 def _finding(event: QuirkEvent) -> Finding:
     return Finding(event.deviation, event.step, event.site, event.detail)
+
+
+def _engines(tool: LoadedTool, options: CheckOptions) -> tuple[str, ...]:
+    """The engines asked for, plus go.starlark.net when the tool's text had to be made inert.
+
+    go.starlark.net (what vMCP embeds) is where such text is most dangerous: it
+    ends a comment at ``\\r`` and the whole file at NUL.
+    """
+    if (
+        "go" in options.engines
+        or not has_unsafe_text(tool.effective)
+        or not go_available(needs_starlark=True)
+    ):
+        return options.engines
+    return (*options.engines, "go")
 
 
 def _exhaustive(

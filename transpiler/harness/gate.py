@@ -19,7 +19,7 @@ from functools import cache
 from transpiler.config.loader import load_paths
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import validate
-from transpiler.diagnostics import InputError
+from transpiler.diagnostics import Diagnostic, InputError, TranspilerError
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.verdict import Verdict
 
@@ -37,23 +37,36 @@ class Selected:
     refusal: str | None
 
 
-def select(paths: Sequence[str], shard: tuple[int, int] = (1, 1)) -> list[Selected]:
-    """Every composite tool under ``paths``, in order, this shard's share only."""
+def select(
+    paths: Sequence[str], shard: tuple[int, int] = (1, 1)
+) -> tuple[list[Selected], tuple[Diagnostic, ...]]:
+    """Every composite tool under ``paths``, in order, this shard's share only.
+
+    A document vMCP rejects before any tool of it can be read is selected too,
+    as not converted (a gate must not pass what it could not check). Also the
+    inputs that cannot be read: the tools of the others are still selected,
+    and ``check`` fails (exit 2) however they fare.
+    """
     load = load_paths(list(paths))
-    if load.unreadable:
-        raise InputError("; ".join(d.render() for d in load.unreadable))
     refusals: dict[int, str] = {}
+    toolless: list[Selected] = []
     for unit in validate(load).units:
         failed = unit.first_failure(_SERVE_PHASES)
-        if failed is not None:
-            for tool in unit.unit.tools:
-                refusals[id(tool)] = f"vMCP would not run it: {failed.phase}: {failed.message}"
+        if failed is None:
+            continue
+        refusal = f"vMCP would not run it: {failed.phase}: {failed.message}"
+        for tool in unit.unit.tools:
+            refusals[id(tool)] = refusal
+        if not unit.unit.tools:
+            name = f"(no tool read from document {unit.unit.document + 1})"
+            toolless.append(Selected(tuple(paths), -1, name, unit.unit.file, refusal))
     chosen = [
         Selected(tuple(paths), index, tool.effective.name, tool.origin.file, refusals.get(id(tool)))
         for index, tool in enumerate(load.tools)
     ]
+    chosen.extend(toolless)
     number, total = shard
-    return chosen[number - 1 :: total]
+    return chosen[number - 1 :: total], load.input_errors
 
 
 @cache
@@ -67,12 +80,18 @@ def _tool(selected: Selected) -> LoadedTool:
 
 
 def check_one(selected: Selected, options: CheckOptions) -> ToolReport:
-    """Check one selected tool (runs in a worker process)."""
+    """Check one selected tool (runs in a worker process); its failure is its own report."""
     if selected.refusal is not None:
         return ToolReport(
             selected.tool, selected.file, Verdict.NOT_CONVERTED, reason=selected.refusal
         )
-    return _without_traces(check_tool(_tool(selected), options))
+    tool = _tool(selected)
+    try:
+        return _without_traces(check_tool(tool, options))
+    except (TranspilerError, RecursionError) as error:
+        where = tool.config.where.at
+        reason = f"{where.file}:{where.line}: the check could not finish: {error or 'too deep'}"
+        return ToolReport(selected.tool, selected.file, Verdict.UNCHECKED, reason=reason)
 
 
 def _without_traces(report: ToolReport) -> ToolReport:

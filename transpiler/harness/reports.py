@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ import jinja2
 import yaml
 
 from transpiler.deviations import CLASSES
+from transpiler.filenames import safe_stem
 from transpiler.harness.check import Counterexample, ToolReport, Witness
 from transpiler.harness.relation import Difference
 from transpiler.sim.trace import Trace, plain_json
@@ -193,19 +193,16 @@ def markdown(reports: Sequence[ToolReport]) -> str:
     )
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
-
-
-def safe_file_name(tool: str, suffix: str) -> str:
-    """A file name from a tool name that cannot leave its directory."""
-    stem = _UNSAFE.sub("_", tool).strip("._") or "tool"
-    digest = hashlib.sha256(tool.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"{stem[:60]}-{digest}.{suffix}"
-
-
 def save_counterexample(example: Counterexample, directory: Path, tool: str) -> str:
-    """Write the scenario as YAML that ``run`` replays; returns its path."""
+    """Write the scenario as YAML that ``run`` replays; returns its path.
+
+    The file name is made from the tool's name but always lies in ``directory``
+    (a name that had to change gets a hash of itself, so names stay distinct).
+    """
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / safe_file_name(tool, f"{example.engine}.scenario.yaml")
+    stem = safe_stem(tool)
+    if stem != tool:
+        stem += "-" + hashlib.sha256(tool.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    path = directory / f"{stem}.{example.engine}.scenario.yaml"
     path.write_text(yaml.safe_dump(example.scenario.to_json(), sort_keys=True, allow_unicode=True))
     return str(path)

@@ -12,10 +12,12 @@ class Verdict(StrEnum):
     every difference is explained by a deviation class the script declares,
     each shown by a witness. ``differs``: a difference no declared class
     explains (a counterexample). ``not-converted``: there is no script to check
-    (vMCP would not run the tool, or it cannot be expressed).
+    (vMCP would not run the tool, or it cannot be expressed). ``unchecked``: the
+    check could not finish (a limit of ours was met); nothing is claimed.
     """
 
     EQUIVALENT = "equivalent"
     EQUIVALENT_EXCEPT = "equivalent-except"
     DIFFERS = "differs"
     NOT_CONVERTED = "not-converted"
+    UNCHECKED = "unchecked"

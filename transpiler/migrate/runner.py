@@ -24,7 +24,7 @@ from transpiler.diagnostics import Diagnostic
 from transpiler.emit.report import EmitResult
 from transpiler.harness.check import CheckOptions
 from transpiler.harness.verdict import Verdict
-from transpiler.migrate.atomic import PlannedWrite, write_all
+from transpiler.migrate.atomic import PlannedWrite, remove_stale, write_all
 from transpiler.migrate.entry import ScriptedBody
 from transpiler.migrate.existing import Counterpart, same_code
 from transpiler.migrate.output_schema import output_schema
@@ -92,6 +92,7 @@ class MigrationReport:
     script_files: tuple[PlannedWrite, ...]
     notes: tuple[Diagnostic, ...]
     written: bool
+    cleaned: tuple[Path, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -118,7 +119,9 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
         if not unit.valid and not unit.unit.tools
     }
     results, writes, scripts = _files(inputs, outcomes, rejected, options)
+    cleaned: list[Path] = []
     if options.write:
+        cleaned = remove_stale(_directories(inputs, results, options))
         write_all([*scripts.writes(), *writes])
     notes = (*inputs.load.unreadable, *inputs.load.errors, *inputs.load.notes)
     return MigrationReport(
@@ -128,7 +131,20 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
         tuple(scripts.writes()),
         notes,
         options.write,
+        tuple(cleaned),
     )
+
+
+def _directories(
+    inputs: Inputs, results: tuple[FileResult, ...], options: MigrateOptions
+) -> set[Path]:
+    """Every directory a run may write to (where an interrupted one may have left files)."""
+    found = {Path(os.path.realpath(source.path)).parent for source in inputs.files}
+    found |= {source.path.parent for source in inputs.files}
+    found |= {result.destination.parent for result in results if result.destination is not None}
+    if options.script_dir is not None:
+        found.add(options.script_dir)
+    return found
 
 
 def _key(tool: LoadedTool) -> tuple[str, int, str]:
@@ -260,14 +276,26 @@ def _files(
     scripts = ScriptFiles(options.script_dir)
     results: list[FileResult] = []
     writes: list[PlannedWrite] = []
+    seen: dict[str, Path] = {}
     for source in inputs.files:
         tools = by_file.get(source.name, [])
         destination = destinations[source.name]
+        first = seen.setdefault(os.path.realpath(source.path), source.path)
+        if first != source.path and options.out_dir is None:
+            reason = f"the same file as {first} (through a symbolic link): rewritten once"
+            results.append(FileResult(source.path, FileStatus.UNCHANGED, reason))
+            scripts.forget(source.name)
+            continue
+        if source.problem is not None or source.documents is None:
+            reason = source.problem or "not valid YAML"
+            results.append(FileResult(source.path, FileStatus.UNREADABLE, reason))
+            scripts.forget(source.name)
+            continue
         if source.name in rejected and not tools:
             reason = f"{rejected[source.name]}; no composite tool of it is read"
             results.append(FileResult(source.path, FileStatus.NOT_CONVERTED, reason))
             continue
-        if source.name in refused and source.documents is not None:
+        if source.name in refused:
             forced = replace(options, force=True)
             result = _file(source, tools, proposed, destination, scripts, forced)
             if result.status is not FileStatus.FAILED:
@@ -326,11 +354,7 @@ def _file(
     scripts: ScriptFiles,
     options: MigrateOptions,
 ) -> FileResult:
-    if source.text is None:
-        return FileResult(source.path, FileStatus.UNREADABLE, source.problem or "unreadable")
-    if source.documents is None:
-        reason = "not valid YAML: no composite tool of it is read"
-        return FileResult(source.path, FileStatus.NOT_CONVERTED, reason, source.text.text)
+    assert source.text is not None and source.documents is not None
     edits: dict[int, list[ToolEdit]] = {}
     removed = 0
     for outcome in tools:
@@ -370,10 +394,11 @@ def _file(
         return FileResult(source.path, FileStatus.FAILED, reason, text.text)
     if after == text.text:
         return FileResult(source.path, FileStatus.UNCHANGED, "already migrated", text.text)
+    linked = " (through the symbolic link)" if source.path.is_symlink() else ""
     return FileResult(
         source.path,
         FileStatus.REWRITTEN,
-        "migrated",
+        "migrated" + linked,
         text.text,
         after,
         destination,
@@ -444,10 +469,16 @@ def _destinations(files: list[SourceFile], out_dir: Path | None) -> dict[str, Pa
 
 
 def _planned(source: SourceFile, result: FileResult, options: MigrateOptions) -> PlannedWrite:
+    """The write of a rewritten file: in place (what was read must still be there), or under
+    ``--out`` (over what is there now)."""
     assert result.after is not None and result.destination is not None
     in_place = options.out_dir is None
     backup = None
     if in_place and options.backup_suffix:
         backup = source.path.with_name(source.path.name + options.backup_suffix)
     content = (BOM if source.bom else b"") + result.after.encode("utf-8")
-    return PlannedWrite(result.destination, content, backup)
+    try:
+        expected = source.data if in_place else result.destination.read_bytes()
+    except FileNotFoundError:
+        expected = None
+    return PlannedWrite(result.destination, content, backup, expected)

@@ -1,21 +1,20 @@
 """Script files for ``--script-dir``: one ``.star`` file per tool, never overwriting another.
 
-A tool's file is ``<name>.star`` (characters outside ``[A-Za-z0-9._-]``
-become ``_``); when that name is taken by different content (on disk, or by
-another tool of this run) the next free ``<name>-2.star``, ``-3``... is used.
-An existing file with the same content is reused, so a second run writes
-nothing new. The config cites the file relative to the config's own directory.
+A tool's file is ``<name>.star`` (the name made safe by
+:func:`transpiler.filenames.safe_stem`); when that name is taken by different
+content (on disk, or by another tool of this run) the next free
+``<name>-2.star``, ``-3``... is used. An existing file with the same content
+is reused, so a second run writes nothing new. The config cites the file
+relative to the config's own directory.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
+from transpiler.filenames import safe_stem
 from transpiler.migrate.atomic import PlannedWrite
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
 class ScriptFiles:
@@ -28,7 +27,7 @@ class ScriptFiles:
     def assign(self, config: str, tool: str, script: str, destination: Path) -> str:
         """The ``scriptFile`` value for ``tool``'s script, cited from ``destination``."""
         assert self.directory is not None
-        stem = _UNSAFE.sub("_", tool) or "tool"
+        stem = safe_stem(tool)
         number = 1
         while True:
             name = f"{stem}.star" if number == 1 else f"{stem}-{number}.star"

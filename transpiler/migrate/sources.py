@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from transpiler.config.loader import MAX_FILE_BYTES, discover, load_sources
+from transpiler.config.loader import MAX_FILE_BYTES, Found, discover, load_sources
 from transpiler.config.units import LoadResult
 from transpiler.config.yamlv3 import YamlSyntaxError
 from transpiler.migrate.existing import ScriptedIndex
@@ -27,12 +27,13 @@ BOM = b"\xef\xbb\xbf"
 
 @dataclass
 class SourceFile:
-    """One input file; ``documents`` is ``None`` when it cannot be read or parsed."""
+    """One input file; ``problem`` says why it cannot be read or parsed (then it is left alone)."""
 
     path: Path
     text: Text | None = None
     documents: list[SpanDocument] | None = None
     problem: str | None = None
+    data: bytes | None = None
     view: str | None = None
     bom: bool = False
 
@@ -54,7 +55,7 @@ class Inputs:
 
 def read_inputs(paths: Sequence[str | Path]) -> Inputs:
     """Read, parse, index and load every file under ``paths``."""
-    files = [_read(path) for path in discover(paths)]
+    files = [_read(found) for found in discover(paths)]
     inputs = Inputs(files, ScriptedIndex())
     for source in files:
         if source.documents is not None:
@@ -73,11 +74,19 @@ def read_inputs(paths: Sequence[str | Path]) -> Inputs:
         )
         for source in files
     )
+    by_name = {source.name: source for source in files}
+    for error in inputs.load.errors:
+        source = by_name[error.location.file]
+        where = error.location
+        source.problem = source.problem or f"{where.file}:{where.line}: {error.message}"
     return inputs
 
 
-def _read(path: Path) -> SourceFile:
-    source = SourceFile(path)
+def _read(found: Found) -> SourceFile:
+    source = SourceFile(found.path, problem=found.problem)
+    if found.problem is not None:
+        return source
+    path = found.path
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -87,6 +96,7 @@ def _read(path: Path) -> SourceFile:
     except OSError as error:
         source.problem = f"cannot read file: {error.strerror or error}"
         return source
+    source.data = data
     source.bom = data.startswith(BOM)
     try:
         source.text = Text(data.removeprefix(BOM).decode("utf-8"))

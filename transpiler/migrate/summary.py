@@ -1,7 +1,7 @@
 """What ``migrate`` prints: the unified diff of every change, then an audit-style summary.
 
 The summary says, file by file, what happens to the file and to each tool in
-it (converted and certified, converted with named deviations, not converted
+it (converted and equivalent, converted with named deviations, not converted
 and why), with every warning at its file:line and step. Output is
 deterministic: inputs in sorted order, nothing time- or machine-dependent.
 """
@@ -24,6 +24,7 @@ _PHRASES = {
     Verdict.EQUIVALENT_EXCEPT: "converted",
     Verdict.DIFFERS: "converted, differs from the workflow",
     Verdict.NOT_CONVERTED: "not converted",
+    Verdict.UNCHECKED: "converted, not checked",
     Pairing.ALREADY: "already migrated",
     Pairing.CONFLICT: "not migrated",
     None: "converted, not checked",
@@ -143,6 +144,11 @@ def _totals(report: MigrationReport) -> Iterator[str]:
     file_parts = [f"{files[s]} {s}" for s in FileStatus if files[s]]
     mode = "written" if report.written else "dry run, nothing written (--write to apply)"
     yield f"files: {len(report.files)} ({', '.join(file_parts) or 'none'}); {mode}"
+    if report.cleaned:
+        yield (
+            f"removed {len(report.cleaned)} temporary file(s) an interrupted run left: "
+            + ", ".join(map(str, report.cleaned))
+        )
 
 
 def summary_json(report: MigrationReport) -> dict[str, Any]:
@@ -162,6 +168,7 @@ def summary_json(report: MigrationReport) -> dict[str, Any]:
         ],
         "tools": [_tool_json(outcome) for outcome in report.tools],
         "script_files": [str(write.path) for write in report.script_files],
+        "removed_temporary_files": [str(path) for path in report.cleaned],
         "notes": [note.to_json() for note in report.notes],
     }
 

@@ -16,7 +16,12 @@ from typing import Any
 
 import yaml
 
-from transpiler.config.yamlv3 import YamlSyntaxError
+from transpiler.config.yamlv3 import (
+    DEPTH_DEVIATION,
+    MAX_DEPTH,
+    YamlLimitError,
+    YamlSyntaxError,
+)
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -122,6 +127,8 @@ def parse_spans(text: str) -> list[SpanDocument]:
                 else:
                     root = node
                 if node.kind in (SpanKind.MAPPING, SpanKind.SEQUENCE):
+                    if len(stack) >= MAX_DEPTH:
+                        raise YamlLimitError(DEPTH_DEVIATION, node.line + 1, node.column + 1)
                     stack.append(node)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
@@ -158,7 +165,10 @@ def _node(event: Any) -> SpanNode:
 
 
 def _extend(stack: list[SpanNode], end: int) -> None:
-    """Block collections end where their last child ends (PyYAML's end mark overshoots)."""
-    for parent in stack:
-        if not parent.flow:
-            parent.end = max(parent.end, end)
+    """Block collections end where their last child ends (PyYAML's end mark overshoots).
+
+    Only the innermost open collection is extended: it passes its end on to
+    its parent when it closes, so each event costs the same at any depth.
+    """
+    if stack and not stack[-1].flow:
+        stack[-1].end = max(stack[-1].end, end)

@@ -13,8 +13,12 @@ run (a lock serialises runs from several threads).
 from __future__ import annotations
 
 import json
+import os
+import select
 import subprocess
+import tempfile
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,64 +45,140 @@ from transpiler.starlark_runtime.host import (
     ScriptThread,
     new_group,
 )
-from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS
+from transpiler.starlark_runtime.hostlimits import cap_address_space
+from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS, MAX_PRINT_BYTES, ScriptLimits
 from transpiler.starlark_runtime.run import (
     EngineError,
     EngineRun,
     FatalStop,
+    ScriptLimitExceeded,
     ScriptOutcome,
     Starter,
 )
 from transpiler.starlark_runtime.values import from_script, to_script
 
 _SOURCE = Path(__file__).with_name("gohost") / "main.go"
+WARM_UP_SECONDS = 60.0
 
 
 class GoHostProcess:
-    """The long-lived ``gohost`` process and its JSON-lines pipe."""
+    """The long-lived ``gohost`` process and its JSON-lines pipe.
 
-    def __init__(self) -> None:
+    Its memory is bounded (:mod:`.hostlimits`); every read from it has a
+    deadline (the run's wall-clock limit), past which the process is killed.
+    Its stderr (``print`` output, capped per run, and the runtime's last
+    words) goes to a scratch file emptied at each run.
+    """
+
+    def __init__(self, limits: ScriptLimits) -> None:
         binary = gobuild.build(_SOURCE, "gohost", needs_starlark=True)
+        self.limits = limits
+        self._stderr = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 - lives with the host
+        # GOMEMLIMIT makes the collector work harder near the cap instead of growing the heap.
+        environment = {**os.environ, "GOMEMLIMIT": str(limits.memory_bytes), "GOTRACEBACK": "none"}
         self._process = subprocess.Popen(
             [str(binary)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
+            stderr=self._stderr,
+            env=environment,
         )
+        self._buffer = bytearray()
+        self.deadline = time.monotonic() + WARM_UP_SECONDS
         self.lock = threading.Lock()
+        self._warm_up()
+        cap_address_space(self._process.pid, limits.memory_bytes)
+
+    def _warm_up(self) -> None:
+        """One trivial run, so the runtime has mapped what it always maps."""
+        self.send(
+            {
+                "type": "start",
+                "script": "def run(params):\n    return {}\n",
+                "filename": "warm-up.star",
+                "params": {},
+                "max_steps": MAX_EXECUTION_STEPS,
+                "max_print": MAX_PRINT_BYTES,
+            }
+        )
+        while self.receive().get("type") != "exit":
+            pass
+
+    def alive(self) -> bool:
+        """Whether the process can take another run."""
+        return self._process.poll() is None
+
+    def new_run(self) -> None:
+        """Start a run's clock and empty the scratch stderr."""
+        self._stderr.truncate(0)
+        self.deadline = time.monotonic() + self.limits.seconds
 
     def send(self, message: dict[str, Any]) -> None:
-        """Write one message."""
-        stdin: IO[str] | None = self._process.stdin
+        """Write one message (a dead host is an engine error)."""
+        stdin: IO[bytes] | None = self._process.stdin
         assert stdin is not None
-        stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
-        stdin.flush()
+        try:
+            stdin.write(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
+            stdin.flush()
+        except BrokenPipeError:
+            raise self._died() from None
 
     def receive(self) -> dict[str, Any]:
-        """Read one message (a dead host is an engine error)."""
-        stdout: IO[str] | None = self._process.stdout
+        """Read one message before the run's deadline (a dead host is an engine error)."""
+        stdout: IO[bytes] | None = self._process.stdout
         assert stdout is not None
-        line = stdout.readline()
-        if not line:
-            raise EngineError("the go.starlark.net host process exited unexpectedly")
+        while b"\n" not in self._buffer:
+            remaining = self.deadline - time.monotonic()
+            readable, _, _ = select.select([stdout], [], [], max(remaining, 0))
+            if not readable:
+                self.close()
+                raise ScriptLimitExceeded("time", self.limits)
+            chunk = os.read(stdout.fileno(), 1 << 16)
+            if not chunk:
+                raise self._died()
+            self._buffer += chunk
+        line, _, rest = self._buffer.partition(b"\n")
+        self._buffer = bytearray(rest)
         message: dict[str, Any] = json.loads(line)
         if message.get("type") == "host-error":
             raise EngineError(f"go.starlark.net host: {message.get('error')}")
         return message
 
+    def _died(self) -> EngineError:
+        self.close()
+        self._stderr.seek(0)
+        last_words = self._stderr.read().decode("utf-8", "replace")
+        self._stderr.close()
+        if "fatal error: out of memory" in last_words:
+            return ScriptLimitExceeded("memory", self.limits)
+        return EngineError(
+            "the go.starlark.net host process exited unexpectedly: " + last_words[:2000].strip()
+        )
 
-_HOSTS: dict[gobuild.Toolchain, GoHostProcess] = {}
+    def close(self) -> None:
+        """Stop the process (for good)."""
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+
+
+_HOSTS: dict[tuple[gobuild.Toolchain, ScriptLimits], GoHostProcess] = {}
 _HOST_LOCK = threading.Lock()
 
 
-def shared_host() -> GoHostProcess:
-    """The process every go run on the current toolchain uses (started on first use)."""
-    chosen = gobuild.toolchain()
+def acquire_host(limits: ScriptLimits) -> GoHostProcess:
+    """The process every go run on the current toolchain with these limits uses (started,
+    or replaced, as needed), locked for the caller's run; the run releases ``lock``."""
+    key = (gobuild.toolchain(), limits)
     with _HOST_LOCK:
-        if chosen not in _HOSTS:
-            _HOSTS[chosen] = GoHostProcess()
-        return _HOSTS[chosen]
+        host = _HOSTS.get(key)
+        if host is None or not host.alive():
+            if host is not None:
+                with host.lock:  # let a run in another thread finish first
+                    host.close()
+            host = _HOSTS[key] = GoHostProcess(limits)
+        host.lock.acquire()  # under the module lock: nobody replaces it meanwhile
+        return host
 
 
 @dataclass(eq=False, kw_only=True)
@@ -150,13 +230,15 @@ class GoRun:
 
     def close(self) -> None:
         """Stop whatever still runs in the host and release the process."""
-        if self._open and self._main.started:
-            self._host.send({"type": "abort"})
-            while self._host.receive().get("type") != "aborted":
-                pass
-        if self._open:
-            self._open = False
-            self._host.lock.release()
+        try:
+            if self._open and self._main.started and self._host.alive():
+                self._host.send({"type": "abort"})
+                while self._host.receive().get("type") != "aborted":
+                    pass
+        finally:
+            if self._open:
+                self._open = False
+                self._host.lock.release()
 
     def _spawn(self, thread: _GoThread) -> None:
         thread.kthread = self._state.kernel.spawn(_Runner(self, thread), thread.path, thread.label)
@@ -176,6 +258,7 @@ class GoRun:
                         "params": to_script(self._state.scenario.params),
                         "max_steps": MAX_EXECUTION_STEPS,
                         "modules": self._modules,
+                        "max_print": MAX_PRINT_BYTES,
                     }
                 )
             else:
@@ -337,12 +420,14 @@ def _acquire(group: ParallelGroup, context: Context) -> HostOp:
         raise ScriptHalt(str(error)) from None
 
 
-def start_go(script: str, filename: str, modules: Mapping[str, str]) -> Starter:
+def start_go(
+    script: str, filename: str, modules: Mapping[str, str], limits: ScriptLimits
+) -> Starter:
     """The go engine as a :data:`~transpiler.starlark_runtime.run.Starter`."""
 
     def start(state: RunState) -> EngineRun:
-        host = shared_host()
-        host.lock.acquire()
+        host = acquire_host(limits)
+        host.new_run()
         run = GoRun(host, script, filename, modules, state)
         run.start()
         return run

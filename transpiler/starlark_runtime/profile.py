@@ -6,6 +6,7 @@ Decisions where the RFC is silent are ours and are listed in the README
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from transpiler.golang.jsonenc import marshal
@@ -16,6 +17,9 @@ DEFAULT_TIMEOUT_NS = 30 * 60 * SECOND_NS
 CALL_TIMEOUT_NS = 5 * 60 * SECOND_NS
 ELICITATION_TIMEOUT_NS = 10 * 60 * SECOND_NS
 MAX_OUTPUT_BYTES = 10 * 1024 * 1024
+MAX_SCRIPT_MEMORY_BYTES = 512 * 1024 * 1024
+MAX_SCRIPT_SECONDS = 30.0
+MAX_PRINT_BYTES = 64 * 1024
 PARALLEL_CAP = 10
 DEFAULT_RETRY_ATTEMPTS = 3
 DEFAULT_RETRY_DELAY = "1s"
@@ -23,6 +27,20 @@ DEFAULT_RETRY_DELAY = "1s"
 FAILURE_PREFIX = "Script execution failed: "
 TIMEOUT_TEXT = "Script execution timeout exceeded"
 STEP_LIMIT_MESSAGE = "Starlark computation cancelled: too many steps"
+
+
+@dataclass(frozen=True)
+class ScriptLimits:
+    """What one run of a script may use on the host: memory beyond the interpreter's own, and
+    wall-clock seconds (virtual time is the tool's ``timeout``). ``print`` output is capped at
+    :data:`MAX_PRINT_BYTES` a run."""
+
+    memory_bytes: int = MAX_SCRIPT_MEMORY_BYTES
+    seconds: float = MAX_SCRIPT_SECONDS
+
+    def memory_text(self) -> str:
+        """The memory limit as people read it."""
+        return f"{self.memory_bytes / 2**20:g} MiB"
 
 
 def halt_message(raw: str) -> str:

@@ -15,6 +15,7 @@ from transpiler.sim.trace import CallRecord, Trace
 from transpiler.starlark_runtime.host import RunState
 from transpiler.starlark_runtime.profile import (
     DEFAULT_TIMEOUT_NS,
+    ScriptLimits,
     failure_result,
     halt_message,
     success_result,
@@ -28,6 +29,18 @@ class EngineError(TranspilerError):
 
 class GoOnlyScript(EngineError):
     """The script uses a construct only go.starlark.net runs (``while``): use the go engine."""
+
+
+class ScriptLimitExceeded(EngineError):
+    """A run past the host's memory or wall-clock limit (``which`` names it)."""
+
+    def __init__(self, which: str, limits: ScriptLimits) -> None:
+        if which == "memory":
+            text = f"the script needed more than {limits.memory_text()} of memory"
+        else:
+            text = f"the script ran longer than {limits.seconds:g} s of wall-clock time"
+        super().__init__(text + " (the host's limit)")
+        self.which = which
 
 
 class FatalStop(Exception):

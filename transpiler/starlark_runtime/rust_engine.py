@@ -33,6 +33,7 @@ a script raises :class:`GoOnlyScript`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -62,6 +63,7 @@ from transpiler.starlark_runtime.host import (
 from transpiler.starlark_runtime.profile import (
     MAX_EXECUTION_STEPS,
     STEP_LIMIT_MESSAGE,
+    ScriptLimits,
 )
 from transpiler.starlark_runtime.run import (
     EngineError,
@@ -69,6 +71,7 @@ from transpiler.starlark_runtime.run import (
     FatalStop,
     FinishedRun,
     GoOnlyScript,
+    ScriptLimitExceeded,
     ScriptOutcome,
     Starter,
 )
@@ -190,10 +193,17 @@ class ReplayRun:
     """One ``tools/call`` of a script on starlark-rust."""
 
     def __init__(
-        self, script: sl.AstModule, library: _Library, params: Any, state: RunState
+        self,
+        script: sl.AstModule,
+        library: _Library,
+        params: Any,
+        state: RunState,
+        limits: ScriptLimits,
     ) -> None:
         self._script = script
         self._library = library
+        self._limits = limits
+        self._deadline = time.monotonic() + limits.seconds
         self._loader = sl.FileLoader(self._load)
         self._loaded: dict[str, sl.FrozenModule] = {}
         self._loading: set[str] = set()
@@ -307,6 +317,8 @@ class ReplayRun:
 
     def _count_steps(self) -> bool:
         self._steps += 1
+        if time.monotonic() > self._deadline:
+            raise ScriptLimitExceeded("time", self._limits)
         return self._over_budget()
 
     def _over_budget(self) -> bool:
@@ -660,10 +672,14 @@ def _parse(filename: str, source: str) -> sl.AstModule:
         raise
 
 
-def start_rust(script: str, filename: str, modules: Mapping[str, str]) -> Starter:
+def start_rust(
+    script: str, filename: str, modules: Mapping[str, str], limits: ScriptLimits
+) -> Starter:
     """The rust engine as a :data:`~transpiler.starlark_runtime.run.Starter`.
 
     Raises :class:`GoOnlyScript` when the script or a module it loads uses ``while``.
+    It checks the wall-clock limit every ~1000 instructions; the memory limit
+    needs a process of its own (:mod:`transpiler.starlark_runtime.sandbox`).
     """
     try:
         ast = _parse(filename, script)
@@ -673,7 +689,7 @@ def start_rust(script: str, filename: str, modules: Mapping[str, str]) -> Starte
     library = _Library(ast, modules)
 
     def start(state: RunState) -> EngineRun:
-        run = ReplayRun(ast, library, to_script(state.scenario.params), state)
+        run = ReplayRun(ast, library, to_script(state.scenario.params), state, limits)
         run.start()
         return run
 

@@ -11,6 +11,7 @@ not, the text vMCP itself prints and the diagnostic behind it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from transpiler.config.model import DocumentKind
 from transpiler.config.units import ConfigUnit, LoadedTool, LoadResult
@@ -51,6 +52,18 @@ class UnitReport:
     def verdict(self, phase: str) -> PhaseVerdict | None:
         """The verdict of ``phase`` (``P1``..``P4``, ``admission``, ``operator``), if it applies."""
         return next((v for v in self.verdicts if v.phase == phase), None)
+
+    @cached_property
+    def _by_tool(self) -> dict[tuple[str | None, str], list[Diagnostic]]:
+        found: dict[tuple[str | None, str], list[Diagnostic]] = {}
+        for diagnostic in self.diagnostics:
+            key = (diagnostic.tool, diagnostic.location.file)
+            found.setdefault(key, []).append(diagnostic)
+        return found
+
+    def about(self, tool: str, file: str) -> tuple[Diagnostic, ...]:
+        """The findings about the tool named ``tool`` written in ``file``, in order."""
+        return tuple(self._by_tool.get((tool, file), ()))
 
     def first_failure(self, phases: tuple[str, ...]) -> PhaseVerdict | None:
         """The first failing verdict among ``phases``, taken in the order given."""

@@ -158,7 +158,9 @@ RULES: Final = MappingProxyType(
         "LOAD.skipped": ("load", "a document with no composite tools: skipped"),
         "LOAD.emptyDocument": ("load", "an empty document: skipped"),
         "INPUT.unreadable": ("load", "a file that cannot be read or exceeds the size limit"),
-        "LIMIT.depth": ("P1", "nesting deeper than the transpiler's limit"),
+        "LIMIT.depth": ("load", "nesting deeper than the transpiler reads (a deviation)"),
+        "LIMIT.tools": ("load", "more composite tools in one file than the transpiler reads"),
+        "LIMIT.documents": ("load", "more YAML documents in one file than the transpiler reads"),
         "LIMIT.aliases": ("P1", "alias expansion past yaml.v3's ratio or the transpiler's budget"),
     }
 )

@@ -18,10 +18,13 @@ from typing import Any
 from transpiler.config.model import CompositeToolConfig
 from transpiler.deviations import CLASSES
 from transpiler.emit.inert import comment_text
+from transpiler.emit.limits import EmitterLimit, check_template
 from transpiler.emit.readable.state import State
 from transpiler.emit.readable.templates import NotReadable
 from transpiler.emit.readable.workflow import run_function
 from transpiler.emit.report import EmitResult, Note, SourceMapEntry
+from transpiler.gotemplate import TemplateSyntaxError, parse
+from transpiler.plan.dataflow import template_sites
 
 HELPERS = {
     "call_or": '''def call_or(tool, arguments, default):
@@ -47,6 +50,7 @@ def emit_readable(
     fixes: Iterable[str] = (),
 ) -> EmitResult:
     """The readable script for one validated tool (raises :class:`NotReadable`)."""
+    _within_limits(tool)
     state = State(tool, tool_schemas)
     _domain(state)
     run, spans = run_function(state)
@@ -68,6 +72,24 @@ def emit_readable(
         for steps, first, last in spans
     )
     return EmitResult(tool.name, script, source_map, tuple(state.notes), style="readable")
+
+
+def _within_limits(tool: CompositeToolConfig) -> None:
+    """Refuse, naming the step, a template past the emitter's limits (as the exact style does)."""
+    by_id = {step.id: step for step in tool.steps}
+    for site in template_sites(tool):
+        try:
+            tree = parse(site.text)
+        except TemplateSyntaxError:
+            continue
+        try:
+            check_template({id(t): t for t in (tree.root, *tree.trees.values())}.values())
+        except EmitterLimit as error:
+            step = by_id.get(site.reader)
+            if step is None:
+                raise EmitterLimit(f"output {site.site}: {error}") from None
+            where = step.where.at
+            raise EmitterLimit(f"step {step.id} ({where.file}:{where.line}): {error}") from None
 
 
 def _domain(state: State) -> None:

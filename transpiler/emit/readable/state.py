@@ -54,12 +54,17 @@ class StepView:
 
 @dataclass
 class Param:
-    """A parameter as the script reads it: ``read`` inline, or a ``local`` bound to it."""
+    """A parameter as the script reads it: ``read`` inline, or a ``local`` bound to it.
+
+    ``may_be_missing``: the read may stand for a missing parameter (vMCP's
+    ``<no value>``): optional, without a default the workflow gives.
+    """
 
     read: Expr
     kind: Kind
     local: str | None = None
     item_kind: Kind = Kind.ANY
+    may_be_missing: bool = False
 
     @property
     def expr(self) -> Expr:
@@ -151,17 +156,22 @@ class State:
                 else Kind.ANY
             )
             key = string(param_name)
+            may_be_missing = False
             if param_name in required_names:
                 read: Expr = Raw(f"params[{key.text}]")
             elif "default" in spec:
                 read = call("params.get", key, literal(plain(spec["default"])))
+            elif kind is Kind.STR:
+                read = call("params.get", key, string(""))
+                may_be_missing = True
             else:
                 read = call("params.get", key)
                 kind = Kind.ANY
+                may_be_missing = True
             local = None
             if counts[param_name] > 1:
                 local = self.namer.name(f"\x00param:{param_name}", param_name)
-            params[param_name] = Param(read, kind, local, item_kind)
+            params[param_name] = Param(read, kind, local, item_kind, may_be_missing)
         return params
 
     def _param(self, param_name: str) -> Val:
@@ -169,7 +179,7 @@ class State:
         if param is None:
             self.declare("missing-value")
             return runtime(call("params.get", string(param_name)))
-        if param.kind is Kind.ANY:
+        if param.may_be_missing:
             self.declare("missing-value")
         return runtime(param.expr, param.kind, item_kind=param.item_kind)
 

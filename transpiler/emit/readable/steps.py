@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
+from transpiler.emit.arguments import MAX_DEPTH, TooDeep, too_deep
 from transpiler.emit.readable.code import (
     TERNARY,
     Block,
@@ -81,7 +82,15 @@ def arguments(state: State, step: WorkflowStepConfig) -> Expr:
         )
     if step.arguments and map_key(step.arguments) in state.named:
         return state.named[map_key(step.arguments)]
-    return _value(state, step.arguments or {}, schema)
+    return _argument_map(state, step, schema)
+
+
+def _argument_map(state: State, step: WorkflowStepConfig, schema: Any) -> Expr:
+    try:  # The map itself is not counted: vMCP expands its values at depth 0.
+        return _value(state, step.arguments or {}, schema, -1)
+    except TooDeep as error:
+        where = step.where.at
+        raise TooDeep(f"step {step.id} ({where.file}:{where.line}): {error}") from None
 
 
 def hoist_shared(state: State, step: WorkflowStepConfig, block: Block, values: bool = True) -> None:
@@ -93,7 +102,7 @@ def hoist_shared(state: State, step: WorkflowStepConfig, block: Block, values: b
     """
     if state.tool_schemas is None and step.arguments:
         key = map_key(step.arguments)
-        worth = len(flat(_value(state, step.arguments, None))) > MIN_SHARED_MAP
+        worth = len(flat(_argument_map(state, step, None))) > MIN_SHARED_MAP
         if worth and key in state.shared and key not in state.named:
             local = state.variable(key, "arguments")
             block.statement(f"{local} = ", arguments(state, step))
@@ -116,7 +125,9 @@ def hoist_shared(state: State, step: WorkflowStepConfig, block: Block, values: b
         state.named[template] = name(local)
 
 
-def _value(state: State, value: Any, schema: Any) -> Expr:
+def _value(state: State, value: Any, schema: Any, depth: int) -> Expr:
+    if depth > MAX_DEPTH:
+        raise too_deep()
     kind = schema.get("type") if isinstance(schema, dict) else None
     if isinstance(value, str):
         if kind not in ("integer", "number", "boolean") and value in state.named:
@@ -126,11 +137,14 @@ def _value(state: State, value: Any, schema: Any) -> Expr:
         properties = schema.get("properties") if kind == "object" else None
         properties = properties if isinstance(properties, dict) else {}
         return Dict(
-            tuple((string(str(k)), _value(state, v, properties.get(k))) for k, v in value.items())
+            tuple(
+                (string(str(k)), _value(state, v, properties.get(k), depth + 1))
+                for k, v in value.items()
+            )
         )
     if isinstance(value, list):
         items = schema.get("items") if kind == "array" else None
-        return List(tuple(_value(state, v, items) for v in value))
+        return List(tuple(_value(state, v, items, depth + 1) for v in value))
     return literal(plain(value))
 
 

@@ -11,7 +11,7 @@
 // Python -> host:
 //
 //	{"type":"start","script":S,"filename":F,"params":P,"max_steps":N,
-//	 "modules":{NAME:SOURCE}}
+//	 "max_print":B,"modules":{NAME:SOURCE}}
 //	{"type":"resume","thread":[...],"value":V}
 //	{"type":"start-branch","thread":[...]}
 //	{"type":"abort"}
@@ -31,6 +31,9 @@
 // is set through resolve's legacy flags: the 2021 snapshot has no other way,
 // and the pinned go.starlark.net turns them into the same FileOptions that
 // vMCP passes (syntax.LegacyFileOptions), so one source serves both.
+//
+// print() writes to stderr, at most max_print bytes a run. Python bounds this
+// process's memory (RLIMIT_AS, GOMEMLIMIT) and each run's wall-clock time.
 //
 // Numbers: a Starlark float is written with a decimal point or exponent so
 // that Python reads it back as a float; integers stay integers.
@@ -79,6 +82,7 @@ type incoming struct {
 	Filename string            `json:"filename"`
 	Params   json.RawMessage   `json:"params"`
 	MaxSteps uint64            `json:"max_steps"`
+	MaxPrint int               `json:"max_print"`
 	Modules  map[string]string `json:"modules"`
 }
 
@@ -101,6 +105,8 @@ type run struct {
 	maxSteps uint64
 	wg       sync.WaitGroup
 	modules  map[string]string
+	maxPrint int
+	printed  int
 	loaded   map[string]*loadedModule // nil value: being loaded
 }
 
@@ -128,6 +134,21 @@ func (r *run) load(thread *starlark.Thread, module string) (starlark.StringDict,
 	return entry.globals, entry.err
 }
 
+// print writes print() output to stderr until the run's budget is spent.
+func (r *run) print(_ *starlark.Thread, msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	line := msg + "\n"
+	if r.printed >= r.maxPrint {
+		return
+	}
+	if r.printed+len(line) > r.maxPrint {
+		line = line[:r.maxPrint-r.printed] + "\n[print output truncated]\n"
+	}
+	r.printed += len(line)
+	os.Stderr.WriteString(line)
+}
+
 func pathKey(path []int) string {
 	parts := make([]string, len(path))
 	for i, p := range path {
@@ -142,7 +163,7 @@ func (r *run) newThread(path []int) *scriptThread {
 		reply: make(chan json.RawMessage, 1),
 		start: make(chan struct{}, 1),
 	}
-	t.starlar = &starlark.Thread{Name: pathKey(path), Load: r.load}
+	t.starlar = &starlark.Thread{Name: pathKey(path), Load: r.load, Print: r.print}
 	t.starlar.SetLocal("scriptThread", t)
 	t.starlar.SetLocal("run", r)
 	if r.maxSteps > 0 {
@@ -410,6 +431,7 @@ func startRun(message incoming) *run {
 		threads:  map[string]*scriptThread{},
 		abort:    make(chan struct{}),
 		maxSteps: message.MaxSteps,
+		maxPrint: message.MaxPrint,
 		modules:  message.Modules,
 		loaded:   map[string]*loadedModule{},
 	}

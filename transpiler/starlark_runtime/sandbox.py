@@ -1,0 +1,229 @@
+"""Runs on starlark-rust in a child process whose memory is capped.
+
+starlark-rust aborts the whole process when an allocation fails, so a script
+like ``[0] * 2000000000`` cannot be stopped in-process. Rust runs therefore
+happen in one reused child process (``python -m
+transpiler.starlark_runtime.sandbox MEMORY``) whose address space is capped
+(``RLIMIT_AS``: its size once warmed up, plus the run's memory limit). A whole
+run goes there (scenario in, trace out, as pickles over its stdin and
+stdout): the child runs the kernel, the backends and the engine, and checks
+the wall-clock limit every ~1000 Starlark instructions (:mod:`.hostlimits`
+caps the memory). This side waits at most the wall-clock limit plus
+:data:`GRACE_SECONDS`, then kills the child.
+A child that meets its memory cap (an allocation that aborts the process,
+or that starlark-rust reports as an "out of memory" panic, or a
+``MemoryError``) or is killed is replaced for the next run, and the run
+raises :class:`~transpiler.starlark_runtime.run.ScriptLimitExceeded` naming
+the limit; any other failure is an engine error and the child is replaced
+too.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from typing import IO, Any
+
+from transpiler.sim.backoff import Jitter
+from transpiler.sim.scenario import Scenario
+from transpiler.sim.trace import Trace
+from transpiler.starlark_runtime.hostlimits import cap_address_space
+from transpiler.starlark_runtime.profile import ScriptLimits
+from transpiler.starlark_runtime.run import (
+    EngineError,
+    GoOnlyScript,
+    ScriptLimitExceeded,
+    run_script,
+)
+
+GRACE_SECONDS = 2.0
+_HEADER = 8
+
+
+@dataclass(frozen=True)
+class Request:
+    """One run: everything :func:`run_script` needs for the rust engine."""
+
+    script: str
+    filename: str
+    modules: dict[str, str]
+    scenario: Scenario
+    timeout_ns: int
+    jitter: Jitter
+    seconds: float
+
+
+def _send(stream: IO[bytes], value: Any) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(len(data).to_bytes(_HEADER, "big") + data)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> Any:
+    header = stream.read(_HEADER)
+    if len(header) < _HEADER:
+        return None
+    return pickle.loads(stream.read(int.from_bytes(header, "big")))
+
+
+class Sandbox:
+    """The child process and its pipes; one run at a time."""
+
+    def __init__(self, limits: ScriptLimits) -> None:
+        self.limits = limits
+        self.lock = threading.Lock()
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", __name__, str(limits.memory_bytes)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            # A panic's backtrace can take seconds to print; nobody reads it.
+            env={**os.environ, "RUST_BACKTRACE": "0"},
+        )
+        ready = self._reply(60.0)
+        if ready != ("ready",):
+            self.close()
+            raise EngineError(f"the starlark-rust sandbox did not start: {ready!r}")
+
+    def run(self, request: Request) -> Trace:
+        """The run's trace; raises ScriptLimitExceeded or EngineError."""
+        stdin = self._process.stdin
+        assert stdin is not None
+        try:
+            _send(stdin, request)
+        except BrokenPipeError:
+            raise self._died() from None
+        reply = self._reply(request.seconds + GRACE_SECONDS)
+        if reply is None:
+            self.close()
+            raise ScriptLimitExceeded("time", self.limits)
+        kind, value = reply
+        if kind == "trace":
+            assert isinstance(value, Trace)
+            return value
+        if kind == "limit":
+            if value == "memory":
+                self.close()
+            raise ScriptLimitExceeded(value, self.limits)
+        if kind == "go-only":
+            raise GoOnlyScript(value)
+        self.close()
+        raise EngineError(value)
+
+    def _reply(self, seconds: float) -> Any:
+        """The child's next message; None when ``seconds`` pass first."""
+        stdout = self._process.stdout
+        assert stdout is not None
+        readable, _, _ = select.select([stdout], [], [], seconds)
+        if not readable:
+            return None
+        reply = _receive(stdout)
+        if reply is None:
+            raise self._died()
+        return reply
+
+    def _died(self) -> EngineError:
+        code = self._process.wait()
+        self.close()
+        if code in (-signal.SIGABRT, -signal.SIGKILL, -signal.SIGSEGV):
+            return ScriptLimitExceeded("memory", self.limits)
+        return EngineError(f"the starlark-rust sandbox exited unexpectedly (exit {code})")
+
+    def alive(self) -> bool:
+        """Whether the child can take another run."""
+        return self._process.poll() is None
+
+    def close(self) -> None:
+        """Stop the child (for good)."""
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+        for stream in (self._process.stdin, self._process.stdout):
+            if stream is not None:
+                stream.close()
+
+
+_SANDBOX: Sandbox | None = None
+_SANDBOX_LOCK = threading.Lock()
+
+
+def run_sandboxed(
+    script: str,
+    scenario: Scenario,
+    *,
+    filename: str,
+    timeout_ns: int,
+    jitter: Jitter,
+    limits: ScriptLimits,
+    modules: dict[str, str],
+) -> Trace:
+    """Run ``script`` on starlark-rust in the shared child (started, or replaced, as needed)."""
+    global _SANDBOX
+    request = Request(script, filename, modules, scenario, timeout_ns, jitter, limits.seconds)
+    with _SANDBOX_LOCK:
+        if _SANDBOX is None or not _SANDBOX.alive() or _SANDBOX.limits != limits:
+            if _SANDBOX is not None:
+                with _SANDBOX.lock:  # let a run in another thread finish first
+                    _SANDBOX.close()
+            _SANDBOX = Sandbox(limits)
+        sandbox = _SANDBOX
+        sandbox.lock.acquire()  # under the module lock: nobody replaces it meanwhile
+    try:
+        return sandbox.run(request)
+    finally:
+        sandbox.lock.release()
+
+
+def serve(memory_bytes: int) -> None:
+    """The child: warm up, cap the address space, then run requests until stdin closes."""
+    from transpiler.starlark_runtime.rust_engine import start_rust
+
+    requests = sys.stdin.buffer
+    replies = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # whatever else writes to stdout must not reach the protocol
+    limits = ScriptLimits(memory_bytes=memory_bytes)
+    warm_up = "def run(params):\n    return {}\n"
+    run_script(start_rust(warm_up, "warm-up.star", {}, limits), Scenario())
+    cap_address_space(os.getpid(), memory_bytes)
+    _send(replies, ("ready",))
+    while True:
+        request = _receive(requests)
+        if request is None:
+            return
+        assert isinstance(request, Request)
+        limits = ScriptLimits(memory_bytes=memory_bytes, seconds=request.seconds)
+        try:
+            trace = run_script(
+                start_rust(request.script, request.filename, request.modules, limits),
+                request.scenario,
+                timeout_ns=request.timeout_ns,
+                jitter=request.jitter,
+            )
+            reply: tuple[str, Any] = ("trace", trace)
+        except ScriptLimitExceeded as exceeded:
+            reply = ("limit", exceeded.which)
+        except GoOnlyScript as refused:
+            reply = ("go-only", str(refused))
+        except BaseException as error:  # reported to the parent; this process is not reused
+            # starlark-rust's heap reports a failed allocation as a panic ("out of memory").
+            memory = isinstance(error, MemoryError) or "out of memory" in str(error)
+            _send(replies, ("limit", "memory") if memory else ("error", _describe(error)))
+            return
+        _send(replies, reply)
+
+
+def _describe(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+if __name__ == "__main__":
+    # The module itself, not ``__main__``: requests name its classes.
+    from transpiler.starlark_runtime import sandbox
+
+    sandbox.serve(int(sys.argv[1]))
