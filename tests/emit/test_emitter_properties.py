@@ -14,7 +14,8 @@ from tests.conftest import REPO_ROOT, UPSTREAM_CORPUS, outputs_across_hash_seeds
 from transpiler.config.loader import load_bytes, load_paths
 from transpiler.config.validate import validate
 from transpiler.diagnostics import TranspilerError
-from transpiler.emit.script import emit_script, helper_library
+from transpiler.emit.library import helper_library
+from transpiler.emit.script import emit_script
 from transpiler.emit.subset import check_subset
 from transpiler.sim.scenario import scenario_from_document
 from transpiler.starlark_runtime import run_starlark

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from functools import cache
 from typing import Any
 
 import libcst as cst
@@ -17,7 +16,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from transpiler.config.model import CompositeToolConfig
 from transpiler.emit.emitter import header_lines, run_function
 from transpiler.emit.fixes import checked_fixes
-from transpiler.emit.library import Library
+from transpiler.emit.library import Library, helper_library
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
 from transpiler.emit.scope import EmitState
@@ -31,16 +30,6 @@ HELPERS_INTRO = """\
 # ---------------------------------------------------------------------------
 """
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-LIBRARY_FILES = ("golib.star", "strconvlib.star", "vmcplib.star")
-
-
-@cache
-def helper_library() -> Library:
-    """Every helper a script may include (Go semantics, strconv, vMCP's engine)."""
-    from importlib import resources
-
-    package = resources.files("transpiler.emit")
-    return Library("\n\n".join(package.joinpath(name).read_text() for name in LIBRARY_FILES))
 
 
 def emit_script(
