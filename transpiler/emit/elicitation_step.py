@@ -44,12 +44,10 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     keywords = {} if problem is None else {"schema_problem": string(problem)}
     output = record.products.output
     if not continues(step):
-        state.use("vmcp_elicit")
         return [
             st.assign(output, call("vmcp_elicit", *arguments, **keywords), depth),
             *record.completed(depth),
         ]
-    state.use("vmcp_elicit_outcome")
     outcome = state.variable(step.id, "_answer")
     return [
         st.assign(outcome, call("vmcp_elicit_outcome", *arguments, **keywords), depth),

@@ -31,7 +31,6 @@ def has_default(default: object) -> bool:
 def output_block(state: EmitState, config: OutputConfig, depth: int) -> st.Body:
     """``return`` the output block's value."""
     value = _properties(state, config.properties, "", "")
-    state.use("vmcp_result")
     return [
         st.return_(
             call("vmcp_result", value),
@@ -60,7 +59,6 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
     if definition.type in ("object", "array"):
         value = json_value(definition.value, env)
         if value is not None:
-            state.use("vmcp_output_json")
             return call(
                 "vmcp_output_json",
                 string(name),
@@ -76,7 +74,6 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
         and not compiled.can_fail
     ):
         return Code(compiled.code)
-    state.use("vmcp_output_value")
     return call(
         "vmcp_output_value",
         string(name),
@@ -103,7 +100,6 @@ def _fallback(definition: OutputProperty) -> Expr:
 
 def last_completed(state: EmitState, levels: Sequence[Sequence[str]], depth: int) -> st.Body:
     """``return`` the output of the step that completed last (S150)."""
-    state.use("vmcp_result")
     body: st.Body = []
     comment = "No output block: vMCP returns the output of the step that completed last."
     for level in reversed(levels):

@@ -6,7 +6,6 @@ Assembled as one libcst module, checked against the Starlark subset we emit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -29,7 +28,6 @@ HELPERS_INTRO = """\
 # step semantics), so the script above behaves exactly like the composite tool.
 # ---------------------------------------------------------------------------
 """
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def emit_script(
@@ -51,7 +49,7 @@ def emit_script(
     run_module = cst.Module(body=[run])
     own_code = "\n\n".join([*state.definitions, run_module.code.strip("\n")])
     check_subset(own_code, frozenset(library.definitions))
-    helpers = library.source(_names_used(own_code, library) | state.helpers)
+    helpers = library.source(_names_used(own_code, library))
     header = "".join(
         line.strip() + "\n" if line.strip() == "#" else line.rstrip() + "\n"
         for line in comment_lines_text(header_lines(tool, state, source))
@@ -74,8 +72,24 @@ def comment_lines_text(lines: list[str]) -> list[str]:
 
 
 def _names_used(code: str, library: Library) -> set[str]:
-    """Library definitions the script's own code mentions."""
-    return {word for word in _WORD.findall(code) if word in library}
+    """Library definitions the script's own code refers to (by name, not in strings)."""
+    found: set[str] = set()
+
+    class Collector(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value in library:
+                found.add(node.value)
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+    cst.parse_module(code).visit(Collector())
+    return found
 
 
 def _source_map(
