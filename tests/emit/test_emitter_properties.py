@@ -69,11 +69,9 @@ def test_no_yaml_string_can_inject_code(step_id: str, literal: str, default: str
     if not validate(load).valid:
         return
     config = load.tools[0].effective
-    script = emit_script(config, "hostile.yaml").script
-    scenario = scenario_from_document(
-        {"backends": {tool_name: {"results": [{"isError": True}]}}}
-    )
-    trace = run_starlark(script, scenario)
+    emitted = emit_script(config, "hostile.yaml")
+    scenario = scenario_from_document({"backends": {tool_name: {"results": [{"isError": True}]}}})
+    trace = run_starlark(emitted.script, scenario, modules=emitted.modules)
     assert trace.outcome == "success", trace.error
     assert [call.args for call in trace.calls] == [{"text": literal, literal: "key"}]
     assert trace.output == {"echo": default}

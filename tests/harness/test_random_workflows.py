@@ -36,7 +36,9 @@ def test_generated_workflows_behave_like_their_scripts(
     domain = frozenset(note.name for note in emitted.domain)
     scenario = data.draw(scenarios(tool_shapes(tool), tool.parameters, tool.name, domain))
     composite = run_composite(tool, scenario)
-    script = run_starlark(emitted.script, scenario, timeout_ns=tool.timeout)
+    script = run_starlark(
+        emitted.script, scenario, timeout_ns=tool.timeout, modules=emitted.modules
+    )
     if difference(composite, script) is None:
         return
     others = run_composite_schedules(tool, scenario, "all", 32)
