@@ -24,8 +24,10 @@ re-running the script's prefix (cheap for workflow-sized scripts; see
 benchmarks/bench_runtime.py). Steps are counted per pass, so the execution-step
 limit applies to each pass rather than to the sum over passes.
 
-``load()`` resolves against the run's modules (parsed once per run, evaluated
-at most once per pass, like the script). The dialect follows the go engine's
+``load()`` resolves against the run's modules (parsed once per process and
+source, evaluated at most once per pass like the script; a module whose
+evaluation called no builtin is kept for the rest of the run, since replaying
+it would give the same module). The dialect follows the go engine's
 where starlark-rust can: top-level ``if``/``for`` and global reassignment are
 allowed, loaded names are not re-exported; ``while`` does not parse, and such
 a script raises :class:`GoOnlyScript`.
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -99,7 +102,7 @@ class _Library:
             if name in self.asts or name in self.errors or name not in sources:
                 continue
             try:
-                ast = _parse(name, sources[name])
+                ast = _parse_module(name, sources[name])
             except sl.StarlarkError as error:
                 self.errors[name] = _error_message(error)
                 continue
@@ -196,6 +199,7 @@ class ReplayRun:
         self._library = library
         self._loader = sl.FileLoader(self._load)
         self._loaded: dict[str, sl.FrozenModule] = {}
+        self._kept: dict[str, sl.FrozenModule] = {}
         self._loading: set[str] = set()
         self._options = sl.EvalOptions(check_cancelled=self._count_steps)
         self._params = params
@@ -240,7 +244,7 @@ class ReplayRun:
         self._parked = False
         self._escaped = None
         self._steps = 0
-        self._loaded = {}
+        self._loaded = dict(self._kept)
         self._loading = set()
         for thread in self._threads.values():
             thread.reset_pass()
@@ -289,6 +293,7 @@ class ReplayRun:
         """``load(name)``: the module run once in this pass; failures read as on go."""
         if name in self._loaded:
             return self._loaded[name]
+        thread, cursor = self._current, self._current.cursor
         try:
             if name in self._loading:
                 raise _LoadFailure("cycle in load graph")
@@ -303,6 +308,8 @@ class ReplayRun:
             raise self._stop(f"cannot load {name}: {inner}") from None
         self._loading.discard(name)
         self._loaded[name] = frozen
+        if thread is self._current and thread.cursor == cursor:
+            self._kept[name] = frozen
         return frozen
 
     def _count_steps(self) -> bool:
@@ -645,6 +652,12 @@ def _error_message(error: sl.StarlarkError) -> str:
         if line.startswith("error: "):
             return line[len("error: ") :]
     return str(error).strip()
+
+
+@lru_cache(maxsize=64)
+def _parse_module(name: str, source: str) -> sl.AstModule:
+    """A module's parse, shared by every run that loads the same source."""
+    return _parse(name, source)
 
 
 def _parse(filename: str, source: str) -> sl.AstModule:
