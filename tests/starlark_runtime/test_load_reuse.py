@@ -4,11 +4,13 @@ On rust every context switch is a new pass that re-evaluates the script; a
 module whose evaluation called no builtin is kept for the rest of the run,
 one that did is re-evaluated (its calls replayed). The go host keeps each
 module's compiled program for later runs. Either way the traces are those of
-a module run once per run.
+a module run once per run; and nothing of a run outlives it.
 """
 
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any
 
 import pytest
@@ -63,3 +65,18 @@ def test_rust_keeps_a_module_that_called_no_builtin_for_the_run(
     assert trace.outcome == "success"
     passes = evaluated.count("noisy.star")
     assert passes > 1 and evaluated.count("pure.star") == 1
+
+
+def test_a_rust_run_that_loaded_modules_is_freed(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: list[weakref.ref[rust_engine.ReplayRun]] = []
+    real = rust_engine.ReplayRun.start
+
+    def tracked(self: rust_engine.ReplayRun) -> None:
+        runs.append(weakref.ref(self))
+        real(self)
+
+    monkeypatch.setattr(rust_engine.ReplayRun, "start", tracked)
+    trace = run(SCRIPT, scenario(WORLD), "rust", modules=MODULES)
+    assert trace.outcome == "success" and len(runs) == 1
+    gc.collect()
+    assert runs[0]() is None, "the run is kept alive by its loaded modules"

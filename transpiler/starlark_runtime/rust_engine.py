@@ -88,6 +88,7 @@ _PRELUDE = sl.parse(
 _ENTRY = sl.parse("entry.star", "run(__params)\n")
 _RUN_CHECK = sl.parse("check.star", "__run_type = type(run)\n")
 _CHECK_INTERVAL_STEPS = 1000
+_CLOSED_OPTIONS = sl.EvalOptions()
 
 
 class _Library:
@@ -118,6 +119,13 @@ class _Library:
 
 class _LoadFailure(Exception):
     """A module cannot be loaded; the message is go.starlark.net's inner text."""
+
+
+def _closed(name: str) -> sl.FrozenModule:
+    raise _LoadFailure(f"the run is over: {name} not loaded")
+
+
+_CLOSED_LOADER = sl.FileLoader(_closed)
 
 
 class _Park(Exception):
@@ -225,7 +233,16 @@ class ReplayRun:
         return self._outcome
 
     def close(self) -> None:
-        """Nothing outlives a rust run."""
+        """Nothing outlives a rust run.
+
+        The interpreter's objects that call back into the run (the loader, the
+        step counter, the loaded modules' builtins) make cycles Python's collector
+        cannot see through, so the run lets them go.
+        """
+        self._loaded = {}
+        self._kept = {}
+        self._loader = _CLOSED_LOADER
+        self._options = _CLOSED_OPTIONS
 
     def _spawn(self, thread: _Thread) -> None:
         kthread = self._state.kernel.spawn(_ThreadRunner(self, thread), thread.path, thread.label)
