@@ -66,7 +66,7 @@ def emit_script(
         line.strip() + "\n" if line.strip() == "#" else line.rstrip() + "\n"
         for line in comment_lines_text(header_lines(tool, state, source))
     )
-    loads = used and not inline_helpers
+    loads = bool(used) and not inline_helpers
     code = header + "\n" + (LOAD_INTRO + load_statement(sorted(used)) + "\n" if loads else "")
     code += own_code + "\n"
     run_offset = code.count("\n", 0, code.index("\ndef run(") + 1)
