@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, overload
 
@@ -71,8 +71,10 @@ def _digest(*parts: bytes | str) -> str:
 class Transpiled:
     """One tool's script and everything said about it; ``reason`` when it was not converted.
 
-    ``domain`` lists the assumptions under which the script behaves like the
-    composite tool, ``quirks`` the vMCP behaviours it reproduces on purpose,
+    ``modules`` are the Starlark modules the script loads (name -> source: an
+    exact script's ``vmcp_compat.star``; none when self-contained); ``domain``
+    lists the assumptions under which the script behaves like the composite
+    tool, ``quirks`` the vMCP behaviours it reproduces on purpose,
     ``deviations`` the named deviation classes it may exhibit (a readable
     script's, or fixes asked for), ``warnings`` what a reviewer should look at.
     """
@@ -81,6 +83,7 @@ class Transpiled:
     location: str
     script: str | None
     style: str = "readable"
+    modules: Mapping[str, str] = field(default_factory=dict, hash=False)
     source_map: tuple[SourceMapEntry, ...] = ()
     domain: tuple[Note, ...] = ()
     quirks: tuple[Note, ...] = ()
@@ -133,6 +136,7 @@ class Config:
         tool: str,
         *,
         style: str = ...,
+        inline_helpers: bool = ...,
         tool_schemas: Mapping[str, Any] | None = ...,
         fixes: Iterable[str] = ...,
     ) -> Transpiled: ...
@@ -143,6 +147,7 @@ class Config:
         tool: None = ...,
         *,
         style: str = ...,
+        inline_helpers: bool = ...,
         tool_schemas: Mapping[str, Any] | None = ...,
         fixes: Iterable[str] = ...,
     ) -> dict[str, Transpiled]: ...
@@ -152,17 +157,21 @@ class Config:
         tool: str | None = None,
         *,
         style: str = "readable",
+        inline_helpers: bool = False,
         tool_schemas: Mapping[str, Any] | None = None,
         fixes: Iterable[str] = (),
     ) -> Transpiled | dict[str, Transpiled]:
         """The script of ``tool``, or of every tool by name.
 
-        ``style`` is ``readable`` (default) or ``exact``; ``tool_schemas`` maps
-        backend tool names to their ``inputSchema`` (a ``tools/list``), for
-        vMCP's argument conversion; ``fixes`` names vMCP quirks to fix.
+        ``style`` is ``readable`` (default) or ``exact``; an exact script loads
+        its helpers (``Transpiled.modules``) unless ``inline_helpers``;
+        ``tool_schemas`` maps backend tool names to their ``inputSchema`` (a
+        ``tools/list``), for vMCP's argument conversion; ``fixes`` names vMCP
+        quirks to fix.
         """
         options = CheckOptions(
             style=style,
+            inline_helpers=inline_helpers,
             tool_schemas=dict(tool_schemas) if tool_schemas is not None else None,
             fixes=tuple(sorted(set(fixes))),
         )
@@ -251,6 +260,7 @@ def _transpile(outcome: ToolOutcome) -> Transpiled:
         label,
         emitted.script,
         emitted.style,
+        emitted.modules,
         emitted.source_map,
         emitted.domain,
         emitted.quirks,

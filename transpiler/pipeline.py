@@ -163,6 +163,7 @@ def emit(tool: LoadedTool, options: CheckOptions) -> EmitResult | str:
             style=options.style,
             tool_schemas=options.tool_schemas,
             fixes=options.fixes,
+            inline_helpers=options.inline_helpers,
         )
     except TranspilerError as error:
         return _one_line(str(error))

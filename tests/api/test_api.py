@@ -12,6 +12,7 @@ import transpiler
 from tests.conftest import CORPUS, outputs_across_hash_seeds
 from transpiler import api
 from transpiler.diagnostics import InputError
+from transpiler.emit.library import LIBRARY_NAME, library_text
 
 EXAMPLE = CORPUS / "example" / "vmcp-config.yaml"
 TINY = """\
@@ -76,6 +77,17 @@ def test_validate_plan_transpile_check() -> None:
     assert list(every) == list(config.tools) and every["deploy_with_approval"] is result
     check = config.check("sync_inventory")
     assert check.verdict in set(transpiler.Verdict)
+
+
+def test_exact_scripts_load_their_helpers_unless_inlined() -> None:
+    config = transpiler.load(EXAMPLE)
+    loading = config.transpile("sync_inventory", style="exact")
+    inline = config.transpile("sync_inventory", style="exact", inline_helpers=True)
+    assert loading.modules == {LIBRARY_NAME: library_text()} and inline.modules == {}
+    assert loading.script is not None and inline.script is not None
+    assert f'load("{LIBRARY_NAME}", "vmcp_call", "vmcp_result")' in loading.script
+    assert "load(" not in inline.script and "\ndef vmcp_call(" in inline.script
+    assert config.transpile("sync_inventory").modules == {}
 
 
 def test_a_tool_vmcp_rejects_is_not_converted_with_the_reason() -> None:

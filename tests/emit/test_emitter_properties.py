@@ -14,8 +14,9 @@ from tests.conftest import REPO_ROOT, UPSTREAM_CORPUS, outputs_across_hash_seeds
 from transpiler.config.loader import load_bytes, load_paths
 from transpiler.config.validate import validate
 from transpiler.diagnostics import TranspilerError
-from transpiler.emit.script import emit_script, helper_library
-from transpiler.emit.subset import check_subset
+from transpiler.emit.library import LIBRARY_NAME, helper_library, library_text
+from transpiler.emit.script import emit_script
+from transpiler.emit.subset import SubsetViolation, check_subset
 from transpiler.sim.scenario import scenario_from_document
 from transpiler.starlark_runtime import run_starlark
 
@@ -68,11 +69,9 @@ def test_no_yaml_string_can_inject_code(step_id: str, literal: str, default: str
     if not validate(load).valid:
         return
     config = load.tools[0].effective
-    script = emit_script(config, "hostile.yaml").script
-    scenario = scenario_from_document(
-        {"backends": {tool_name: {"results": [{"isError": True}]}}}
-    )
-    trace = run_starlark(script, scenario)
+    emitted = emit_script(config, "hostile.yaml")
+    scenario = scenario_from_document({"backends": {tool_name: {"results": [{"isError": True}]}}})
+    trace = run_starlark(emitted.script, scenario, modules=emitted.modules)
     assert trace.outcome == "success", trace.error
     assert [call.args for call in trace.calls] == [{"text": literal, literal: "key"}]
     assert trace.output == {"echo": default}
@@ -121,8 +120,44 @@ def test_every_valid_upstream_workflow_emits_or_says_why() -> None:
 
 
 def test_the_helper_library_is_inside_the_subset() -> None:
+    check_subset(library_text())
     library = helper_library()
     check_subset(library.source(library.definitions))
+
+
+def test_the_library_is_in_sections_by_go_package_and_every_helper_says_why() -> None:
+    lines = library_text().splitlines()
+    rule = "# " + "=" * 75
+    opening = [i for i in range(1, len(lines) - 1) if lines[i] == rule and lines[i - 1] == ""]
+    packages = [lines[i + 1].removeprefix("# ").split(":")[0] for i in opening]
+    assert packages == [
+        "Values",
+        "unicode/utf8",
+        "strconv",
+        "fmt",
+        "encoding/json",
+        "text/template",
+        "vMCP's workflow engine",
+    ]
+    for definition in helper_library().definitions.values():
+        assert definition.source.startswith("# "), f"{definition.name} has no comment"
+        assert rule not in definition.source
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'load("other.star", "go_text")\n',
+        f'load("{LIBRARY_NAME}", "no_such_helper")\n',
+        f'load("{LIBRARY_NAME}", text="go_text")\n',
+        f'def run(params):\n    load("{LIBRARY_NAME}", "go_text")\n',
+        "def run(params):\n    return go_text(1)\n",
+    ],
+)
+def test_only_a_top_level_load_of_library_helpers_is_in_the_subset(script: str) -> None:
+    with pytest.raises(SubsetViolation):
+        check_subset(script)
+    check_subset(f'load("{LIBRARY_NAME}", "go_text")\ndef run(params):\n    return go_text(1)\n')
 
 
 def test_unknown_fix_is_refused() -> None:

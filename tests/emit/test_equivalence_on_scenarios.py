@@ -98,7 +98,9 @@ def test_script_behaves_like_the_workflow(
         return
     assert label not in REFUSED, f"{label} is converted now: update REFUSED"
     composite = run_composite(tool, scenario)
-    script = run_starlark(emitted.script, scenario, timeout_ns=tool.timeout)
+    script = run_starlark(
+        emitted.script, scenario, timeout_ns=tool.timeout, modules=emitted.modules
+    )
     found = difference(composite, script)
     if label in OUT_OF_DOMAIN:
         claimed = {note.name for note in emitted.domain} | emitted.declared

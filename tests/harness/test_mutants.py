@@ -2,7 +2,9 @@
 
 Each mutant edits the emitted script the way a plausible emitter bug would;
 ``check``, excusing only what the script declares, must find a scenario where
-the mutant differs from the workflow.
+the mutant differs from the workflow. Library mutants edit the
+``vmcp_compat.star`` an exact script loads (the harness must run the modules
+the emit result gives, not a copy of its own).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pytest
 from transpiler.config.loader import load_bytes
 from transpiler.config.units import LoadedTool
 from transpiler.emit import emit_tool
+from transpiler.emit.library import LIBRARY_NAME
 from transpiler.harness.check import CheckOptions, check_tool
 from transpiler.harness.verdict import Verdict
 
@@ -82,6 +85,13 @@ MUTANTS = {
         ),
     },
 }
+LIBRARY_MUTANTS = {
+    "wrong call error": (
+        '"tool call failed: tool %s in step %s: %s"',
+        '"tool call failed: tool %s at step %s: %s"',
+    ),
+    "lost <no value>": ('        return "<no value>"', '        return ""'),
+}
 CASES = [(style, name) for style, mutants in MUTANTS.items() for name in sorted(mutants)]
 EXAMPLES, PATHS = 60, 32
 
@@ -107,4 +117,18 @@ def test_the_harness_kills_the_mutant(style: str, name: str) -> None:
     options = CheckOptions(examples=EXAMPLES, paths=PATHS, style=style)
     report = check_tool(tool, options, emitted=mutant)
     assert report.verdict is Verdict.DIFFERS, f"{style} mutant {name!r} survived"
+    assert report.counterexample is not None
+
+
+@pytest.mark.parametrize("name", sorted(LIBRARY_MUTANTS))
+def test_the_harness_kills_the_library_mutant(name: str) -> None:
+    tool = _tool()
+    emitted = emit_tool(tool.effective, "mutants.yaml", style="exact")
+    before, after = LIBRARY_MUTANTS[name]
+    library = emitted.modules[LIBRARY_NAME]
+    assert library.count(before) == 1, f"the library mutant {name!r} no longer applies"
+    mutant = replace(emitted, modules={LIBRARY_NAME: library.replace(before, after)})
+    options = CheckOptions(examples=EXAMPLES, paths=PATHS, style="exact")
+    report = check_tool(tool, options, emitted=mutant)
+    assert report.verdict is Verdict.DIFFERS, f"library mutant {name!r} survived"
     assert report.counterexample is not None

@@ -44,7 +44,9 @@ def test_generated_workflows_behave_like_their_scripts(
     emitted = emit_tool(tool, "generated.yaml", style=style)
     scenario = data.draw(scenarios(tool_shapes(tool), tool.parameters, tool.name))
     composite = run_composite(tool, scenario)
-    script = run_starlark(emitted.script, scenario, engine=ENGINE, timeout_ns=tool.timeout)
+    script = run_starlark(
+        emitted.script, scenario, engine=ENGINE, timeout_ns=tool.timeout, modules=emitted.modules
+    )
     traces = [composite, *run_composite_schedules(tool, scenario, "all", 32)]
     if best_match(traces, script, emitted.declared, ENGINE) is None:
         found = "\n".join(d.render() for d in differences(composite, script))

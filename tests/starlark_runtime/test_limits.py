@@ -18,6 +18,7 @@ import yaml
 
 from tests.starlark_runtime.conftest import ENGINES
 from transpiler.cli import main
+from transpiler.sim.backoff import CentreJitter
 from transpiler.sim.scenario import Scenario
 from transpiler.starlark_runtime import ScriptLimitExceeded, ScriptLimits, run_starlark
 from transpiler.starlark_runtime.profile import MAX_PRINT_BYTES
@@ -108,3 +109,21 @@ def test_the_run_command_names_the_limit(
     assert capsys.readouterr().err == (
         f"error: {script}: the script needed more than 64 MiB of memory (the host's limit)\n"
     )
+
+
+def test_a_rust_child_that_grew_retires_after_its_reply() -> None:
+    """A child whose address space grew past its bound answers, then exits: the next run gets a
+    new one, so nothing one run leaves behind counts against another."""
+    from transpiler.starlark_runtime.sandbox import Request, Sandbox
+
+    def request(script: str) -> Request:
+        return Request(script, "s.star", {}, Scenario(), 0, CentreJitter(), HUNGRY.seconds)
+
+    grown = Sandbox(HUNGRY, retire_bytes=-1)  # any address space at all counts as grown
+    assert grown.run(request(FINE)).output == {"ok": True}
+    assert not grown.alive()
+    roomy = Sandbox(HUNGRY)  # the default bound: half the memory limit
+    for _ in range(3):
+        assert roomy.run(request(FINE)).output == {"ok": True}
+    assert roomy.alive()
+    roomy.close()

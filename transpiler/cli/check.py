@@ -96,6 +96,7 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         tool_schemas=load_tool_schemas(args.tools) if args.tools else None,
         fixes=tuple(sorted(checked_fixes(args.fix))),
         style=args.style,
+        inline_helpers=args.inline_helpers,
         accept=_accepted(args),
     )
 

@@ -33,7 +33,7 @@ def print_json(value: Any) -> None:
 
 
 def add_emit_options(parser: argparse.ArgumentParser) -> None:
-    """``--style``, ``--tools FILE`` and ``--fix QUIRK``: what shapes an emitted script."""
+    """``--style``, ``--inline-helpers``, ``--tools FILE``, ``--fix QUIRK``: what shapes scripts."""
     from transpiler.emit import STYLES
     from transpiler.emit.fixes import FIXES
 
@@ -43,6 +43,12 @@ def add_emit_options(parser: argparse.ArgumentParser) -> None:
         default=STYLES[0],
         help="readable (default): the script a person would write, its differences from vMCP "
         "named; exact: bug-compatible with vMCP's Go engine",
+    )
+    parser.add_argument(
+        "--inline-helpers",
+        action="store_true",
+        help="an exact script carries the helpers it uses instead of loading them from "
+        "vmcp_compat.star (`library --out DIR` writes that file)",
     )
     parser.add_argument(
         "--tools",

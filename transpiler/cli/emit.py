@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
                     style=args.style,
                     tool_schemas=schemas,
                     fixes=args.fix,
+                    inline_helpers=args.inline_helpers,
                 )
             )
         except TranspilerError as problem:

@@ -54,6 +54,13 @@ def register(subparsers: Any) -> None:
         "scriptFile (Kubernetes manifests always inline the script)",
     )
     parser.add_argument(
+        "--library-dir",
+        metavar="DIR",
+        type=Path,
+        help="where to write vmcp_compat.star, which exact scripts load (default: beside the "
+        "first rewritten file; never over a different file without --force)",
+    )
+    parser.add_argument(
         "--out",
         metavar="DIR",
         type=Path,
@@ -84,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
         keep_composite=args.keep_composite,
         script_dir=args.script_dir,
+        library_dir=args.library_dir,
         out_dir=args.out,
         backup_suffix=None if args.no_backup else args.backup,
         check=options_from(args),

@@ -162,7 +162,12 @@ def _coerce_string(text: str, kind: str) -> GoValue | GoError:
 
 
 def decode_json_as(text: str, go_type: str) -> GoValue | GoError:
-    """``json.Unmarshal`` into ``map[string]any`` or ``[]any``; ``null`` gives a typed nil."""
+    """``json.Unmarshal`` into ``map[string]any`` or ``[]any``; ``null`` gives a typed nil.
+
+    A number too large for a float64 inside a value of the right kind fails the
+    whole decoding (Go decodes on and returns that error at the end).
+    """
+    want_map = go_type == MAP_TYPE
     try:
         value = unmarshal(text)
     except JSONDecodeError as error:
@@ -170,7 +175,8 @@ def decode_json_as(text: str, go_type: str) -> GoValue | GoError:
         if not message.startswith("json: cannot unmarshal number"):
             return GoError(message)
         value = _top_level_kind(text)
-    want_map = go_type == MAP_TYPE
+        if isinstance(value, dict if want_map else list):
+            return GoError(message)
     if value is None:
         return NIL_MAP if want_map else NIL_LIST
     if want_map and isinstance(value, dict):

@@ -26,8 +26,12 @@ def emit_tool(
     style: str = "readable",
     tool_schemas: Mapping[str, Any] | None = None,
     fixes: Iterable[str] = (),
+    inline_helpers: bool = False,
 ) -> EmitResult:
     """The script for one validated tool in the given style.
+
+    An exact script loads its helpers from ``vmcp_compat.star`` (the result's
+    ``modules``), or carries them itself when ``inline_helpers``.
 
     A readable script is not possible for every workflow (a template function
     with no plain form, a step that reads another's error text): such a tool
@@ -42,8 +46,8 @@ def emit_tool(
         try:
             return emit_readable(tool, source, tool_schemas, fixes)
         except NotReadable as why:
-            exact = emit_script(tool, source, tool_schemas, fixes)
+            exact = emit_script(tool, source, tool_schemas, fixes, inline_helpers)
             reason = f"emitted in the exact style: {why}"
             note = Note("warning", "exact-fallback", reason)
             return replace(exact, notes=(*exact.notes, note))
-    return emit_script(tool, source, tool_schemas, fixes)
+    return emit_script(tool, source, tool_schemas, fixes, inline_helpers)

@@ -6,7 +6,9 @@ the backend tool's ``inputSchema`` declares (S81). The arguments' shape is
 fixed in the YAML and templates always give strings, so the conversion is
 decided here, position by position: a string at an ``integer``, ``number``
 or ``boolean`` position is wrapped in ``vmcp_as_integer`` and the like,
-which keep the string when it does not parse, as vMCP does.
+which keep the string when it does not parse, as vMCP does. A YAML timestamp
+reaches the backend as Go's JSON encoding of a ``time.Time`` (RFC 3339 with
+nanoseconds and the written offset), so the script sends that text.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from transpiler.emit.layout import Code, DictOf, Expr, ListOf, call, render, str
 from transpiler.emit.literals import literal
 from transpiler.emit.scope import EmitState
 from transpiler.emit.templates import TemplateEnv
+from transpiler.golang.timefmt import time_rfc3339_nano
 from transpiler.golang.values import GoTime
-from transpiler.sim.trace import plain_json
 
 MAX_DEPTH = 100
 
@@ -121,7 +123,7 @@ def _value(
         items = schema.get("items") if kind == "array" else None
         return ListOf(tuple(_value(state, item, env, depth + 1, fallible, items) for item in value))
     if isinstance(value, GoTime):
-        return Code(literal(plain_json(value)))
+        return Code(literal(time_rfc3339_nano(value)))
     return Code(literal(value))
 
 

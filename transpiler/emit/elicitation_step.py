@@ -5,18 +5,26 @@ does (S124, S125): accept completes with ``{action, content}``; decline and
 cancel apply their handler (none or abort fail, continue completes with
 ``{action}``, skip_remaining completes with ``{action, skipped: True}`` and
 skips nothing). The builtin reports an unanswered request as ``cancel``, so a
-timeout follows onCancel like a cancel.
+timeout follows onCancel like a cancel. The schema is a constant of the YAML:
+vMCP's check of its size and depth (S121) is made here, and a schema it
+refuses is passed to ``vmcp_elicit`` as ``schema_problem``.
 """
 
 from __future__ import annotations
 
-from transpiler.composite.elicitation import schema_problem_of
+from typing import Any
+
 from transpiler.config.model import ElicitationResponseConfig, WorkflowStepConfig
 from transpiler.emit import statements as st
 from transpiler.emit.layout import Code, call, string
 from transpiler.emit.literals import literal
 from transpiler.emit.scope import COMPLETED, EmitState
 from transpiler.emit.step_code import FAILED, Record, continues, with_condition
+from transpiler.golang.jsonenc import JSONEncodeError, marshal
+from transpiler.golang.runes import go_bytes
+
+MAX_SCHEMA_BYTES = 102400
+MAX_SCHEMA_DEPTH = 10
 
 
 def elicitation_step(
@@ -40,16 +48,14 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
         string(_handler(step.on_decline)),
         string(_handler(step.on_cancel)),
     )
-    problem = schema_problem_of(step.schema or {})
+    problem = schema_problem(step.schema or {})
     keywords = {} if problem is None else {"schema_problem": string(problem)}
     output = record.products.output
     if not continues(step):
-        state.use("vmcp_elicit")
         return [
             st.assign(output, call("vmcp_elicit", *arguments, **keywords), depth),
             *record.completed(depth),
         ]
-    state.use("vmcp_elicit_outcome")
     outcome = state.variable(step.id, "_answer")
     return [
         st.assign(outcome, call("vmcp_elicit_outcome", *arguments, **keywords), depth),
@@ -60,6 +66,29 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
             Code(f"{outcome}[1]"),
         ),
     ]
+
+
+def schema_problem(schema: Any) -> str | None:
+    """What vMCP says of a schema over its limits (S121): its JSON size, then its depth."""
+    try:
+        size = len(go_bytes(marshal(schema)))
+    except JSONEncodeError as error:
+        return f"invalid schema: {error}"
+    if size > MAX_SCHEMA_BYTES:
+        return f"schema too large: {size} bytes (max {MAX_SCHEMA_BYTES})"
+    level, depth = [schema], 0
+    while level:
+        if depth > MAX_SCHEMA_DEPTH:
+            return f"schema nesting too deep: {depth} levels (max {MAX_SCHEMA_DEPTH})"
+        level = [child for value in level for child in _children(value)]
+        depth += 1
+    return None
+
+
+def _children(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return list(value.values())
+    return value if isinstance(value, list) else []
 
 
 def _notes(state: EmitState, step: WorkflowStepConfig) -> None:

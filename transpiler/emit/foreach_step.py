@@ -84,7 +84,6 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
         per_item = call(
             "vmcp_iterate_retrying", *common, Code(str(attempts)), string(retry_delay(inner))
         )
-    state.use(per_item.func, "vmcp_for_each_output")
     iterations = _iterations(step, per_item, items, depth)
     output = record.products.output
     if not recording:

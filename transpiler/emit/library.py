@@ -1,9 +1,11 @@
-"""Starlark helper libraries shipped with the emitter, included piece by piece.
+"""``vmcp_compat.star``, the helper library of exact scripts, and its definitions.
 
-A library is a ``.star`` file of top-level definitions (``def`` or constant
-assignments), each introduced by a comment saying why it exists. A script
-includes only the definitions it uses, plus what those use, in file order,
-so the same set of names always gives the same text.
+The library is one ``.star`` file of top-level definitions (``def`` or
+constant assignments), each introduced by the comment directly above it;
+comment blocks separated from a definition by a blank line are section
+headings. A script loads the names it uses from the file, or (inline form)
+carries the definitions it uses plus what those use, in file order, so the
+same set of names always gives the same text.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from importlib import resources
 import libcst as cst
 
 from transpiler.emit.statements import Statement
+
+LIBRARY_NAME = "vmcp_compat.star"
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,10 @@ class Library:
         names = {name for name, _ in units}
         self.definitions: dict[str, Definition] = {}
         for name, statement in units:
-            source = cst.Module(body=[statement]).code.strip("\n") + "\n"
+            own = statement.with_changes(
+                leading_lines=_trailing_comment_block(statement.leading_lines)
+            )
+            source = cst.Module(body=[own]).code.strip("\n") + "\n"
             used = _names_in(statement) & names - {name}
             self.definitions[name] = Definition(name, source, frozenset(used))
         self._order = [name for name, _ in units]
@@ -61,9 +68,15 @@ class Library:
 
 
 @cache
-def packaged(filename: str) -> Library:
-    """A library shipped in this package (``transpiler/emit/<filename>``)."""
-    return Library(resources.files("transpiler.emit").joinpath(filename).read_text())
+def library_text() -> str:
+    """The text of ``vmcp_compat.star`` as shipped (what scripts load)."""
+    return resources.files("transpiler.emit").joinpath(LIBRARY_NAME).read_text(encoding="utf-8")
+
+
+@cache
+def helper_library() -> Library:
+    """Every helper an exact script may use (Go semantics, strconv, vMCP's engine)."""
+    return Library(library_text())
 
 
 def statements(text: str) -> list[Statement]:
@@ -81,7 +94,7 @@ def statements(text: str) -> list[Statement]:
 
 
 def _trailing_comment_block(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    """The comment lines right before the first definition (the rest is the file's header)."""
+    """The comment lines right before a definition (above a blank line: a heading)."""
     block: list[cst.EmptyLine] = []
     for line in reversed(lines):
         if line.comment is None:

@@ -2,7 +2,7 @@
 
 With an ``output`` block, each property is built in source order with
 ``vmcp_output_value`` (defaults are converted to the property type here, at
-emit time, by the composite model's own rule, S153). Without one, vMCP
+emit time: :mod:`transpiler.emit.defaults`, S153). Without one, vMCP
 returns the output of the completed step that ended last (S150): the script
 walks back from the last level and returns the first completed step; inside
 one level it prefers the step declared first, which is one of vMCP's answers
@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from transpiler.composite.errors import GoError
-from transpiler.composite.output import coerce_default
 from transpiler.config.model import OutputConfig, OutputProperty
 from transpiler.emit import statements as st
+from transpiler.emit.defaults import coerce_default
 from transpiler.emit.json_values import json_value
 from transpiler.emit.layout import Code, DictOf, Expr, call, string
 from transpiler.emit.literals import literal
@@ -31,7 +30,6 @@ def has_default(default: object) -> bool:
 def output_block(state: EmitState, config: OutputConfig, depth: int) -> st.Body:
     """``return`` the output block's value."""
     value = _properties(state, config.properties, "", "")
-    state.use("vmcp_result")
     return [
         st.return_(
             call("vmcp_result", value),
@@ -60,7 +58,6 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
     if definition.type in ("object", "array"):
         value = json_value(definition.value, env)
         if value is not None:
-            state.use("vmcp_output_json")
             return call(
                 "vmcp_output_json",
                 string(name),
@@ -76,7 +73,6 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
         and not compiled.can_fail
     ):
         return Code(compiled.code)
-    state.use("vmcp_output_value")
     return call(
         "vmcp_output_value",
         string(name),
@@ -96,14 +92,13 @@ def _fallback(definition: OutputProperty) -> Expr:
     if not has_default(definition.default):
         return Code("None")
     coerced = coerce_default(definition.default, definition.type)
-    if isinstance(coerced, GoError):
-        return Code(f"[None, {literal(coerced.text)}]")
-    return Code(f"[{literal(coerced)}, None]")
+    if coerced.error is not None:
+        return Code(f"[None, {literal(coerced.error)}]")
+    return Code(f"[{literal(coerced.value)}, None]")
 
 
 def last_completed(state: EmitState, levels: Sequence[Sequence[str]], depth: int) -> st.Body:
     """``return`` the output of the step that completed last (S150)."""
-    state.use("vmcp_result")
     body: st.Body = []
     comment = "No output block: vMCP returns the output of the step that completed last."
     for level in reversed(levels):

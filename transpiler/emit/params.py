@@ -37,7 +37,6 @@ def params_prelude(state: EmitState, depth: int) -> st.Body:
     defaults = parameter_defaults(tool.parameters)
     if not reads_params(state.site_reads):
         return []
-    state.use("go_floats")
     body = [
         st.assign(
             "params",

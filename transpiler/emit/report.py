@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from transpiler.diagnostics import SourceLocation
 
@@ -63,20 +64,27 @@ class SourceMapEntry:
 
 @dataclass(frozen=True)
 class EmitResult:
-    """A migrated script and everything said about it."""
+    """A migrated script and everything said about it.
+
+    ``modules`` are the Starlark modules the script loads (name -> source):
+    whoever runs it passes them to ``run_starlark(..., modules=...)`` or puts
+    them on vMCP's library path. Empty for a self-contained script.
+    """
 
     tool: str
     script: str
     source_map: tuple[SourceMapEntry, ...]
     notes: tuple[Note, ...]
     style: str = "exact"
+    modules: Mapping[str, str] = field(default_factory=dict, hash=False)
 
     def to_json(self) -> dict[str, object]:
-        """The result as JSON: script, source map and notes."""
+        """The result as JSON: script, the modules it loads (names), source map and notes."""
         return {
             "tool": self.tool,
             "style": self.style,
             "script": self.script,
+            "modules": sorted(self.modules),
             "source_map": [entry.to_json() for entry in self.source_map],
             "notes": [note.to_json() for note in self.notes],
         }

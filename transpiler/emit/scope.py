@@ -87,7 +87,6 @@ class EmitState:
         self.fixes = fixes
         self.required_strings = required_string_parameters(tool.parameters)
         self.namer = namer
-        self.helpers: set[str] = set()
         self.definitions: list[str] = []
         self.notes: list[Note] = []
         self.visible: dict[str, Products] = {}
@@ -132,10 +131,6 @@ class EmitState:
             code = code.replace(f'go_text(params.get("{name}", GO_MISSING))', f'params["{name}"]')
         return code
 
-    def use(self, *names: str) -> None:
-        """Record helpers the script calls."""
-        self.helpers.update(names)
-
     def note(
         self,
         kind: str,
@@ -163,21 +158,19 @@ class EmitState:
         return TemplateEnv(
             params="params",
             step=_step_lookup(shown),
-            steps_map=lambda: _steps_map(shown, self.use),
+            steps_map=lambda: _steps_map(shown),
             workflow=render(self.workflow),
             for_each=for_each,
         )
 
     def template(self, source: str, env: TemplateEnv) -> CompiledTemplate:
-        """Compile one template string; record the helpers and definitions it needs."""
+        """Compile one template string; record the definitions it needs."""
         compiled = compile_template(source, env)
-        self.helpers.update(compiled.helpers)
         for definition in compiled.definitions:
             if definition not in self.definitions:
                 self.definitions.append(definition)
         compiled = replace(compiled, code=self._simplified(compiled.code))
         if compiled.parse_error:
-            self.helpers.add("go_error")
             message = "failed to parse template: " + _parse_message(source)
             return replace(compiled, code=f"go_error({string_literal(message)})")
         return compiled
@@ -224,7 +217,7 @@ def _step_lookup(shown: dict[str, Products]) -> Callable[[str, str], str | None]
     return lookup
 
 
-def _steps_map(shown: dict[str, Products], use: Callable[..., None]) -> str:
+def _steps_map(shown: dict[str, Products]) -> str:
     entries = []
     for step_id, products in shown.items():
         record = [
@@ -234,7 +227,6 @@ def _steps_map(shown: dict[str, Products], use: Callable[..., None]) -> str:
         ]
         entry = "{" + ", ".join(record) + "}"
         if products.error is not None:
-            use("vmcp_record")
             entry = f"vmcp_record({entry}, {products.error})"
         entries.append(f"{string_literal(step_id)}: {entry}")
     return "{" + ", ".join(entries) + "}"

@@ -1,14 +1,15 @@
 """A whole script: header comment, the helpers it uses, ``def run(params)``.
 
-Assembled as one libcst module, checked against the Starlark subset we emit
-(grammar/starlark-subset.md), and mapped back to the workflow's steps.
+The helpers come from ``vmcp_compat.star``: the script loads the names its
+code refers to, or (``inline_helpers``) carries their definitions after
+``run()``, self-contained. Assembled as one libcst module, checked against the
+Starlark subset we emit (grammar/starlark-subset.md), and mapped back to the
+workflow's steps.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
-from functools import cache
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import libcst as cst
@@ -18,8 +19,10 @@ from transpiler.config.model import CompositeToolConfig
 from transpiler.emit.emitter import header_lines, run_function
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.inert import comment_lines as inert_lines
-from transpiler.emit.library import Library
+from transpiler.emit.layout import LINE_WIDTH
+from transpiler.emit.library import LIBRARY_NAME, Library, helper_library, library_text
 from transpiler.emit.limits import EmitterLimit
+from transpiler.emit.literals import string_literal
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
 from transpiler.emit.scope import EmitState
@@ -32,17 +35,10 @@ HELPERS_INTRO = """\
 # step semantics), so the script above behaves exactly like the composite tool.
 # ---------------------------------------------------------------------------
 """
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-LIBRARY_FILES = ("golib.star", "strconvlib.star", "vmcplib.star")
-
-
-@cache
-def helper_library() -> Library:
-    """Every helper a script may include (Go semantics, strconv, vMCP's engine)."""
-    from importlib import resources
-
-    package = resources.files("transpiler.emit")
-    return Library("\n\n".join(package.joinpath(name).read_text() for name in LIBRARY_FILES))
+LOAD_INTRO = """\
+# Helpers that reproduce what vMCP's Go engine does (Go templates, vMCP's step
+# semantics), from vmcp_compat.star (`vmcp-transpile library --out DIR` writes it).
+"""
 
 
 def emit_script(
@@ -50,15 +46,18 @@ def emit_script(
     source: str,
     tool_schemas: Mapping[str, Any] | None = None,
     fixes: Iterable[str] = (),
+    inline_helpers: bool = False,
 ) -> EmitResult:
     """The migrated script for one validated tool.
 
     ``tool_schemas`` maps backend tool names to their ``inputSchema`` (from a
     ``tools/list``); without it the script does not convert argument types.
     ``fixes`` names quirks to fix instead of reproducing (see ``fixes.FIXES``).
+    The script loads its helpers from ``vmcp_compat.star`` (given in the
+    result's ``modules``), or carries them when ``inline_helpers``.
     """
     try:
-        return _emit(tool, source, tool_schemas, fixes)
+        return _emit(tool, source, tool_schemas, fixes, inline_helpers)
     except RecursionError:
         raise EmitterLimit(
             "the tool nests too deeply for the emitter (a transpiler limit, not vMCP's)"
@@ -70,6 +69,7 @@ def _emit(
     source: str,
     tool_schemas: Mapping[str, Any] | None,
     fixes: Iterable[str],
+    inline_helpers: bool,
 ) -> EmitResult:
     library = helper_library()
     namer = Namer(frozenset(library.definitions))
@@ -78,21 +78,33 @@ def _emit(
     run_module = cst.Module(body=[run])
     own_code = "\n\n".join([*state.definitions, run_module.code.strip("\n")])
     check_subset(own_code, frozenset(library.definitions))
-    helpers = library.source(_names_used(own_code, library) | state.helpers)
+    used = _names_used(own_code, library)
     header = "".join(
         line.strip() + "\n" if line.strip() == "#" else line.rstrip() + "\n"
         for line in comment_lines_text(header_lines(tool, state, source))
     )
-    code = header + "\n" + own_code + "\n"
+    loads = bool(used) and not inline_helpers
+    code = header + "\n" + (LOAD_INTRO + load_statement(sorted(used)) + "\n" if loads else "")
+    code += own_code + "\n"
     run_offset = code.count("\n", 0, code.index("\ndef run(") + 1)
-    if helpers:
-        code += "\n\n" + HELPERS_INTRO + "\n" + helpers + "\n"
+    if used and inline_helpers:
+        code += "\n\n" + HELPERS_INTRO + "\n" + library.source(used) + "\n"
     return EmitResult(
         tool=tool.name,
         script=code,
         source_map=_source_map(run_module, run, owners, state, run_offset),
         notes=tuple(state.notes),
+        modules={LIBRARY_NAME: library_text()} if loads else {},
     )
+
+
+def load_statement(names: Sequence[str]) -> str:
+    """``load("vmcp_compat.star", ...)`` of ``names``: one line, or one name a line."""
+    arguments = [string_literal(LIBRARY_NAME), *(string_literal(name) for name in names)]
+    line = f"load({', '.join(arguments)})\n"
+    if len(line) <= LINE_WIDTH + 1:
+        return line
+    return "load(\n" + "".join(f"    {argument},\n" for argument in arguments) + ")\n"
 
 
 def comment_lines_text(lines: list[str]) -> list[str]:
@@ -101,8 +113,24 @@ def comment_lines_text(lines: list[str]) -> list[str]:
 
 
 def _names_used(code: str, library: Library) -> set[str]:
-    """Library definitions the script's own code mentions."""
-    return {word for word in _WORD.findall(code) if word in library}
+    """Library definitions the script's own code refers to (by name, not in strings)."""
+    found: set[str] = set()
+
+    class Collector(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value in library:
+                found.add(node.value)
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+    cst.parse_module(code).visit(Collector())
+    return found
 
 
 def _source_map(

@@ -45,10 +45,9 @@ def continues(step: WorkflowStepConfig) -> bool:
     return step.on_error is not None and step.on_error.action == "continue"
 
 
-def defaults(state: EmitState, step: WorkflowStepConfig) -> Expr:
+def defaults(step: WorkflowStepConfig) -> Expr:
     """What a skipped step (or a tool step whose call failed under continue) leaves as output."""
     if step.default_results is None:
-        state.use("GO_NIL_MAP")
         return Code("GO_NIL_MAP")
     return Code(literal(step.default_results))
 
@@ -91,11 +90,10 @@ class Record:
 
     def skipped(self, depth: int) -> st.Body:
         """The condition was false: defaults (or a nil map) and status ``skipped``."""
-        return self.ended(depth, defaults(self.state, self.step), SKIPPED, None)
+        return self.ended(depth, defaults(self.step), SKIPPED, None)
 
     def failed(self, depth: int, error: Expr) -> st.Body:
         """A swallowed failure that leaves no defaults (templates, elicitation)."""
-        self.state.use("GO_NIL_MAP")
         return self.ended(depth, Code("GO_NIL_MAP"), FAILED, error)
 
 
@@ -137,7 +135,6 @@ def with_condition(
     rendered = Code(compiled.code)
     step_id = string(step.id)
     if not continues(step):
-        state.use("vmcp_condition")
         return [
             st.if_(
                 call("vmcp_condition", step_id, rendered),
@@ -146,7 +143,6 @@ def with_condition(
                 orelse=record.skipped(depth + 1),
             )
         ]
-    state.use("vmcp_condition_outcome")
     decision = state.variable(step.id, "_runs")
     return [
         st.assign(decision, call("vmcp_condition_outcome", step_id, rendered), depth),

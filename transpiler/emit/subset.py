@@ -1,7 +1,8 @@
 """The Starlark subset migrated scripts use, enforced on every emitted script.
 
-No ``while``, no ``load``, no recursion, no name outside the profile's
-builtins, the Starlark built-ins both interpreters share, and the script's own
+No ``while``, no recursion, no ``load`` but a top-level one of helpers from
+``vmcp_compat.star``, no name outside the profile's builtins, the Starlark
+built-ins both interpreters share, the loaded helpers and the script's own
 definitions (grammar/starlark-subset.md).
 """
 
@@ -11,6 +12,7 @@ import libcst as cst
 from libcst.metadata import ExpressionContext, ExpressionContextProvider, MetadataWrapper
 
 from transpiler.diagnostics import TranspilerError
+from transpiler.emit.library import LIBRARY_NAME, helper_library
 
 PROFILE_BUILTINS = frozenset(
     {"call_tool", "try_call_tool", "retry", "elicit", "parallel", "log", "json", "struct", "fail"}
@@ -67,6 +69,7 @@ def check_subset(code: str, provided: frozenset[str] = frozenset()) -> None:
             isinstance(node, cst.Name)
             and context is ExpressionContext.LOAD
             and node not in checker.keywords
+            and node not in checker.loads
         ) and node.value not in allowed:
             checker.problems.append(f"unknown name {node.value}")
     if checker.problems:
@@ -82,6 +85,7 @@ class _Checker(cst.CSTVisitor):
         self.bound: set[str] = set()
         self.function_stack: list[str] = []
         self.keywords: set[cst.Name] = set()
+        self.loads: set[cst.Name] = set()
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
@@ -123,9 +127,27 @@ class _Checker(cst.CSTVisitor):
         if isinstance(node.func, cst.Name):
             name = node.func.value
             if name == "load":
-                self.problems.append("load()")
+                self._load(node)
             if name in self.function_stack:
                 self.problems.append(f"recursive call of {name}")
+
+    def _load(self, node: cst.Call) -> None:
+        """A top-level ``load`` of library helpers binds them; any other load is refused."""
+        values = [arg.value for arg in node.args]
+        texts = [v.evaluated_value if isinstance(v, cst.SimpleString) else None for v in values]
+        names = texts[1:]
+        if (
+            self.function_stack
+            or any(arg.keyword is not None or arg.star for arg in node.args)
+            or not texts
+            or texts[0] != LIBRARY_NAME
+            or not all(isinstance(name, str) and name in helper_library() for name in names)
+        ):
+            self.problems.append(f"load() other than of {LIBRARY_NAME} helpers")
+            return
+        assert isinstance(node.func, cst.Name)
+        self.loads.add(node.func)
+        self.bound.update(name for name in names if isinstance(name, str))
 
 
 def _names(target: cst.BaseExpression) -> list[str]:

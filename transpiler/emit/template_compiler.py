@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from transpiler.emit.library import packaged
+from transpiler.emit.library import helper_library
 from transpiler.emit.limits import check_template
 from transpiler.emit.template_env import CompiledTemplate, TemplateEnv
 from transpiler.emit.template_operands import TEMPLATE_NAME, NeedStatements
@@ -21,12 +21,11 @@ from transpiler.gotemplate.errors import TemplateSyntaxError
 from transpiler.gotemplate.functions import Param
 from transpiler.gotemplate.parser import Template, parse_template
 
-LIBRARY_FILE = "golib.star"
 _HELPER_NAME = re.compile(r"\b(?:go|GO)_[A-Za-z0-9_]+\b")
 
 
 def _helpers(codes: list[str]) -> frozenset[str]:
-    names = packaged(LIBRARY_FILE)
+    names = helper_library()
     return frozenset(n for code in codes for n in _HELPER_NAME.findall(code) if n in names)
 
 

@@ -2,7 +2,7 @@
 
 A vMCP template (``{{.params.x}}``, a condition, an output value) becomes a
 Starlark *expression* that evaluates to the text Go's ``text/template``
-renders, or to an error value carrying Go's error text (see ``golib.star``).
+renders, or to an error value carrying Go's error text (see ``vmcp_compat.star``).
 The template's data comes from a :class:`TemplateEnv`: Starlark expressions
 for ``.params``, each step's parts, ``.workflow`` and ``.forEach``.
 
@@ -16,9 +16,8 @@ use (e.g. at module level); identical templates give identical definitions.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
 
-from transpiler.emit.library import Library, packaged
+from transpiler.emit.library import Library, helper_library
 from transpiler.emit.template_compiler import compile_source, lone_value_code
 from transpiler.emit.template_env import (
     CompiledTemplate,
@@ -26,8 +25,6 @@ from transpiler.emit.template_env import (
     TemplateEnv,
     UnsupportedTemplate,
 )
-
-LIBRARY_FILE = "golib.star"
 
 
 def compile_template(source: str, env: TemplateEnv) -> CompiledTemplate:
@@ -44,10 +41,9 @@ def lone_value(source: str, env: TemplateEnv) -> str | None:
     return lone_value_code(source, env)
 
 
-@cache
 def library() -> Library:
-    """The helper library (``golib.star``)."""
-    return packaged(LIBRARY_FILE)
+    """The helper library (``vmcp_compat.star``)."""
+    return helper_library()
 
 
 def helper_source(names: Iterable[str]) -> str:

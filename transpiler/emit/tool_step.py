@@ -48,10 +48,8 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     body: st.Body = []
     args_expr: Expr = args.expr
     if args.fallible:
-        state.use("vmcp_arguments")
         args_expr = call("vmcp_arguments", step_id, args.expr)
     attempts = retry_attempts(step)
-    state.use("vmcp_call")
     if attempts is None:
         body.append(st.assign(output, call("vmcp_call", step_id, tool, args_expr), depth))
     else:
@@ -78,7 +76,6 @@ def _continued(
     """``onError: continue``: the run goes on; a template error leaves no defaults (S102)."""
     if not args.fallible:
         return _call_continued(state, step, record, depth, args.expr)
-    state.use("vmcp_arguments_error")
     arguments_var = state.variable(step.id, "_args")
     problem = state.variable(step.id, "_problem")
     return [
@@ -100,11 +97,9 @@ def _call_continued(
 ) -> st.Body:
     """``try_call_tool``; a failed call leaves ``defaultResults`` (S101)."""
     result = state.variable(step.id, "_call")
-    state.use("go_floats")
-    fallback = render(defaults(state, step))
+    fallback = render(defaults(step))
     error: Expr | None = None
     if record.products.error is not None:
-        state.use("vmcp_call_error")
         error = Code(
             f"None if {result}.ok else vmcp_call_error("
             f"{render(string(step.id))}, {render(string(step.tool))}, {result}.error)"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -61,8 +62,10 @@ ENGINES = ("rust", "go")
 class CheckOptions:
     """How hard to look and what to accept.
 
-    ``style`` is the emitter's (readable or exact); ``accept`` the deviation
-    classes a tool may show and still pass (None: every class it declares).
+    ``style`` is the emitter's (readable or exact), ``inline_helpers`` whether
+    an exact script carries its helpers instead of loading them; ``accept``
+    the deviation classes a tool may show and still pass (None: every class
+    it declares).
     """
 
     examples: int = 100
@@ -72,6 +75,7 @@ class CheckOptions:
     tool_schemas: dict[str, Any] | None = None
     fixes: tuple[str, ...] = ()
     style: str = "readable"
+    inline_helpers: bool = False
     accept: frozenset[str] | None = None
 
 
@@ -183,13 +187,19 @@ class ToolReport:
 
 
 class _Run:
-    """Comparisons of one tool with one script, and what they showed."""
+    """Comparisons of one tool with one script (and the modules it loads), and what they showed."""
 
     def __init__(
-        self, tool: LoadedTool, script: str, engines: tuple[str, ...], declared: frozenset[str]
+        self,
+        tool: LoadedTool,
+        script: str,
+        modules: Mapping[str, str],
+        engines: tuple[str, ...],
+        declared: frozenset[str],
     ) -> None:
         self.config = tool.effective
         self.script = script
+        self.modules = modules
         self.engines = engines
         self.declared = declared
         self.count = 0
@@ -204,7 +214,11 @@ class _Run:
         schedules: list[Trace] | None = None
         for engine in self.engines:
             script = run_starlark(
-                self.script, scenario, engine=engine, timeout_ns=self.config.timeout
+                self.script,
+                scenario,
+                engine=engine,
+                timeout_ns=self.config.timeout,
+                modules=self.modules,
             )
             match = explain(composite, script, self.declared, engine)
             if match is None or not match.exact:
@@ -248,8 +262,13 @@ def check_tool(
     options: CheckOptions,
     script: str | None = None,
     emitted: EmitResult | None = None,
+    modules: Mapping[str, str] | None = None,
 ) -> ToolReport:
-    """Emit (unless ``emitted`` or a bare ``script`` is given) and check one tool."""
+    """Emit (unless ``emitted`` or a bare ``script`` is given) and check one tool.
+
+    The script runs with the modules it may ``load()``: the emitted script's
+    own (``emitted.modules``), or ``modules`` given with a bare ``script``.
+    """
     started = time.perf_counter()
     origin = tool.origin.file
     engines = _engines(tool, options)
@@ -269,18 +288,20 @@ def check_tool(
                 style=options.style,
                 tool_schemas=options.tool_schemas,
                 fixes=options.fixes,
+                inline_helpers=options.inline_helpers,
             )
         except TranspilerError as error:
             report.verdict, report.reason = Verdict.NOT_CONVERTED, str(error)
             report.seconds = time.perf_counter() - started
             return report
     if emitted is not None:
-        script = emitted.script
+        script, modules = emitted.script, emitted.modules
     assert script is not None
+    modules = modules or {}
     report.emitted = emitted
     declared = emitted.declared if emitted is not None else frozenset(CLASSES)
     report.declared = tuple(sorted(declared))
-    run = _Run(tool, script, engines, declared)
+    run = _Run(tool, script, modules, engines, declared)
     shapes = tool_shapes(tool.effective)
     report.findings = findings(tool)
     report.counterexample = _exhaustive(run, tool, shapes, options, report) or _random(
@@ -295,7 +316,7 @@ def check_tool(
     elif report.witnesses:
         report.verdict = Verdict.EQUIVALENT_EXCEPT
     report.seconds = time.perf_counter() - started
-    report.certificate = certificate(tool, script, report)
+    report.certificate = certificate(tool, script, modules, report)
     return report
 
 
@@ -376,7 +397,9 @@ def _random(
     return run.compare(minimal)
 
 
-def certificate(tool: LoadedTool, script: str, report: ToolReport) -> dict[str, Any]:
+def certificate(
+    tool: LoadedTool, script: str, modules: Mapping[str, str], report: ToolReport
+) -> dict[str, Any]:
     """The record ``check`` keeps per tool (see docs/equivalence.md)."""
     source = Path(tool.origin.file)
     yaml_hash = hashlib.sha256(source.read_bytes()).hexdigest() if source.is_file() else None
@@ -386,6 +409,9 @@ def certificate(tool: LoadedTool, script: str, report: ToolReport) -> dict[str, 
         "tool": tool.effective.name,
         "yaml_sha256": yaml_hash,
         "script_sha256": hashlib.sha256(script.encode()).hexdigest(),
+        "modules_sha256": {
+            name: hashlib.sha256(modules[name].encode()).hexdigest() for name in sorted(modules)
+        },
         "style": report.style,
         "engines": list(report.engines),
         "interpreters": engine_versions(report.engines),

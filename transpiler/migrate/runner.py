@@ -7,6 +7,8 @@
 3. Per file: refused unless every tool is certified (or ``force``); otherwise
    splice the edits (:mod:`.rewrite`), re-read and verify the result
    (:mod:`.verify`), and plan the writes (:mod:`.atomic`).
+4. The helper library exact scripts load (:mod:`.library_file`): written
+   with them; a different file in its place stops every write unless forced.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from transpiler.config.model import DocumentKind
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import UnitReport, ValidationReport, validate
 from transpiler.diagnostics import Diagnostic
+from transpiler.emit.library import LIBRARY_NAME
 from transpiler.emit.report import EmitResult
 from transpiler.harness.check import CheckOptions
 from transpiler.harness.verdict import Verdict
 from transpiler.migrate.atomic import PlannedWrite, remove_stale, write_all
 from transpiler.migrate.entry import ScriptedBody
 from transpiler.migrate.existing import Counterpart, same_code
+from transpiler.migrate.library_file import LibraryFile, emit_options, library_file, noted
 from transpiler.migrate.output_schema import output_schema
 from transpiler.migrate.rewrite import DocumentEdits, ToolEdit, document_ends, document_splices
 from transpiler.migrate.scriptfiles import ScriptFiles
@@ -53,6 +57,7 @@ class MigrateOptions:
     force: bool = False
     keep_composite: bool = False
     script_dir: Path | None = None
+    library_dir: Path | None = None
     out_dir: Path | None = None
     backup_suffix: str | None = ".orig"
     check: CheckOptions = field(default_factory=CheckOptions)
@@ -93,13 +98,15 @@ class MigrationReport:
     notes: tuple[Diagnostic, ...]
     written: bool
     cleaned: tuple[Path, ...] = ()
+    library: LibraryFile | None = None
 
     @property
     def complete(self) -> bool:
         """Every tool migrated and passing the gate, no file refused or failed."""
         tools_ok = all(_settled(o, self.options) for o in self.tools)
         files_ok = all(f.status in (FileStatus.REWRITTEN, FileStatus.UNCHANGED) for f in self.files)
-        return tools_ok and files_ok
+        library_ok = self.library is None or not self.library.blocks(self.options.force)
+        return tools_ok and files_ok and library_ok
 
 
 def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport:
@@ -110,7 +117,7 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
     units = judging_units(report)
     sources = {source.name: source for source in inputs.files}
     outcomes = tuple(
-        _outcome(tool, units.get(_key(tool)), inputs, sources, options)
+        noted(_outcome(tool, units.get(_key(tool)), inputs, sources, options), options.check)
         for tool in inputs.load.tools
     )
     rejected = {
@@ -119,10 +126,13 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
         if not unit.valid and not unit.unit.tools
     }
     results, writes, scripts = _files(inputs, outcomes, rejected, options)
+    library = _library(outcomes, results, options)
+    write = options.write and (library is None or not library.blocks(options.force))
     cleaned: list[Path] = []
-    if options.write:
-        cleaned = remove_stale(_directories(inputs, results, options))
-        write_all([*scripts.writes(), *writes])
+    if write:
+        cleaned = remove_stale(_directories(inputs, results, options, library))
+        extra = library.writes(options.force, options.backup_suffix) if library else []
+        write_all([*scripts.writes(), *writes, *extra])
     notes = (*inputs.load.unreadable, *inputs.load.errors, *inputs.load.notes)
     return MigrationReport(
         options,
@@ -130,13 +140,17 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
         results,
         tuple(scripts.writes()),
         notes,
-        options.write,
+        write,
         tuple(cleaned),
+        library,
     )
 
 
 def _directories(
-    inputs: Inputs, results: tuple[FileResult, ...], options: MigrateOptions
+    inputs: Inputs,
+    results: tuple[FileResult, ...],
+    options: MigrateOptions,
+    library: LibraryFile | None,
 ) -> set[Path]:
     """Every directory a run may write to (where an interrupted one may have left files)."""
     found = {Path(os.path.realpath(source.path)).parent for source in inputs.files}
@@ -144,6 +158,8 @@ def _directories(
     found |= {result.destination.parent for result in results if result.destination is not None}
     if options.script_dir is not None:
         found.add(options.script_dir)
+    if library is not None:
+        found.add(library.path.parent)
     return found
 
 
@@ -194,7 +210,7 @@ def _outcome(
     rejected = rejection(tool, unit)
     if rejected is not None:
         return rejected
-    emitted = emit(tool, options.check)
+    emitted = emit(tool, emit_options(tool, options.check))
     if isinstance(emitted, str):
         return decide(tool, unit, emitted, options.check)
     counterpart = _counterpart(tool, unit, inputs)
@@ -205,6 +221,28 @@ def _outcome(
         reason = f"migrate cannot rewrite its YAML: {problem}"
         return ToolOutcome(tool, Verdict.NOT_CONVERTED, reason, emitted)
     return decide(tool, unit, emitted, options.check)
+
+
+def _library(
+    outcomes: tuple[ToolOutcome, ...], results: tuple[FileResult, ...], options: MigrateOptions
+) -> LibraryFile | None:
+    """The library file when a script this run writes loads it.
+
+    It goes to ``library_dir``, else beside the first rewritten file with such a script.
+    """
+    rewritten = {str(r.path): r for r in results if r.status is FileStatus.REWRITTEN}
+    for outcome in outcomes:
+        result = rewritten.get(outcome.tool.origin.file)
+        emitted = outcome.emitted
+        if (
+            result is not None
+            and result.destination is not None
+            and emitted is not None
+            and LIBRARY_NAME in emitted.modules
+            and _writable(outcome, options)
+        ):
+            return library_file(options.library_dir or result.destination.parent)
+    return None
 
 
 def _counterpart(tool: LoadedTool, unit: UnitReport | None, inputs: Inputs) -> Counterpart | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from transpiler.deviations import CLASSES
 from transpiler.harness.verdict import Verdict
+from transpiler.migrate.library_file import library_line
 from transpiler.migrate.rewrite import SCRIPTED_KIND
 from transpiler.migrate.runner import FileResult, FileStatus, MigrationReport, state
 from transpiler.pipeline import Pairing, ToolOutcome
@@ -56,6 +57,16 @@ def unified_diff(report: MigrationReport) -> str:
                 f"b/{write.path.as_posix().lstrip('/')}",
             )
         )
+    library = report.library
+    if library is not None and library.existing is not None and library.existing != library.text:
+        chunks.extend(
+            difflib.unified_diff(
+                library.existing.splitlines(keepends=True),
+                library.text.splitlines(keepends=True),
+                f"a/{library.path.as_posix().lstrip('/')}",
+                f"b/{library.path.as_posix().lstrip('/')}",
+            )
+        )
     return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
 
 
@@ -78,6 +89,11 @@ def summary_text(report: MigrationReport) -> str:
     for write in report.script_files:
         verb = "wrote" if report.written else "would write"
         lines.append(f"== {write.path}: {verb} the script file")
+    if report.library is not None:
+        options = report.options
+        lines.append(
+            library_line(report.library, report.written, options.force, options.backup_suffix)
+        )
     lines.append("")
     lines.extend(_totals(report))
     return "\n".join(lines) + "\n"
@@ -143,6 +159,8 @@ def _totals(report: MigrationReport) -> Iterator[str]:
     yield f"tools: {len(report.tools)} ({', '.join(parts) or 'none'})"
     file_parts = [f"{files[s]} {s}" for s in FileStatus if files[s]]
     mode = "written" if report.written else "dry run, nothing written (--write to apply)"
+    if report.options.write and not report.written:
+        mode = "nothing written: the helper library is in the way (see above)"
     yield f"files: {len(report.files)} ({', '.join(file_parts) or 'none'}); {mode}"
     if report.cleaned:
         yield (
@@ -169,6 +187,9 @@ def summary_json(report: MigrationReport) -> dict[str, Any]:
         "tools": [_tool_json(outcome) for outcome in report.tools],
         "script_files": [str(write.path) for write in report.script_files],
         "removed_temporary_files": [str(path) for path in report.cleaned],
+        "library": None
+        if report.library is None
+        else {"path": str(report.library.path), "status": str(report.library.status)},
         "notes": [note.to_json() for note in report.notes],
     }
 

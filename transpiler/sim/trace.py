@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from datetime import UTC
 from typing import Any
 
+from transpiler.golang.timefmt import time_rfc3339_nano
 from transpiler.golang.values import AnyKeyMap, GoTime, NilList, NilMap
 
 NANOS_PER_SECOND = 1_000_000_000
@@ -142,7 +142,7 @@ class Trace:
 
 
 def plain_json(value: Any) -> Any:
-    """A Go value as plain JSON data: typed nils become null, times RFC 3339 text.
+    """A Go value as plain JSON data: typed nils become null, times their Go JSON text.
 
     Non-finite floats (which JSON cannot hold) become ``{"$float": "NaN"}`` and
     the like, so a trace is always valid JSON.
@@ -160,7 +160,7 @@ def plain_json(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain_json(v) for v in value]
     if isinstance(value, GoTime):
-        return value.value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return time_rfc3339_nano(value)
     if isinstance(value, AnyKeyMap):
         return {"$map[any]any": [[plain_json(k), plain_json(v)] for k, v in value.items]}
     raise TypeError(f"not a Go value: {type(value).__name__}")

@@ -45,7 +45,7 @@ from transpiler.starlark_runtime.host import (
     ScriptThread,
     new_group,
 )
-from transpiler.starlark_runtime.hostlimits import cap_address_space
+from transpiler.starlark_runtime.hostlimits import GO_ARENA_BYTES, cap_address_space
 from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS, MAX_PRINT_BYTES, ScriptLimits
 from transpiler.starlark_runtime.run import (
     EngineError,
@@ -87,7 +87,7 @@ class GoHostProcess:
         self.deadline = time.monotonic() + WARM_UP_SECONDS
         self.lock = threading.Lock()
         self._warm_up()
-        cap_address_space(self._process.pid, limits.memory_bytes)
+        cap_address_space(self._process.pid, limits.memory_bytes, GO_ARENA_BYTES)
 
     def _warm_up(self) -> None:
         """One trivial run, so the runtime has mapped what it always maps."""

@@ -24,8 +24,10 @@ re-running the script's prefix (cheap for workflow-sized scripts; see
 benchmarks/bench_runtime.py). Steps are counted per pass, so the execution-step
 limit applies to each pass rather than to the sum over passes.
 
-``load()`` resolves against the run's modules (parsed once per run, evaluated
-at most once per pass, like the script). The dialect follows the go engine's
+``load()`` resolves against the run's modules (parsed once per process and
+source, evaluated at most once per pass like the script; a module whose
+evaluation called no builtin is kept for the rest of the run, since replaying
+it would give the same module). The dialect follows the go engine's
 where starlark-rust can: top-level ``if``/``for`` and global reassignment are
 allowed, loaded names are not re-exported; ``while`` does not parse, and such
 a script raises :class:`GoOnlyScript`.
@@ -36,6 +38,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -88,6 +91,7 @@ _PRELUDE = sl.parse(
 _ENTRY = sl.parse("entry.star", "run(__params)\n")
 _RUN_CHECK = sl.parse("check.star", "__run_type = type(run)\n")
 _CHECK_INTERVAL_STEPS = 1000
+_CLOSED_OPTIONS = sl.EvalOptions()
 
 
 class _Library:
@@ -102,7 +106,7 @@ class _Library:
             if name in self.asts or name in self.errors or name not in sources:
                 continue
             try:
-                ast = _parse(name, sources[name])
+                ast = _parse_module(name, sources[name])
             except sl.StarlarkError as error:
                 self.errors[name] = _error_message(error)
                 continue
@@ -118,6 +122,13 @@ class _Library:
 
 class _LoadFailure(Exception):
     """A module cannot be loaded; the message is go.starlark.net's inner text."""
+
+
+def _closed(name: str) -> sl.FrozenModule:
+    raise _LoadFailure(f"the run is over: {name} not loaded")
+
+
+_CLOSED_LOADER = sl.FileLoader(_closed)
 
 
 class _Park(Exception):
@@ -206,6 +217,7 @@ class ReplayRun:
         self._deadline = time.monotonic() + limits.seconds
         self._loader = sl.FileLoader(self._load)
         self._loaded: dict[str, sl.FrozenModule] = {}
+        self._kept: dict[str, sl.FrozenModule] = {}
         self._loading: set[str] = set()
         self._options = sl.EvalOptions(check_cancelled=self._count_steps)
         self._params = params
@@ -231,7 +243,16 @@ class ReplayRun:
         return self._outcome
 
     def close(self) -> None:
-        """Nothing outlives a rust run."""
+        """Nothing outlives a rust run.
+
+        The interpreter's objects that call back into the run (the loader, the
+        step counter, the loaded modules' builtins) make cycles Python's collector
+        cannot see through, so the run lets them go.
+        """
+        self._loaded = {}
+        self._kept = {}
+        self._loader = _CLOSED_LOADER
+        self._options = _CLOSED_OPTIONS
 
     def _spawn(self, thread: _Thread) -> None:
         kthread = self._state.kernel.spawn(_ThreadRunner(self, thread), thread.path, thread.label)
@@ -250,7 +271,7 @@ class ReplayRun:
         self._parked = False
         self._escaped = None
         self._steps = 0
-        self._loaded = {}
+        self._loaded = dict(self._kept)
         self._loading = set()
         for thread in self._threads.values():
             thread.reset_pass()
@@ -299,6 +320,7 @@ class ReplayRun:
         """``load(name)``: the module run once in this pass; failures read as on go."""
         if name in self._loaded:
             return self._loaded[name]
+        thread, cursor = self._current, self._current.cursor
         try:
             if name in self._loading:
                 raise _LoadFailure("cycle in load graph")
@@ -313,6 +335,8 @@ class ReplayRun:
             raise self._stop(f"cannot load {name}: {inner}") from None
         self._loading.discard(name)
         self._loaded[name] = frozen
+        if thread is self._current and thread.cursor == cursor:
+            self._kept[name] = frozen
         return frozen
 
     def _count_steps(self) -> bool:
@@ -657,6 +681,12 @@ def _error_message(error: sl.StarlarkError) -> str:
         if line.startswith("error: "):
             return line[len("error: ") :]
     return str(error).strip()
+
+
+@lru_cache(maxsize=64)
+def _parse_module(name: str, source: str) -> sl.AstModule:
+    """A module's parse, shared by every run that loads the same source."""
+    return _parse(name, source)
 
 
 def _parse(filename: str, source: str) -> sl.AstModule:

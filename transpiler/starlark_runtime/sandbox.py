@@ -15,7 +15,9 @@ or that starlark-rust reports as an "out of memory" panic, or a
 ``MemoryError``) or is killed is replaced for the next run, and the run
 raises :class:`~transpiler.starlark_runtime.run.ScriptLimitExceeded` naming
 the limit; any other failure is an engine error and the child is replaced
-too.
+too. A child whose address space has grown by half the memory limit since
+it warmed up retires after its reply (``retire_bytes``), so that what
+earlier runs left behind never counts against a later one.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import IO, Any
 from transpiler.sim.backoff import Jitter
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
-from transpiler.starlark_runtime.hostlimits import cap_address_space
+from transpiler.starlark_runtime.hostlimits import cap_address_space, virtual_memory
 from transpiler.starlark_runtime.profile import ScriptLimits
 from transpiler.starlark_runtime.run import (
     EngineError,
@@ -75,11 +77,15 @@ def _receive(stream: IO[bytes]) -> Any:
 class Sandbox:
     """The child process and its pipes; one run at a time."""
 
-    def __init__(self, limits: ScriptLimits) -> None:
+    def __init__(self, limits: ScriptLimits, retire_bytes: int | None = None) -> None:
+        """Start a child; it retires once its address space has grown by ``retire_bytes``
+        (default: half the memory limit) since it warmed up (fragmentation, or anything a run
+        failed to release), so no later run meets the cap early for what it did not do."""
         self.limits = limits
+        retire = limits.memory_bytes // 2 if retire_bytes is None else retire_bytes
         self.lock = threading.Lock()
         self._process = subprocess.Popen(
-            [sys.executable, "-m", __name__, str(limits.memory_bytes)],
+            [sys.executable, "-m", __name__, str(limits.memory_bytes), str(retire)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -103,7 +109,9 @@ class Sandbox:
         if reply is None:
             self.close()
             raise ScriptLimitExceeded("time", self.limits)
-        kind, value = reply
+        kind, value, retiring = reply
+        if retiring:  # the child has exited: the next run starts a new one
+            self.close()
         if kind == "trace":
             assert isinstance(value, Trace)
             return value
@@ -180,7 +188,7 @@ def run_sandboxed(
         sandbox.lock.release()
 
 
-def serve(memory_bytes: int) -> None:
+def serve(memory_bytes: int, retire_bytes: int) -> None:
     """The child: warm up, cap the address space, then run requests until stdin closes."""
     from transpiler.starlark_runtime.rust_engine import start_rust
 
@@ -190,6 +198,7 @@ def serve(memory_bytes: int) -> None:
     limits = ScriptLimits(memory_bytes=memory_bytes)
     warm_up = "def run(params):\n    return {}\n"
     run_script(start_rust(warm_up, "warm-up.star", {}, limits), Scenario())
+    warmed = virtual_memory(os.getpid())
     cap_address_space(os.getpid(), memory_bytes)
     _send(replies, ("ready",))
     while True:
@@ -213,9 +222,13 @@ def serve(memory_bytes: int) -> None:
         except BaseException as error:  # reported to the parent; this process is not reused
             # starlark-rust's heap reports a failed allocation as a panic ("out of memory").
             memory = isinstance(error, MemoryError) or "out of memory" in str(error)
-            _send(replies, ("limit", "memory") if memory else ("error", _describe(error)))
+            failure = ("limit", "memory") if memory else ("error", _describe(error))
+            _send(replies, (*failure, True))
             return
-        _send(replies, reply)
+        retiring = virtual_memory(os.getpid()) - warmed > retire_bytes
+        _send(replies, (*reply, retiring))
+        if retiring:
+            return
 
 
 def _describe(error: BaseException) -> str:
@@ -226,4 +239,4 @@ if __name__ == "__main__":
     # The module itself, not ``__main__``: requests name its classes.
     from transpiler.starlark_runtime import sandbox
 
-    sandbox.serve(int(sys.argv[1]))
+    sandbox.serve(int(sys.argv[1]), int(sys.argv[2]))

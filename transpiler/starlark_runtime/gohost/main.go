@@ -25,7 +25,8 @@
 //	{"type":"aborted"}
 //
 // load("NAME", ...) resolves NAME in the run's modules; each module runs
-// once per run, with the same builtins, and may load others.
+// once per run, with the same builtins, and may load others. A module's
+// compiled program is kept for later runs of the same source.
 //
 // The dialect (while, recursion, top-level if/for, global reassignment, set)
 // is set through resolve's legacy flags: the 2021 snapshot has no other way,
@@ -115,6 +116,45 @@ type loadedModule struct {
 	err     error
 }
 
+// programs holds each module's compiled program, by name and source, for
+// every run that loads it again (at most maxPrograms; then it starts over).
+var (
+	programs   = map[[2]string]*starlark.Program{}
+	programsMu sync.Mutex
+)
+
+const maxPrograms = 64
+
+// compiled parses, resolves and compiles a module once per name and source.
+func compiled(module, source string) (*starlark.Program, error) {
+	programsMu.Lock()
+	defer programsMu.Unlock()
+	key := [2]string{module, source}
+	if program, ok := programs[key]; ok {
+		return program, nil
+	}
+	_, program, err := starlark.SourceProgram(module, source, predeclared().Has)
+	if err != nil {
+		return nil, err
+	}
+	if len(programs) >= maxPrograms {
+		programs = map[[2]string]*starlark.Program{}
+	}
+	programs[key] = program
+	return program, nil
+}
+
+// exec runs a module as starlark.ExecFile does, from its compiled program.
+func exec(thread *starlark.Thread, module, source string) (starlark.StringDict, error) {
+	program, err := compiled(module, source)
+	if err != nil {
+		return nil, err
+	}
+	globals, err := program.Init(thread, predeclared())
+	globals.Freeze()
+	return globals, err
+}
+
 // load is the threads' Load: a module of the run, executed once.
 func (r *run) load(thread *starlark.Thread, module string) (starlark.StringDict, error) {
 	entry, seen := r.loaded[module]
@@ -127,7 +167,7 @@ func (r *run) load(thread *starlark.Thread, module string) (starlark.StringDict,
 			return nil, errors.New("no such module")
 		}
 		r.loaded[module] = nil
-		globals, err := starlark.ExecFile(thread, module, source, predeclared())
+		globals, err := exec(thread, module, source)
 		entry = &loadedModule{globals, err}
 		r.loaded[module] = entry
 	}
