@@ -172,8 +172,7 @@ def _write_reports(
     args: argparse.Namespace, reports: list[ToolReport], accept: frozenset[str] | None
 ) -> None:
     texts = {
-        args.report_json: json.dumps(report_json(reports, accept), indent=2, sort_keys=True)
-        + "\n",
+        args.report_json: json.dumps(report_json(reports, accept), indent=2, sort_keys=True) + "\n",
         args.junit: junit(reports, accept),
         args.report_md: markdown(reports),
     }

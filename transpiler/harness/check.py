@@ -6,11 +6,12 @@ vMCP may legitimately behave in any of those ways. A difference is excused
 when the composite run exercised deviation classes the script declares and
 those classes reach every differing field (:func:`relation.explain`); the
 smallest scenario where each class shows is kept as its *witness*. Scenarios
-come from every outcome combination (:mod:`paths`, up to a limit) and from
-hypothesis (:mod:`generate`), which also shrinks an unexplained difference to
-a minimal counterexample. The ordinary successful run (:mod:`happy`) gives the
-tool's *findings*: quirks that fire even when every backend answers as the
-templates expect.
+come from every outcome combination (:mod:`paths`, up to a limit) and from a
+seeded generator (:mod:`generate`), drawn in bulk, each set run as one batch
+per engine; once an unexplained difference shows, hypothesis searches the same
+space and shrinks it to a minimal counterexample. The ordinary successful run
+(:mod:`happy`) gives the tool's *findings*: quirks that fire even when every
+backend answers as the templates expect.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -35,6 +36,7 @@ from transpiler.emit import emit_tool
 from transpiler.emit.inert import has_unsafe_text
 from transpiler.emit.report import EmitResult
 from transpiler.gobuild import go_available
+from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
@@ -51,7 +53,7 @@ from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.verdict import Verdict
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import QuirkEvent, Trace
-from transpiler.starlark_runtime import run_starlark
+from transpiler.starlark_runtime import EngineError, run_starlark, run_starlark_many
 from transpiler.starlark_runtime.versions import engine_versions
 
 SCHEDULE_LIMIT = 32
@@ -206,20 +208,48 @@ class _Run:
         self.paths: set[str] = set()
         self.witnesses: dict[str, Witness] = {}
 
-    def compare(self, scenario: Scenario) -> Counterexample | None:
-        """Run both forms on every engine; the counterexample when nothing explains a difference."""
+    def compare_all(self, scenarios: Sequence[Scenario]) -> Counterexample | None:
+        """:meth:`compare` each scenario in turn, up to the first counterexample; the script
+        runs on each engine in one batch."""
+        runs = {
+            engine: run_starlark_many(
+                self.script,
+                scenarios,
+                engine=engine,
+                timeout_ns=self.config.timeout,
+                modules=self.modules,
+            )
+            for engine in self.engines
+        }
+        for index, scenario in enumerate(scenarios):
+            found = self.compare(scenario, {engine: runs[engine][index] for engine in runs})
+            if found is not None:
+                return found
+        return None
+
+    def compare(
+        self, scenario: Scenario, ran: Mapping[str, Trace | EngineError] | None = None
+    ) -> Counterexample | None:
+        """Run both forms on every engine (the script's runs ``ran`` already, when given); the
+        counterexample when nothing explains a difference."""
         self.count += 1
         composite = run_composite(self.config, scenario)
         self.paths.add(path_of(composite))
         schedules: list[Trace] | None = None
         for engine in self.engines:
-            script = run_starlark(
-                self.script,
-                scenario,
-                engine=engine,
-                timeout_ns=self.config.timeout,
-                modules=self.modules,
+            script = (
+                ran[engine]
+                if ran is not None
+                else run_starlark(
+                    self.script,
+                    scenario,
+                    engine=engine,
+                    timeout_ns=self.config.timeout,
+                    modules=self.modules,
+                )
             )
+            if isinstance(script, EngineError):
+                raise script
             match = explain(composite, script, self.declared, engine)
             if match is None or not match.exact:
                 if schedules is None:
@@ -361,11 +391,7 @@ def _exhaustive(
     params = sample_params(tool.effective.parameters)
     chosen, total = combinations(shapes, tool.effective.name, params, options.paths, options.seed)
     report.paths_enumerated, report.paths_run = total, len(chosen)
-    for scenario in chosen:
-        found = run.compare(scenario)
-        if found is not None:
-            return found
-    return None
+    return run.compare_all(chosen)
 
 
 def _random(
@@ -377,7 +403,18 @@ def _random(
 ) -> Counterexample | None:
     if options.examples <= 0:
         return None
-    strategy = random_scenarios(shapes, tool.effective.parameters, tool.effective.name)
+    generator = random_scenarios(shapes, tool.effective.parameters, tool.effective.name)
+    rng = Random(options.seed)
+    drawn = [generator.draw(rng) for _ in range(options.examples)]
+    found = run.compare_all(drawn)
+    if found is None:
+        return None
+    return _shrunk(run, generator, options) or found
+
+
+def _shrunk(run: _Run, generator: Gen, options: CheckOptions) -> Counterexample | None:
+    """A minimal counterexample from hypothesis's search and shrinking, None if its search
+    finds none."""
     budget = settings(
         max_examples=options.examples,
         database=None,
@@ -387,7 +424,7 @@ def _random(
     )
     try:
         minimal = find(
-            strategy,
+            generator.strategy(),
             lambda s: run.compare(s) is not None,
             settings=budget,
             random=Random(options.seed),

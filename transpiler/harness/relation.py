@@ -130,9 +130,7 @@ def differences(composite: Trace, script: Trace) -> tuple[Difference, ...]:
             Difference("outcome", f"{left}: {_text(composite)}", f"{right}: {_text(script)}")
         )
     elif left == "error" and unwrapped_error(composite) != unwrapped_error(script):
-        found.append(
-            Difference("error text", unwrapped_error(composite), unwrapped_error(script))
-        )
+        found.append(Difference("error text", unwrapped_error(composite), unwrapped_error(script)))
     elif left == "success":
         ours = canonical(composite.client_result.get("structuredContent"))
         theirs = canonical(script.client_result.get("structuredContent"))
