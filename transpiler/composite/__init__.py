@@ -39,6 +39,8 @@ have, but ``all`` misses these):
 
 from __future__ import annotations
 
+import json
+
 from transpiler.composite.engine import execute
 from transpiler.config.model import CompositeToolConfig
 from transpiler.sim.backoff import CENTRE, Jitter, SeededJitter
@@ -94,7 +96,7 @@ def run_composite_schedules(
         if isinstance(item, Exploration):
             summary = item
         else:
-            distinct.setdefault(item.dumps(), item)
+            distinct.setdefault(json.dumps(item.to_json(), sort_keys=True), item)
     traces = [_named(trace, f"all:{index}") for index, trace in enumerate(distinct.values())]
     return Explored(traces, summary.schedules, summary.exhaustive)
 

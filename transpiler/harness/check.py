@@ -52,6 +52,7 @@ from transpiler.harness.relation import (
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.verdict import Verdict
 from transpiler.sim.scenario import Scenario
+from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace
 from transpiler.starlark_runtime import EngineError, run_starlark, run_starlark_many
 from transpiler.starlark_runtime.versions import engine_versions
@@ -233,7 +234,8 @@ class _Run:
         """Run both forms on every engine (the script's runs ``ran`` already, when given); the
         counterexample when nothing explains a difference."""
         self.count += 1
-        composite = run_composite(self.config, scenario)
+        recorder = ScriptedChooser()
+        composite = run_composite(self.config, scenario, chooser=recorder)
         self.paths.add(path_of(composite))
         schedules: list[Trace] | None = None
         for engine in self.engines:
@@ -253,10 +255,11 @@ class _Run:
             match = explain(composite, script, self.declared, engine)
             if match is None or not match.exact:
                 if schedules is None:
-                    schedules = [
-                        composite,
-                        *run_composite_schedules(self.config, scenario, "all", SCHEDULE_LIMIT),
-                    ]
+                    schedules = [composite]
+                    if recorder.branched:  # else the canonical schedule is the only one
+                        schedules += run_composite_schedules(
+                            self.config, scenario, "all", SCHEDULE_LIMIT
+                        )
                 match = best_match(schedules, script, self.declared, engine)
             if match is None:
                 found = differences(composite, script)

@@ -48,12 +48,21 @@ class RandomChooser:
         return options[self._random.randrange(len(options))]
 
 
-class _ScriptedChooser:
-    """Follows a prefix of choice indices, then takes the first option; records the trail."""
+class ScriptedChooser:
+    """Follows a prefix of choice indices, then takes the first option; records the trail.
 
-    def __init__(self, prefix: Sequence[int]) -> None:
+    With no prefix it chooses as the canonical chooser does, and ``branched`` tells
+    whether the run met a real choice (else it is the only schedule there is).
+    """
+
+    def __init__(self, prefix: Sequence[int] = ()) -> None:
         self._prefix = prefix
         self.trail: list[tuple[int, int]] = []
+
+    @property
+    def branched(self) -> bool:
+        """Whether some choice had more than one option."""
+        return any(count > 1 for count, _ in self.trail)
 
     def choose(self, label: str, options: Sequence[T]) -> T:
         position = len(self.trail)
@@ -79,7 +88,7 @@ def explore(run: Callable[[Chooser], R], limit: int) -> Iterator[R | Exploration
     prefix: list[int] = []
     count = 0
     while count < limit:
-        chooser = _ScriptedChooser(prefix)
+        chooser = ScriptedChooser(prefix)
         yield run(chooser)
         count += 1
         trail = chooser.trail
