@@ -40,6 +40,7 @@ have, but ``all`` misses these):
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from transpiler.composite.engine import execute
 from transpiler.config.model import CompositeToolConfig
@@ -50,6 +51,7 @@ from transpiler.sim.schedule import (
     Chooser,
     Exploration,
     RandomChooser,
+    ScriptedChooser,
     explore,
     parse_schedule,
 )
@@ -79,9 +81,17 @@ def run_composite(
 
 
 def run_composite_schedules(
-    tool: CompositeToolConfig, scenario: Scenario, schedule: str, limit: int = 64
+    tool: CompositeToolConfig,
+    scenario: Scenario,
+    schedule: str,
+    limit: int = 64,
+    canonical: tuple[Trace, ScriptedChooser] | None = None,
 ) -> Explored:
-    """Traces under ``schedule``: one for canonical/random, every distinct one for all."""
+    """Traces under ``schedule``: one for canonical/random, every distinct one for all.
+
+    ``canonical`` is a run already made under ``ScriptedChooser()`` and that
+    chooser: ``all`` starts from it instead of running it again.
+    """
     kind, seed = parse_schedule(schedule)
     if kind == "canonical":
         return Explored([_named(run_composite(tool, scenario), "canonical")], 1, True)
@@ -92,7 +102,9 @@ def run_composite_schedules(
         return Explored([_named(trace, schedule)], 1, True)
     distinct: dict[str, Trace] = {}
     summary = Exploration(0, False)
-    for item in explore(lambda chooser: run_composite(tool, scenario, chooser=chooser), limit):
+    first = None if canonical is None else (replace(canonical[0]), canonical[1])
+    runs = explore(lambda chooser: run_composite(tool, scenario, chooser=chooser), limit, first)
+    for item in runs:
         if isinstance(item, Exploration):
             summary = item
         else:

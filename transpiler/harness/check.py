@@ -258,7 +258,7 @@ class _Run:
                     schedules = [composite]
                     if recorder.branched:  # else the canonical schedule is the only one
                         schedules += run_composite_schedules(
-                            self.config, scenario, "all", SCHEDULE_LIMIT
+                            self.config, scenario, "all", SCHEDULE_LIMIT, (composite, recorder)
                         )
                 match = best_match(schedules, script, self.declared, engine)
             if match is None:

@@ -80,16 +80,24 @@ class Exploration:
     exhaustive: bool
 
 
-def explore(run: Callable[[Chooser], R], limit: int) -> Iterator[R | Exploration]:
+def explore(
+    run: Callable[[Chooser], R], limit: int, first: tuple[R, ScriptedChooser] | None = None
+) -> Iterator[R | Exploration]:
     """Run ``run`` once per distinct sequence of choices, depth-first, up to ``limit`` runs.
 
-    Yields each run's result, then one :class:`Exploration` summary.
+    Yields each run's result, then one :class:`Exploration` summary. ``first``
+    is a run already made with ``ScriptedChooser()`` (the canonical choices),
+    and its chooser: it stands for the first run instead of making it again.
     """
     prefix: list[int] = []
     count = 0
     while count < limit:
-        chooser = ScriptedChooser(prefix)
-        yield run(chooser)
+        if first is not None and count == 0:
+            result, chooser = first
+        else:
+            chooser = ScriptedChooser(prefix)
+            result = run(chooser)
+        yield result
         count += 1
         trail = chooser.trail
         position = len(trail) - 1
