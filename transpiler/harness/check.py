@@ -25,9 +25,6 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis.errors import NoSuchExample
-
 from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.config.units import LoadedTool
 from transpiler.deviations import CLASSES
@@ -417,7 +414,10 @@ def _random(
 
 def _shrunk(run: _Run, generator: Gen, options: CheckOptions) -> Counterexample | None:
     """A minimal counterexample from hypothesis's search and shrinking, None if its search
-    finds none."""
+    finds none (hypothesis is imported here: a check that finds no difference never needs it)."""
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis.errors import NoSuchExample
+
     budget = settings(
         max_examples=options.examples,
         database=None,

@@ -10,12 +10,25 @@ hypothesis strategy ``check`` has always used.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hypothesis import strategies as st
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
+    from hypothesis.strategies import SearchStrategy
+else:
+
+    class _Strategies:
+        """hypothesis.strategies, imported when a strategy is first built (bulk draws never
+        need it)."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(importlib.import_module("hypothesis.strategies"), name)
+
+    st = _Strategies()
 
 # Characters a cheap text draws besides printable ASCII: markup, quoting,
 # template and format syntax, controls, non-ASCII letters, wide and astral ones.
@@ -26,7 +39,7 @@ _PRINTABLE = "".join(chr(code) for code in range(0x20, 0x7F))
 class Gen:
     """A generator of values: ``strategy()`` for hypothesis, ``draw(rng)`` for bulk."""
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         """The hypothesis strategy over the same values."""
         raise NotImplementedError
 
@@ -43,7 +56,7 @@ class _Map(Gen):
     def __init__(self, inner: Gen, function: Callable[[Any], Any]) -> None:
         self.inner, self.function = inner, function
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return self.inner.strategy().map(self.function)
 
     def draw(self, rng: Random) -> Any:
@@ -59,7 +72,7 @@ class _Sampled(Gen):
     def __init__(self, values: Sequence[Any]) -> None:
         self.values = list(values)
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.sampled_from(self.values)
 
     def draw(self, rng: Random) -> Any:
@@ -75,7 +88,7 @@ class _Just(Gen):
     def __init__(self, value: Any) -> None:
         self.value = value
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.just(self.value)
 
     def draw(self, rng: Random) -> Any:
@@ -96,7 +109,7 @@ class _Text(Gen):
     def __init__(self, min_size: int = 0, max_size: int = 8) -> None:
         self.min_size, self.max_size = min_size, max_size
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.text(min_size=self.min_size, max_size=self.max_size)
 
     def draw(self, rng: Random) -> Any:
@@ -122,7 +135,7 @@ class _Integers(Gen):
     def __init__(self, low: int, high: int) -> None:
         self.low, self.high = low, high
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.integers(self.low, self.high)
 
     def draw(self, rng: Random) -> Any:
@@ -138,7 +151,7 @@ class _Floats(Gen):
     def __init__(self, low: float, high: float) -> None:
         self.low, self.high = low, high
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.floats(self.low, self.high, allow_nan=False)
 
     def draw(self, rng: Random) -> Any:
@@ -151,7 +164,7 @@ def booleans() -> Gen:
 
 
 class _Booleans(Gen):
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.booleans()
 
     def draw(self, rng: Random) -> Any:
@@ -167,7 +180,7 @@ class _OneOf(Gen):
     def __init__(self, *options: Gen) -> None:
         self.options = options
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.one_of(*(option.strategy() for option in self.options))
 
     def draw(self, rng: Random) -> Any:
@@ -183,7 +196,7 @@ class _Lists(Gen):
     def __init__(self, element: Gen, min_size: int = 0, max_size: int = 3) -> None:
         self.element, self.min_size, self.max_size = element, min_size, max_size
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.lists(self.element.strategy(), min_size=self.min_size, max_size=self.max_size)
 
     def draw(self, rng: Random) -> Any:
@@ -199,7 +212,7 @@ class _Dictionaries(Gen):
     def __init__(self, keys: Gen, values: Gen, max_size: int = 3) -> None:
         self.keys, self.values, self.max_size = keys, values, max_size
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.dictionaries(self.keys.strategy(), self.values.strategy(), max_size=self.max_size)
 
     def draw(self, rng: Random) -> Any:
@@ -221,7 +234,7 @@ class _Fixed(Gen):
     ) -> None:
         self.required, self.optional = dict(required), dict(optional or {})
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.fixed_dictionaries(
             {key: gen.strategy() for key, gen in self.required.items()},
             optional={key: gen.strategy() for key, gen in self.optional.items()},
@@ -244,7 +257,7 @@ class _Tuples(Gen):
     def __init__(self, *parts: Gen) -> None:
         self.parts = parts
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.tuples(*(part.strategy() for part in self.parts))
 
     def draw(self, rng: Random) -> Any:
@@ -267,7 +280,7 @@ class _Recursive(Gen):
         self._extended = extend(_Nested(self))
         self._leaves = 0
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return st.recursive(
             self.base.strategy(),
             lambda inner: self.extend(_Given(inner)).strategy(),
@@ -297,8 +310,8 @@ class _Nested(Gen):
 class _Given(Gen):
     """A hypothesis strategy standing as a generator (``recursive``'s inner values)."""
 
-    def __init__(self, given: st.SearchStrategy[Any]) -> None:
+    def __init__(self, given: SearchStrategy[Any]) -> None:
         self.given = given
 
-    def strategy(self) -> st.SearchStrategy[Any]:
+    def strategy(self) -> SearchStrategy[Any]:
         return self.given
