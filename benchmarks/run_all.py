@@ -61,7 +61,7 @@ def _rows() -> list[Row]:
             "`check`, upstream corpus, rust, `--jobs 2`",
             "pairs/s",
             ">= 1,000",
-            lambda: bench_check.measure("rust", 100, 2).rate,
+            lambda: _check_rate("rust"),
             "(bare rust run + model run) / 2 workers, per pair",
             _pair_floor,
             lambda rate: 1 / rate,
@@ -70,7 +70,7 @@ def _rows() -> list[Row]:
             "`check`, upstream corpus, go, `--jobs 2`",
             "pairs/s",
             ">= 500",
-            lambda: bench_check.measure("go", 100, 2).rate,
+            lambda: _check_rate("go"),
             "(bare rust run + model run) / 2 workers, per pair",
             _pair_floor,
             lambda rate: 1 / rate,
@@ -156,9 +156,21 @@ def _emit(data: bytes) -> float:
 def _figure(value: float) -> str:
     if value >= 100:
         return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
     if value >= 1:
-        return f"{value:.2f}".rstrip("0").rstrip(".")
+        return f"{value:.2f}"
     return f"{value:.3f}"
+
+
+PEAKS: dict[str, list[int]] = {}
+
+
+def _check_rate(engine: str) -> float:
+    """Pairs a second of one ``check`` run; its peak memory goes to :data:`PEAKS`."""
+    run = bench_check.measure(engine, 100, 2)
+    PEAKS.setdefault(engine, []).append(run.peak_bytes)
+    return run.rate
 
 
 def _ratio(low: float, high: float) -> str:
@@ -214,6 +226,10 @@ def table(rounds: int) -> str:
         )
         print(lines[-1], flush=True)
     load_after = os.getloadavg()[0]
+    peaks = "; ".join(
+        f"{engine} {min(found) / 2**20:.0f}-{max(found) / 2**20:.0f} MiB"
+        for engine, found in PEAKS.items()
+    )
     today = datetime.now(UTC).strftime("%Y-%m-%d")
     return "\n".join(
         [
@@ -222,6 +238,9 @@ def table(rounds: int) -> str:
             "Regenerate with `python benchmarks/run_all.py --write docs/performance.md`.",
             "",
             *lines,
+            "",
+            f"Peak memory of `check` over the upstream corpus with `--jobs 2` (limit 1 GiB): "
+            f"{peaks}.",
         ]
     )
 
