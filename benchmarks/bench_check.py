@@ -11,6 +11,7 @@ from pathlib import Path
 
 from transpiler.harness.check import ENGINES, CheckOptions
 from transpiler.harness.gate import check_all, select
+from transpiler.pairs import Request, Where
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "upstream-corpus"
 
@@ -21,10 +22,12 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=200)
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     args = parser.parse_args()
-    selected, _ = select([args.corpus])
+    request = Request(Where((args.corpus,)))
+    selected, _ = select(request)
     for engines in (("rust",), ("go",), ENGINES):
         started = time.perf_counter()
-        reports = check_all(selected, CheckOptions(examples=args.examples, engines=engines))
+        options = CheckOptions(examples=args.examples, engines=engines)
+        reports = check_all(selected, request, options)
         seconds = time.perf_counter() - started
         pairs = sum(r.scenarios for r in reports) * len(engines)
         certified = sum(r.passes(None) for r in reports)

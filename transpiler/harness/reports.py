@@ -68,20 +68,26 @@ Findings (vMCP quirks that fire on an ordinary run of this tool):
 
 
 def console_line(report: ToolReport) -> str:
-    """One line per tool for the console."""
-    detail = (
-        f"{report.scenarios} scenarios, {report.distinct_paths} paths "
-        f"({report.paths_run}/{report.paths_enumerated} combinations), {report.seconds:.1f}s"
-    )
+    """One line per tool for the console: verdict, tool, file, script, what was run."""
+    if report.carried is not None:
+        detail = "unchanged since the earlier report: not checked again"
+    else:
+        detail = (
+            f"{report.scenarios} scenarios, {report.distinct_paths} paths "
+            f"({report.paths_run}/{report.paths_enumerated} combinations), {report.seconds:.1f}s"
+        )
+    script = f"; script {report.script_source}" if report.script_source else ""
     observed = f" [{', '.join(report.observed)}]" if report.observed else ""
-    return f"{report.verdict:>17}  {report.tool}  ({report.file})  {detail}{observed}"
+    return f"{report.verdict:>17}  {report.tool}  ({report.file}{script})  {detail}{observed}"
 
 
 def report_json(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> dict[str, Any]:
     """Every tool's verdict, classes with witnesses, findings, certificate, counterexample."""
     return {
         "tools": [
-            {
+            dict(r.carried, passes=r.passes(accept))
+            if r.carried is not None
+            else {
                 "tool": r.tool,
                 "file": r.file,
                 "verdict": str(r.verdict),
