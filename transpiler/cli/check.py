@@ -255,7 +255,11 @@ def _print(
               "scripted tools against the composite tools they replaced)")
     if since is not None:
         carried = sum(r.carried is not None for r in reports)
-        print(f"{carried} of {len(reports)} pair(s) unchanged since {since}: not checked again")
+        checked = sum(r.carried is None and bool(r.certificate) for r in reports)
+        print(
+            f"{carried} pair(s) unchanged since {since}: not checked again; "
+            f"{checked} checked"
+        )
     passed = sum(r.passes(accept) for r in reports)
     unread = f"; {len(pairing.unreadable)} input(s) cannot be read" if pairing.unreadable else ""
     print(f"{passed} of {len(reports)} tool(s) pass ({_policy(accept)}){unread}")
