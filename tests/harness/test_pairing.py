@@ -129,6 +129,21 @@ spec:
 """
 
 
+def test_scripts_in_script_files_are_read_from_there(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    migrate(config, "--keep-composite", "--script-dir", str(config.parent / "scripts"))
+    assert "scriptFile:" in config.read_text()
+    script = config.parent / "scripts" / "sync_inventory.star"
+    capsys.readouterr()
+    code, out = check(capsys, config, *QUICK)
+    assert code == 0, out
+    assert f"({script})" in out
+    script.write_text(script.read_text().replace('"json"', '"csv"'))
+    code, out = check(capsys, config, *QUICK, "--counterexamples", config.parent / "ce")
+    assert code == 1 and verdicts(out)["sync_inventory"] == "differs"
+
+
 # --- a baseline ----------------------------------------------------------------------------
 
 
@@ -205,9 +220,8 @@ def test_an_edit_that_changes_behaviour_differs_with_a_counterexample(
     assert before in original
     script = tmp_path / f"{tool}.star"
     script.write_text(original.replace(before, after))
-    code, out = check(
-        capsys, EXAMPLE, "--script", script, "--tool", tool, *QUICK, "--counterexamples", tmp_path
-    )
+    arguments: list[str | Path] = ["--script", script, "--tool", tool, *BOTH, *QUICK]
+    code, out = check(capsys, EXAMPLE, *arguments, "--counterexamples", tmp_path)
     assert code == 1
     assert verdicts(out) == {tool: "differs"}
     assert "scenario saved to" in out
