@@ -154,6 +154,13 @@ def test_a_migrated_config_against_its_baseline(
     capsys.readouterr()
     code, out = check(capsys, config, *QUICK)
     assert "nothing to check" in out and "sync_inventory" in out
+    assert main(["check", str(config), *QUICK, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["unpaired"] == [
+        "deploy_with_approval",
+        "investigate_incident",
+        "scan_image_packages",
+        "sync_inventory",
+    ]
     code, out = check(capsys, config, "--baseline", EXAMPLE, *BOTH, *QUICK)
     assert code == 0, out
     assert len(verdicts(out)) == 4 and out.count(f"script {config}:") == 4

@@ -221,9 +221,9 @@ def run(args: argparse.Namespace) -> int:
                 report.counterexample, directory, report.tool
             )
     accept = options.accept
-    _write_reports(args, reports, accept)
+    _write_reports(args, reports, accept, pairing.unpaired)
     if args.format == "json":
-        print_json(report_json(reports, accept))
+        print_json(report_json(reports, accept, pairing.unpaired))
     else:
         _print(reports, pairing, accept, args.since)
     if pairing.unreadable:
@@ -274,11 +274,14 @@ def _policy(accept: frozenset[str] | None) -> str:
 
 
 def _write_reports(
-    args: argparse.Namespace, reports: list[ToolReport], accept: frozenset[str] | None
+    args: argparse.Namespace,
+    reports: list[ToolReport],
+    accept: frozenset[str] | None,
+    unpaired: tuple[str, ...],
 ) -> None:
+    document = report_json(reports, accept, unpaired)
     texts = {
-        args.report_json: json.dumps(report_json(reports, accept), indent=2, sort_keys=True)
-        + "\n",
+        args.report_json: json.dumps(document, indent=2, sort_keys=True) + "\n",
         args.junit: junit(reports, accept),
         args.report_md: markdown(reports),
     }

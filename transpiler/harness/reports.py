@@ -81,8 +81,11 @@ def console_line(report: ToolReport) -> str:
     return f"{report.verdict:>17}  {report.tool}  ({report.file}{script})  {detail}{observed}"
 
 
-def report_json(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> dict[str, Any]:
-    """Every tool's verdict, classes with witnesses, findings, certificate, counterexample."""
+def report_json(
+    reports: Sequence[ToolReport], accept: frozenset[str] | None, unpaired: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Every tool's verdict, classes with witnesses, findings, certificate, counterexample; the
+    scripted tools that had no composite tool to be checked against."""
     return {
         "tools": [
             dict(r.carried, passes=r.passes(accept))
@@ -105,6 +108,7 @@ def report_json(reports: Sequence[ToolReport], accept: frozenset[str] | None) ->
         ],
         "passed": sum(r.passes(accept) for r in reports),
         "total": len(reports),
+        "unpaired": list(unpaired),
     }
 
 
