@@ -20,13 +20,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, overload
 
 from transpiler.cache import SingleFlightCache
-from transpiler.config.loader import MAX_FILE_BYTES, discover, load_sources, read_source
+from transpiler.config.loader import MAX_FILE_BYTES, discover, read_source
 from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.validate import UnitReport, ValidationReport, validate
 from transpiler.config.yamlv3 import MAX_DEPTH
@@ -34,8 +34,17 @@ from transpiler.diagnostics import InputError
 from transpiler.emit.report import Note, SourceMapEntry
 from transpiler.harness.check import CheckOptions
 from transpiler.harness.verdict import Verdict
-from transpiler.migrate.runner import judging_units
-from transpiler.pipeline import ToolOutcome, decide, emit, rejection, source_label
+from transpiler.inputs.files import Inputs, load_contents
+from transpiler.pairs import pair_inputs
+from transpiler.pipeline import (
+    ToolOutcome,
+    decide,
+    decide_script,
+    emit,
+    judging_units,
+    rejection,
+    source_label,
+)
 from transpiler.plan import ToolPlan, plan_tool
 
 __all__ = [
@@ -100,12 +109,14 @@ class Transpiled:
 class Config:
     """A loaded configuration (one or more files); build it with :func:`load` or :func:`loads`."""
 
-    __slots__ = ("_load", "digest", "name")
+    __slots__ = ("_inputs", "_load", "digest", "name")
 
-    def __init__(self, name: str, digest: str, load_result: LoadResult) -> None:
+    def __init__(self, name: str, digest: str, inputs: Inputs) -> None:
         self.name = name
         self.digest = digest
-        self._load = load_result
+        self._inputs = inputs
+        assert inputs.load is not None
+        self._load: LoadResult = inputs.load
 
     @property
     def load_result(self) -> LoadResult:
@@ -116,6 +127,14 @@ class Config:
     def tools(self) -> tuple[str, ...]:
         """The composite tools' names, in file order."""
         return tuple(tool.config.name for tool in self._load.tools)
+
+    @property
+    def scripted_tools(self) -> tuple[str, ...]:
+        """The scripted tools' names (``scriptedTools`` entries and scripted definitions)."""
+        index = self._inputs.scripted
+        names = [name for tools in index.by_container.values() for name in tools]
+        names += [counterpart.tool for counterpart in index.by_resource.values()]
+        return tuple(dict.fromkeys(names))
 
     def validate(self) -> ValidationReport:
         """Every finding vMCP (and Kubernetes) would report, phase by phase."""
@@ -181,29 +200,69 @@ class Config:
         return {name: self._transpiled(self._tool(name), options, key) for name in self._unique()}
 
     @overload
-    def check(self, tool: str, *, options: CheckOptions | None = ...) -> ToolOutcome: ...
+    def check(
+        self,
+        tool: str,
+        *,
+        options: CheckOptions | None = ...,
+        script: str | None = ...,
+        modules: Mapping[str, str] | None = ...,
+        baseline: Config | None = ...,
+        library_path: Sequence[str] = ...,
+    ) -> ToolOutcome: ...
 
     @overload
     def check(
-        self, tool: None = ..., *, options: CheckOptions | None = ...
+        self,
+        tool: None = ...,
+        *,
+        options: CheckOptions | None = ...,
+        script: None = ...,
+        modules: None = ...,
+        baseline: Config | None = ...,
+        library_path: Sequence[str] = ...,
     ) -> dict[str, ToolOutcome]: ...
 
     def check(
-        self, tool: str | None = None, *, options: CheckOptions | None = None
+        self,
+        tool: str | None = None,
+        *,
+        options: CheckOptions | None = None,
+        script: str | None = None,
+        modules: Mapping[str, str] | None = None,
+        baseline: Config | None = None,
+        library_path: Sequence[str] = (),
     ) -> ToolOutcome | dict[str, ToolOutcome]:
-        """``tool``'s outcome (or every tool's) as ``check`` decides it.
+        """``tool``'s outcome (or every composite tool's) as ``check`` decides it.
 
-        ``options`` are ``check``'s (style, scenarios, engines, accepted
-        classes...); the outcome carries the verdict, the reason, the harness's
-        report (``report``) and every remark.
+        Each composite tool is checked against ``script`` (with the ``modules``
+        it loads) when given; else against the scripted tool of its name beside
+        it, if there is one (its ``load()`` modules from ``library_path``); else
+        against the script the emitter writes. With ``baseline``, the composite
+        tools come from that configuration and are checked against this one's
+        scripted tools of the same name. ``options`` are ``check``'s (style,
+        scenarios, engines, accepted classes...); the outcome carries the
+        verdict, the reason, the harness's report (``report``) and every remark.
         """
         options = options or CheckOptions()
+        if script is not None:
+            if tool is None:
+                raise InputError("a script is checked against one composite tool: name it")
+            owner = baseline or self
+            loaded = owner._tool(tool)
+            given = dict(sorted((modules or {}).items()))
+            key = _digest(self.digest, "script", tool, script, repr(given))
+            key = _digest(key, baseline.digest if baseline else "-", _options_key(options))
+            return _CACHE.get(key, lambda: owner._check_script(loaded, script, given, options))
+        key = _digest(self.digest, baseline.digest if baseline else "-", "check", *library_path)
+        key = _digest(key, _options_key(options))
+        outcomes = _CACHE.get(key, lambda: self._check_pairs(options, baseline, library_path))
         if tool is None:
-            return {name: self.check(name, options=options) for name in self._unique()}
-        loaded = self._tool(tool)
-        key = _digest(self.digest, "check", tool, _options_key(options))
-        return _CACHE.get(key, lambda: self._check(loaded, options))
-
+            return dict(outcomes)
+        if tool not in outcomes:
+            (baseline or self)._tool(tool)  # raises: no such tool, or defined twice
+            raise InputError(f"no composite tool named {tool!r} to check in {self.name}")
+        return outcomes[tool]
     def deprecation_messages(self) -> dict[str, str]:
         """For each composite tool, the line a gateway logs about migrating it."""
         messages: dict[str, str] = {}
@@ -236,8 +295,34 @@ class Config:
         key = _digest(self.digest, "transpile", tool.config.name, options_key)
         return _CACHE.get(key, lambda: _transpile(_outcome(tool, self._unit(tool), options, False)))
 
-    def _check(self, tool: LoadedTool, options: CheckOptions) -> ToolOutcome:
-        return _outcome(tool, self._unit(tool), options, True)
+    def _check_script(
+        self, tool: LoadedTool, script: str, modules: dict[str, str], options: CheckOptions
+    ) -> ToolOutcome:
+        rejected = rejection(tool, self._unit(tool))
+        if rejected is not None:
+            return rejected
+        return decide_script(tool, script, "<script>", modules, options)
+
+    def _check_pairs(
+        self, options: CheckOptions, baseline: Config | None, library_path: Sequence[str]
+    ) -> dict[str, ToolOutcome]:
+        base = baseline._inputs if baseline is not None else None
+        pairing = pair_inputs(self._inputs, base, library_path)
+        outcomes: dict[str, ToolOutcome] = {}
+        for item in pairing.pairs:
+            owner = baseline if item.baseline and baseline is not None else self
+            tool = item.composite(self._inputs, base)
+            if item.script is not None:
+                outcome = decide_script(
+                    tool, item.script.text, item.script.where, item.script.modules, options
+                )
+            elif item.refusal is not None:  # vMCP's refusal (with its remarks), or the pairing's
+                rejected = rejection(tool, owner._unit(tool))
+                outcome = rejected or ToolOutcome(tool, Verdict.NOT_CONVERTED, item.refusal)
+            else:
+                outcome = _outcome(tool, owner._unit(tool), options, True)
+            outcomes.setdefault(item.tool, outcome)
+        return outcomes
 
 
 def _outcome(
@@ -337,8 +422,7 @@ def _from_bytes(contents: list[tuple[str, bytes]], name: str) -> Config:
     digest = _digest(name, *(part for file, data in contents for part in (file, data)))
 
     def build() -> Config:
-        load_result = load_sources((file, data, None) for file, data in contents)
-        return Config(name, digest, load_result)
+        return Config(name, digest, load_contents(contents))
 
     return _CACHE.get(digest, build)
 

@@ -14,6 +14,7 @@ class SingleFlightCache:
     """An LRU cache of ``size`` entries; a missing key is computed by one caller while the
     others asking for it wait for that result."""
 
+
     def __init__(self, size: int) -> None:
         self._size = size
         self._values: OrderedDict[str, Any] = OrderedDict()
@@ -48,3 +49,5 @@ class SingleFlightCache:
         """Forget every cached value."""
         with self._lock:
             self._values.clear()
+
+

@@ -57,8 +57,8 @@ CLASSES: dict[str, DeviationClass] = {
             "text for a string parameter, else `None`), where vMCP sends `<no value>`",
             "prints `<no value>` and carries on: the text `<no value>` reaches backend "
             "arguments, messages and outputs, and comparisons with a missing value are false",
-            'indexes the field (`x["f"]`), which stops the run with a key error, or reads it '
-            'with a default (`params.get("p", default)`): the workflow\'s, else `""` for an '
+            "indexes the field (`x[\"f\"]`), which stops the run with a key error, or reads it "
+            "with a default (`params.get(\"p\", default)`): the workflow's, else `\"\"` for an "
             "optional string parameter, else `None`",
             "sending `<no value>` to a backend is never what the author meant; failing loudly "
             "shows the broken assumption",
@@ -79,7 +79,7 @@ CLASSES: dict[str, DeviationClass] = {
             "`true`/`map[...]`",
             "prints Go syntax: `true`, `map[a:1 b:2]`, `[x y]`, and `%!d(float64=3)` for a "
             "`printf` verb of the wrong kind",
-            'prints Starlark\'s text (`True`, `{"a": 1}`, `["x", "y"]`) or JSON where the '
+            "prints Starlark's text (`True`, `{\"a\": 1}`, `[\"x\", \"y\"]`) or JSON where the "
             "value is encoded on purpose",
             "Go's map syntax cannot be parsed by anything downstream",
         ),

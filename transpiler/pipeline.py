@@ -10,12 +10,12 @@ every remark (warnings, declared deviations, findings) at its file:line.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from transpiler.config.units import LoadedTool
-from transpiler.config.validate import PhaseVerdict, UnitReport
+from transpiler.config.validate import PhaseVerdict, UnitReport, ValidationReport
 from transpiler.diagnostics import Diagnostic, Severity, SourceLocation, TranspilerError
 from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult, Note
@@ -105,6 +105,28 @@ def source_label(tool: LoadedTool) -> str:
     return f"{tool.origin.file}:{tool_location(tool).line}"
 
 
+def tool_key(tool: LoadedTool) -> tuple[str, int, str]:
+    """A tool's identity in its input: file, document, path."""
+    return tool.origin.file, tool.origin.document, tool.origin.path
+
+
+def judging_units(report: ValidationReport) -> dict[tuple[str, int, str], UnitReport]:
+    """For each tool (by :func:`tool_key`), the unit whose verdict decides it."""
+    own: dict[tuple[str, int, str], UnitReport] = {}
+    referencing: dict[tuple[str, int, str], list[UnitReport]] = {}
+    tools: dict[tuple[str, int, str], LoadedTool] = {}
+    for unit in report.units:
+        for tool in unit.unit.tools:
+            if tool.origin.referenced_by is None:
+                own[tool_key(tool)] = unit
+                tools[tool_key(tool)] = tool
+            else:
+                referencing.setdefault(tool_key(tool), []).append(unit)
+    return {
+        key: judging_unit(tool, own[key], referencing.get(key, [])) for key, tool in tools.items()
+    }
+
+
 def judging_unit(
     tool: LoadedTool, own: UnitReport, referencing: Iterable[UnitReport]
 ) -> UnitReport:
@@ -186,8 +208,30 @@ def decide(
     remarks = remarks + notes + _annotations(tool)
     if not check:
         return ToolOutcome(tool, None, "converted (not checked)", emitted, remarks=remarks)
+    return _checked(tool, options, remarks, emitted)
+
+
+def decide_script(
+    tool: LoadedTool, script: str, where: str, modules: Mapping[str, str], options: CheckOptions
+) -> ToolOutcome:
+    """The outcome of a script someone wrote (or edited) for a valid tool: the harness's
+    verdict on it, every deviation class excusable (the script declares nothing)."""
+    return _checked(tool, options, (), None, script=script, modules=modules, source=where)
+
+
+def _checked(
+    tool: LoadedTool,
+    options: CheckOptions,
+    remarks: tuple[Remark, ...],
+    emitted: EmitResult | None,
+    script: str | None = None,
+    modules: Mapping[str, str] | None = None,
+    source: str = "",
+) -> ToolOutcome:
     try:
-        harness = check_tool(tool, options, emitted=emitted)
+        harness = check_tool(
+            tool, options, script=script, emitted=emitted, modules=modules, source=source
+        )
     except (TranspilerError, RecursionError) as error:
         reason = f"the equivalence check could not finish: {error or 'too deep'}"
         return ToolOutcome(tool, Verdict.UNCHECKED, reason, emitted, remarks=remarks)

@@ -21,6 +21,7 @@ from transpiler.config.units import LoadedTool
 from transpiler.deviations import CLASSES, markdown
 from transpiler.emit import emit_tool
 from transpiler.harness.gate import select
+from transpiler.pairs import Request, Where
 
 HANDWRITTEN = CORPUS / "goldens" / "handwritten"
 READABLE = CORPUS / "goldens" / "readable"
@@ -99,7 +100,7 @@ def test_readable_script_matches_its_golden(path: str, name: str) -> None:
 
 def test_every_runnable_upstream_tool_has_a_short_readable_script() -> None:
     sizes = []
-    selected, _ = select([str(UPSTREAM_CORPUS)])
+    selected, _ = select(Request(Where((str(UPSTREAM_CORPUS),))))
     for chosen in selected:
         if chosen.refusal is not None:
             continue

@@ -21,6 +21,7 @@ from transpiler.gobuild import go_available
 from transpiler.harness.check import ENGINES, CheckOptions
 from transpiler.harness.gate import check_all, select
 from transpiler.harness.verdict import Verdict
+from transpiler.pairs import Request, Where
 
 RUNNABLE = 32
 UNREPRODUCIBLE = {"workflow-metadata", "last-step-race"}
@@ -30,14 +31,15 @@ UNREPRODUCIBLE = {"workflow-metadata", "last-step-race"}
 def test_every_runnable_upstream_tool_passes(style: str) -> None:
     engines = ENGINES if go_available(needs_starlark=True) else ("rust",)
     examples = int(os.environ.get("UPSTREAM_EXAMPLES", "25"))
-    selected, unreadable = select([str(UPSTREAM_CORPUS)])
-    assert not unreadable
+    request = Request(Where((str(UPSTREAM_CORPUS),)))
+    selected, pairing = select(request)
+    assert not pairing.unreadable
     options = CheckOptions(examples=examples, paths=32, engines=engines, style=style)
-    reports = check_all(selected, options)
+    reports = check_all(selected, request, options)
     runnable = [
         r
         for r in reports
-        if r.verdict is not Verdict.NOT_CONVERTED or not r.reason.startswith("vMCP would not run")
+        if r.verdict is not Verdict.NOT_CONVERTED or not r.reason.startswith("vMCP rejects")
     ]
     assert len(runnable) == RUNNABLE
     for report in runnable:

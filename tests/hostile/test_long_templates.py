@@ -132,7 +132,6 @@ def test_a_check_that_cannot_finish_is_that_tools_verdict_alone(
     """Whatever stops one tool's check (here a simulated engine failure) stays with that tool."""
     from transpiler import pipeline
     from transpiler.harness import check as harness_check
-    from transpiler.harness import gate
 
     real = harness_check.check_tool
 
@@ -141,7 +140,6 @@ def test_a_check_that_cannot_finish_is_that_tools_verdict_alone(
             raise TranspilerError("the engine gave up")
         return real(loaded, *args, **kwargs)
 
-    monkeypatch.setattr(gate, "check_tool", failing)
     monkeypatch.setattr(harness_check, "check_tool", failing)
     monkeypatch.setattr(pipeline, "check_tool", failing)
     config = write(tmp_path / "two.yaml", tool("ok", "{{.params.x}}"), tool("boom", "x"))
@@ -150,7 +148,7 @@ def test_a_check_that_cannot_finish_is_that_tools_verdict_alone(
     assert reports["ok"]["verdict"] in ("equivalent", "equivalent-except")
     assert reports["boom"]["verdict"] == "unchecked"
     assert re.fullmatch(
-        rf"{re.escape(str(config))}:\d+: the check could not finish: the engine "
+        rf"{re.escape(str(config))}:\d+: the equivalence check could not finish: the engine "
         "gave up",
         reports["boom"]["reason"],
     )

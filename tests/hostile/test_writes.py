@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import CORPUS, REPO_ROOT
+from transpiler import pipeline
 from transpiler.cli import main
 from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult
-from transpiler.harness import check as harness_check
 
 TRAVERSAL = """\
 compositeTools:
@@ -51,7 +51,7 @@ def snapshot(*roots: Path) -> dict[str, bytes]:
 def test_counterexample_names_stay_in_their_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(harness_check, "emit_tool", calling_the_wrong_tool)
+    monkeypatch.setattr(pipeline, "emit_tool", calling_the_wrong_tool)
     work = tmp_path / "a" / "b" / "c" / "d"
     work.mkdir(parents=True)
     config = work / "config.yaml"

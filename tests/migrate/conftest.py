@@ -111,7 +111,7 @@ spec:
 def _stand_in(monkeypatch: pytest.MonkeyPatch, verdict: Verdict) -> list[str]:
     asked: list[str] = []
 
-    def check(tool: Any, options: Any, emitted: Any = None) -> ToolReport:
+    def check(tool: Any, options: Any, **_: Any) -> ToolReport:
         asked.append(tool.config.name)
         reason = f"{verdict} (test stand-in for the harness)"
         return ToolReport(tool.config.name, tool.origin.file, verdict, reason=reason)

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from transpiler.config.loader import load_bytes
 from transpiler.config.model import OutputConfig, OutputProperty
+from transpiler.inputs.textspan import Text
+from transpiler.inputs.yamlspan import parse_spans
 from transpiler.migrate.output_schema import output_schema
-from transpiler.migrate.textspan import Text
-from transpiler.migrate.yamlspan import parse_spans
 from transpiler.migrate.yamltext import block, literal_block, scalar
 
 _TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x00"))

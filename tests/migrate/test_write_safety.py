@@ -42,7 +42,7 @@ def test_an_edit_made_while_checking_is_never_lost(
     path = write_file("gw.yaml", SMALL_CONFIG)
     edited = SMALL_CONFIG + "# an edit made meanwhile\n"
 
-    def check_and_edit(tool: Any, options: Any, emitted: Any = None) -> ToolReport:
+    def check_and_edit(tool: Any, options: Any, **_: Any) -> ToolReport:
         path.write_text(edited)
         return ToolReport(tool.config.name, tool.origin.file, Verdict.EQUIVALENT, reason="stand-in")
 

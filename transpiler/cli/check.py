@@ -21,7 +21,7 @@ from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
-from transpiler.harness.gate import check_all, parse_shard, select
+from transpiler.harness.gate import Since, check_all, parse_shard, select
 from transpiler.harness.reports import (
     console_line,
     junit,
@@ -30,23 +30,61 @@ from transpiler.harness.reports import (
     save_counterexample,
     side_by_side,
 )
+from transpiler.pairs import Pairing, Request, Where
+from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
+
+DEFAULTS = CheckOptions()
 
 
 def register(subparsers: Any) -> None:
     """Add the ``check`` command."""
     parser = subparsers.add_parser(
         "check",
-        help="prove each tool's script behaves like the composite workflow",
-        description="Emit each composite tool's script, run both forms on generated and "
-        "path-exhaustive scenarios, and report. Exit 0 when every tool is equivalent, or "
+        help="prove each scripted tool behaves like the composite workflow it replaces",
+        description="Pair each composite tool with its script (the scripted tool of its name "
+        "beside it, a baseline's, one --script, or the emitter's), run both on generated and "
+        "path-exhaustive scenarios, and report. Exit 0 when every pair is equivalent, or "
         "equivalent except for accepted deviation classes; 1 when one differs, shows a class "
-        "not accepted, or is not converted; 2 when an input cannot be read (the other inputs' "
-        "tools are still checked).",
+        "not accepted or has nothing to check; 2 when an input cannot be read (the other "
+        "inputs' tools are still checked). Options can also "
+        f"come from {POLICY_FILE} next to the first PATH; the command line wins.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH")
+    pairing = parser.add_argument_group("pairing")
+    pairing.add_argument(
+        "--baseline",
+        action="append",
+        default=[],
+        metavar="BASE",
+        help="composite tools from BASE (files or directories; repeatable), each checked "
+        "against the scripted tool of its name in PATH",
+    )
+    pairing.add_argument(
+        "--baseline-git",
+        metavar="REV",
+        help="the baseline is PATH as git revision REV holds it (e.g. origin/main)",
+    )
+    pairing.add_argument(
+        "--script", metavar="FILE.star", help="check this script against --tool's workflow"
+    )
+    pairing.add_argument("--tool", metavar="NAME", help="the composite tool --script replaces")
+    pairing.add_argument(
+        "--library-path",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="where load() finds modules (repeatable; default: the folder of the file that "
+        "holds the script)",
+    )
     add_options(parser)
-    parser.add_argument("--shard", default="1/1", help="check every n-th tool from the i-th: i/n")
+    parser.add_argument("--shard", default="1/1", help="check every n-th pair from the i-th: i/n")
     parser.add_argument("--jobs", type=int, help="worker processes (default: the core count)")
+    parser.add_argument(
+        "--since",
+        metavar="REPORT.json",
+        help="re-check only pairs that changed since this --report-json (the others' entries "
+        "are carried over)",
+    )
     parser.add_argument("--report-json", metavar="FILE", help="write the JSON report")
     parser.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
     parser.add_argument("--report-md", metavar="FILE", help="write a Markdown report")
@@ -61,17 +99,19 @@ def register(subparsers: Any) -> None:
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
-    """The options that decide how hard ``check`` (and ``migrate``) look."""
-    parser.add_argument("--examples", type=int, default=100, help="random scenarios per tool")
+    """The options that decide how hard ``check`` (and ``migrate``) look; unset ones come from
+    the policy file, then the defaults."""
+    parser.add_argument(
+        "--examples", type=int, help=f"random scenarios per tool (default {DEFAULTS.examples})"
+    )
     parser.add_argument(
         "--paths",
         dest="path_limit",
         type=int,
-        default=64,
-        help="most outcome combinations tried per tool",
+        help=f"most outcome combinations tried per tool (default {DEFAULTS.paths})",
     )
-    parser.add_argument("--engine", choices=("rust", "go", "both"), default="rust")
-    parser.add_argument("--seed", type=int, default=0, help="seed for scenario generation")
+    parser.add_argument("--engine", choices=ENGINE_CHOICES, help="default: rust")
+    parser.add_argument("--seed", type=int, help="seed for scenario generation (default 0)")
     policy = parser.add_mutually_exclusive_group()
     policy.add_argument(
         "--accept",
@@ -83,22 +123,33 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "--strict", action="store_true", help="accept no deviation class: only equivalent passes"
     )
     add_emit_options(parser)
+    parser.set_defaults(style=None)
 
 
 def options_from(args: argparse.Namespace) -> CheckOptions:
-    """CheckOptions from parsed ``add_options`` arguments."""
-    engines = ENGINES if args.engine == "both" else (args.engine,)
+    """CheckOptions from parsed ``add_options`` arguments, then the policy file, then defaults."""
+    policy = _policy_of(args)
+    engine = args.engine or policy.engines or "rust"
     return CheckOptions(
-        examples=args.examples,
-        paths=args.path_limit,
-        engines=engines,
-        seed=args.seed,
+        examples=_first(args.examples, policy.examples, DEFAULTS.examples),
+        paths=_first(args.path_limit, policy.paths, DEFAULTS.paths),
+        engines=ENGINES if engine == "both" else (engine,),
+        seed=_first(args.seed, policy.seed, DEFAULTS.seed),
         tool_schemas=load_tool_schemas(args.tools) if args.tools else None,
         fixes=tuple(sorted(checked_fixes(args.fix))),
-        style=args.style,
+        style=args.style or policy.style or DEFAULTS.style,
         inline_helpers=args.inline_helpers,
-        accept=_accepted(args),
+        accept=_accepted(args) if args.strict or args.accept is not None else policy.accept,
     )
+
+
+def _policy_of(args: argparse.Namespace) -> Policy:
+    found = find_policy([str(path) for path in args.paths])
+    return load_policy(found) if found is not None else Policy()
+
+
+def _first(given: int | None, policy: int | None, default: int) -> int:
+    return given if given is not None else policy if policy is not None else default
 
 
 def _accepted(args: argparse.Namespace) -> frozenset[str] | None:
@@ -117,11 +168,42 @@ def _accepted(args: argparse.Namespace) -> frozenset[str] | None:
     return chosen
 
 
+def request_from(args: argparse.Namespace) -> Request:
+    """What to pair, from the pairing options (and the policy file's library path)."""
+    if (args.script is None) != (args.tool is None):
+        raise InputError("--script FILE.star and --tool NAME go together")
+    if args.script is not None and (args.baseline or args.baseline_git):
+        raise InputError("--script checks one script against PATH's tool: give no baseline")
+    if args.baseline and args.baseline_git:
+        raise InputError("give --baseline BASE or --baseline-git REV, not both")
+    config = Where(tuple(args.paths))
+    baseline = None
+    if args.baseline:
+        baseline = Where(tuple(args.baseline))
+    elif args.baseline_git:
+        baseline = Where(tuple(args.paths), args.baseline_git)
+    library = args.library_path or [str(p) for p in _policy_of(args).library_path]
+    return Request(config, baseline, args.script, args.tool, tuple(library))
+
+
+def _since(path: str | None) -> Since | None:
+    if path is None:
+        return None
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        entries = {(entry["file"], entry["tool"]): entry for entry in data["tools"]}
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+        raise InputError(f"{path}: not a report of check --report-json ({error})") from None
+    return entries
+
+
 def run(args: argparse.Namespace) -> int:
-    """Select, check, report."""
+    """Pair, check, report."""
     options = options_from(args)
-    selected, unreadable = select(args.paths, parse_shard(args.shard))
-    for problem in unreadable:
+    request = request_from(args)
+    since = _since(args.since)
+    selected, pairing = select(request, parse_shard(args.shard))
+    for problem in pairing.unreadable:
         print(f"error: {problem.render()}", file=sys.stderr)
     total = len(selected)
 
@@ -131,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
         bar = "#" * done + "." * (width - done)
         print(f"[{bar}] {number}/{total} {report.verdict}: {report.tool}", file=sys.stderr)
 
-    reports = check_all(selected, options, args.jobs, progress)
+    reports = check_all(selected, request, options, args.jobs, progress, since)
     directory = Path(args.counterexamples)
     for report in reports:
         if report.counterexample is not None:
@@ -139,25 +221,48 @@ def run(args: argparse.Namespace) -> int:
                 report.counterexample, directory, report.tool
             )
     accept = options.accept
-    _write_reports(args, reports, accept)
+    _write_reports(args, reports, accept, pairing.unpaired)
     if args.format == "json":
-        print_json(report_json(reports, accept))
+        print_json(report_json(reports, accept, pairing.unpaired))
     else:
-        for report in reports:
-            print(console_line(report))
-            for finding in report.findings:
-                print(f"  finding: {finding.render()}")
-            if report.counterexample is not None:
-                print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
-                print(f"  scenario saved to {report.counterexample.saved_to}")
-            elif report.reason:
-                print("  " + report.reason.replace("\n", "\n  "))
-        passed = sum(r.passes(accept) for r in reports)
-        unread = f"; {len(unreadable)} input(s) cannot be read" if unreadable else ""
-        print(f"{passed} of {len(reports)} tool(s) pass ({_policy(accept)}){unread}")
-    if unreadable:
+        _print(reports, pairing, accept, args.since)
+    if pairing.unreadable:
         return EXIT_INPUT
     return EXIT_OK if all(r.passes(accept) for r in reports) else EXIT_FAILED
+
+
+def _print(
+    reports: list[ToolReport], pairing: Pairing, accept: frozenset[str] | None, since: str | None
+) -> None:
+    for report in reports:
+        print(console_line(report))
+        if report.carried is not None:
+            continue
+        for note in report.notes:
+            print(f"  note: {note}")
+        for finding in report.findings:
+            print(f"  finding: {finding.render()}")
+        if report.counterexample is not None:
+            print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
+            print(f"  scenario saved to {report.counterexample.saved_to}")
+        elif report.reason:
+            print("  " + report.reason.replace("\n", "\n  "))
+    if pairing.unpaired:
+        names = ", ".join(pairing.unpaired)
+        print(f"not checked: scripted tool(s) with no composite tool to check against: {names}")
+    if not reports:
+        print("nothing to check: no composite tool (give --baseline or --baseline-git to check "
+              "scripted tools against the composite tools they replaced)")
+    if since is not None:
+        carried = sum(r.carried is not None for r in reports)
+        checked = sum(r.carried is None and bool(r.certificate) for r in reports)
+        print(
+            f"{carried} pair(s) unchanged since {since}: not checked again; "
+            f"{checked} checked"
+        )
+    passed = sum(r.passes(accept) for r in reports)
+    unread = f"; {len(pairing.unreadable)} input(s) cannot be read" if pairing.unreadable else ""
+    print(f"{passed} of {len(reports)} tool(s) pass ({_policy(accept)}){unread}")
 
 
 def _policy(accept: frozenset[str] | None) -> str:
@@ -169,10 +274,14 @@ def _policy(accept: frozenset[str] | None) -> str:
 
 
 def _write_reports(
-    args: argparse.Namespace, reports: list[ToolReport], accept: frozenset[str] | None
+    args: argparse.Namespace,
+    reports: list[ToolReport],
+    accept: frozenset[str] | None,
+    unpaired: tuple[str, ...],
 ) -> None:
+    document = report_json(reports, accept, unpaired)
     texts = {
-        args.report_json: json.dumps(report_json(reports, accept), indent=2, sort_keys=True) + "\n",
+        args.report_json: json.dumps(document, indent=2, sort_keys=True) + "\n",
         args.junit: junit(reports, accept),
         args.report_md: markdown(reports),
     }

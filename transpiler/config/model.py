@@ -143,6 +143,7 @@ class DocumentKind(StrEnum):
     VMCP_CONFIG = "vmcp-config"
     VIRTUAL_MCP_SERVER = "VirtualMCPServer"
     COMPOSITE_TOOL_DEFINITION = "VirtualMCPCompositeToolDefinition"
+    SCRIPTED_TOOL_DEFINITION = "VirtualMCPScriptedToolDefinition"
 
 
 @dataclass(frozen=True)

@@ -300,7 +300,9 @@ FUNCTIONS: dict[str, Function] = {
     "and": Function((_V,), _V, None, _F, "go_and", plain="and"),
     "or": Function((_V,), _V, None, _F, "go_or", plain="or"),
     "call": Function((_V,), _V, None, _R, "go_call", fails=True, refusal="nothing to call"),
-    "html": Function((), _A, lambda *a: html_escape(_eval_args(a)), _T, "go_html", refusal=_ESCAPE),
+    "html": Function(
+        (), _A, lambda *a: html_escape(_eval_args(a)), _T, "go_html", refusal=_ESCAPE
+    ),
     "js": Function((), _A, lambda *a: js_escape(_eval_args(a)), _T, "go_js", refusal=_ESCAPE),
     "urlquery": Function(
         (), _A, lambda *a: url_query_escape(_eval_args(a)), _T, "go_urlquery", refusal=_ESCAPE
@@ -313,7 +315,9 @@ FUNCTIONS: dict[str, Function] = {
     "not": Function((_V,), None, not_, _B, "go_not", plain="not"),
     "print": Function((), _A, lambda *a: sprint(list(a)), _T, "go_sprint", refusal=_PRINT),
     "printf": Function((_S,), _A, _printf, _T, "go_sprintf", plain="%"),
-    "println": Function((), _A, lambda *a: sprintln(list(a)), _T, "go_sprintln", refusal=_PRINT),
+    "println": Function(
+        (), _A, lambda *a: sprintln(list(a)), _T, "go_sprintln", refusal=_PRINT
+    ),
     "eq": Function((_V,), _V, _comparison(compare.eq), _B, "go_eq", fails=True, plain="=="),
     "ne": Function((_V, _V), None, _comparison(compare.ne), _B, "go_ne", fails=True, plain="!="),
     "lt": Function((_V, _V), None, _comparison(compare.lt), _B, "go_lt", fails=True, plain="<"),
@@ -342,3 +346,4 @@ def value_string(value: Any) -> str:
     if isinstance(value, str):
         return value
     return f"<{'interface {}' if value is None else type_name(value)} Value>"
+

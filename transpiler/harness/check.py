@@ -20,7 +20,7 @@ import hashlib
 import json
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -32,6 +32,7 @@ from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
 from transpiler.emit.inert import has_unsafe_text
 from transpiler.emit.report import EmitResult
+from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
 from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
@@ -52,6 +53,7 @@ from transpiler.sim.scenario import Scenario
 from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace
 from transpiler.starlark_runtime import EngineError, run_starlark, run_starlark_many
+from transpiler.starlark_runtime.run import GoOnlyScript
 from transpiler.starlark_runtime.versions import engine_versions
 
 SCHEDULE_LIMIT = 32
@@ -171,11 +173,34 @@ class ToolReport:
     findings: tuple[Finding, ...] = ()
     counterexample: Counterexample | None = None
     certificate: dict[str, Any] = field(default_factory=dict)
+    script_source: str = ""
+    notes: tuple[str, ...] = ()
+    carried: dict[str, Any] | None = None
 
     @property
     def observed(self) -> tuple[str, ...]:
         """Declared classes that showed on some scenario, in declaration order."""
-        return tuple(c for c in self.declared if c in self.witnesses)
+        seen = self.witnesses or self.certificate.get("observed", {})
+        return tuple(c for c in self.declared if c in seen)
+
+    @classmethod
+    def unchanged(cls, entry: dict[str, Any]) -> ToolReport:
+        """A previous report's entry (``check --since``), for a pair that has not changed."""
+        certificate = entry.get("certificate") or {}
+        return cls(
+            entry["tool"],
+            entry["file"],
+            Verdict(entry["verdict"]),
+            reason=entry.get("reason", ""),
+            scenarios=certificate.get("scenarios", 0),
+            engines=tuple(certificate.get("engines", ())),
+            seed=certificate.get("seed", 0),
+            style=certificate.get("style", ""),
+            declared=tuple(entry.get("declared", ())),
+            certificate=certificate,
+            script_source=certificate.get("script_source", ""),
+            carried=entry,
+        )
 
     def passes(self, accept: frozenset[str] | None) -> bool:
         """Whether the gate lets the tool through: equivalent, or only accepted classes showed."""
@@ -205,22 +230,26 @@ class _Run:
         self.count = 0
         self.paths: set[str] = set()
         self.witnesses: dict[str, Witness] = {}
+        self.go_only: str | None = None
 
     def compare_all(self, scenarios: Sequence[Scenario]) -> Counterexample | None:
         """:meth:`compare` each scenario in turn, up to the first counterexample; the script
         runs on each engine in one batch."""
-        runs = {
-            engine: run_starlark_many(
+        runs: dict[str, list[Trace | EngineError]] = {}
+        while pending := [e for e in self.engines if e not in runs]:
+            engine = pending[0]
+            runs[engine] = run_starlark_many(
                 self.script,
                 scenarios,
                 engine=engine,
                 timeout_ns=self.config.timeout,
                 modules=self.modules,
             )
-            for engine in self.engines
-        }
+            refusal = next((r for r in runs[engine] if isinstance(r, GoOnlyScript)), None)
+            if refusal is not None:
+                self._go_only(engine, refusal)
         for index, scenario in enumerate(scenarios):
-            found = self.compare(scenario, {engine: runs[engine][index] for engine in runs})
+            found = self.compare(scenario, {e: runs[e][index] for e in self.engines})
             if found is not None:
                 return found
         return None
@@ -235,18 +264,14 @@ class _Run:
         composite = run_composite(self.config, scenario, chooser=recorder)
         self.paths.add(path_of(composite))
         schedules: list[Trace] | None = None
-        for engine in self.engines:
-            script = (
-                ran[engine]
-                if ran is not None
-                else run_starlark(
-                    self.script,
-                    scenario,
-                    engine=engine,
-                    timeout_ns=self.config.timeout,
-                    modules=self.modules,
-                )
-            )
+        done: set[str] = set()
+        while pending := [e for e in self.engines if e not in done]:
+            engine = pending[0]
+            done.add(engine)
+            script = ran[engine] if ran is not None else self._run(engine, scenario)
+            if isinstance(script, GoOnlyScript):
+                self._go_only(engine, script)
+                continue
             if isinstance(script, EngineError):
                 raise script
             match = explain(composite, script, self.declared, engine)
@@ -264,6 +289,30 @@ class _Run:
             if not match.exact:
                 self._witness(scenario, engine, match, script)
         return None
+
+    def _run(self, engine: str, scenario: Scenario) -> Trace | EngineError:
+        """The script's run of one scenario on one engine, or the engine's refusal."""
+        try:
+            return run_starlark(
+                self.script,
+                scenario,
+                engine=engine,
+                timeout_ns=self.config.timeout,
+                modules=self.modules,
+            )
+        except GoOnlyScript as refusal:
+            return refusal
+
+    def _go_only(self, engine: str, refusal: GoOnlyScript) -> None:
+        """A script starlark-rust cannot parse (``while``, recursion) runs on go.starlark.net
+        alone, which is what vMCP embeds; without it the check cannot go on."""
+        if engine != "rust" or not go_available(needs_starlark=True):
+            raise refusal
+        self.go_only = str(refusal)
+        self.engines = (
+            *(e for e in self.engines if e != "rust"),
+            *(() if "go" in self.engines else ("go",)),
+        )
 
     def _witness(self, scenario: Scenario, engine: str, match: Match, script: Trace) -> None:
         """Keep, per class, the scenario that shows it best: where the other classes could not
@@ -293,11 +342,13 @@ def check_tool(
     script: str | None = None,
     emitted: EmitResult | None = None,
     modules: Mapping[str, str] | None = None,
+    source: str = "",
 ) -> ToolReport:
     """Emit (unless ``emitted`` or a bare ``script`` is given) and check one tool.
 
     The script runs with the modules it may ``load()``: the emitted script's
-    own (``emitted.modules``), or ``modules`` given with a bare ``script``.
+    own (``emitted.modules``), or ``modules`` given with a bare ``script``
+    (written by someone: ``source`` says where it is).
     """
     started = time.perf_counter()
     origin = tool.origin.file
@@ -329,6 +380,7 @@ def check_tool(
     assert script is not None
     modules = modules or {}
     report.emitted = emitted
+    report.script_source = source or f"emitted ({options.style})"
     declared = emitted.declared if emitted is not None else frozenset(CLASSES)
     report.declared = tuple(sorted(declared))
     run = _Run(tool, script, modules, engines, declared)
@@ -339,6 +391,9 @@ def check_tool(
     )
     report.scenarios = run.count
     report.distinct_paths = len(run.paths)
+    report.engines = run.engines
+    if run.go_only is not None:
+        report.notes = (f"checked on go.starlark.net only: {run.go_only}",)
     report.witnesses = {c: run.witnesses[c] for c in report.declared if c in run.witnesses}
     if report.counterexample is not None:
         report.verdict = Verdict.DIFFERS
@@ -346,7 +401,9 @@ def check_tool(
     elif report.witnesses:
         report.verdict = Verdict.EQUIVALENT_EXCEPT
     report.seconds = time.perf_counter() - started
-    report.certificate = certificate(tool, script, modules, report)
+    report.certificate = certificate(
+        tool, script, modules, report, pair_digest(tool, script, modules, options)
+    )
     return report
 
 
@@ -437,8 +494,29 @@ def _shrunk(run: _Run, generator: Gen, options: CheckOptions) -> Counterexample 
     return run.compare(minimal)
 
 
+def pair_digest(
+    tool: LoadedTool, script: str, modules: Mapping[str, str], options: CheckOptions
+) -> str:
+    """SHA-256 of everything a check's verdict depends on: the composite tool as vMCP runs it,
+    the script and its modules, the options, the interpreters and this transpiler's own code.
+    ``check --since`` re-checks a pair only when it changed."""
+    parts = {
+        "composite": repr(tool.effective),
+        "script": script,
+        "modules": dict(sorted(modules.items())),
+        "options": repr(replace(options, accept=None)),
+        "interpreters": engine_versions(_engines(tool, options)),
+        "transpiler": code_digest(),
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
 def certificate(
-    tool: LoadedTool, script: str, modules: Mapping[str, str], report: ToolReport
+    tool: LoadedTool,
+    script: str,
+    modules: Mapping[str, str],
+    report: ToolReport,
+    digest: str,
 ) -> dict[str, Any]:
     """The record ``check`` keeps per tool (see docs/equivalence.md)."""
     source = Path(tool.origin.file)
@@ -452,6 +530,8 @@ def certificate(
         "modules_sha256": {
             name: hashlib.sha256(modules[name].encode()).hexdigest() for name in sorted(modules)
         },
+        "pair_sha256": digest,
+        "script_source": report.script_source,
         "style": report.style,
         "engines": list(report.engines),
         "interpreters": engine_versions(report.engines),
@@ -469,6 +549,7 @@ def certificate(
             for deviation, witness in report.witnesses.items()
         },
         "findings": [finding.render() for finding in report.findings],
+        "notes": list(report.notes),
         "domain": [n.text for n in notes if n.kind == "domain"],
         "deviations_requested": [n.name for n in notes if n.kind == "deviation" and n.requested],
     }

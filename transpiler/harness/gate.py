@@ -1,116 +1,91 @@
-"""``check`` over many files: which tools, sharding, worker processes, one report.
+"""``check`` over many files: the pairs, sharding, worker processes, one report.
 
-Tools are taken in a fixed order (file, then position), sharded with
-``--shard i/n`` (every n-th tool from the i-th), and checked in worker
-processes; results come back in that same order, so reports are byte-identical
-whatever the number of workers. Tools in configurations vMCP would refuse are
-reported as not converted, with vMCP's reason.
+Pairs (:mod:`transpiler.pairs`) are taken in a fixed order (file, then
+position), sharded with ``--shard i/n`` (every n-th pair from the i-th), and
+checked in worker processes through the pipeline; results come back in that
+same order, so reports are byte-identical whatever the number of workers. A
+pair whose composite tool vMCP would refuse is reported as not converted, with
+vMCP's reason. With ``since`` (a previous JSON report's entries), a pair whose
+digest is the one recorded there is not checked again: its entry is carried.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import replace
+from typing import Any
 
-from transpiler.config.loader import load_paths
-from transpiler.config.units import LoadedTool
-from transpiler.config.validate import validate
-from transpiler.diagnostics import Diagnostic, InputError, TranspilerError
-from transpiler.harness.check import CheckOptions, ToolReport, check_tool
+from transpiler.diagnostics import InputError
+from transpiler.harness.check import CheckOptions, ToolReport, pair_digest
 from transpiler.harness.verdict import Verdict
+from transpiler.pairs import Pair, Pairing, Request, pair
+from transpiler.pipeline import decide, decide_script, emit, tool_location
 
-_SERVE_PHASES = ("admission", "operator", "P1", "P2", "P3", "P4")
-
-
-@dataclass(frozen=True)
-class Selected:
-    """One tool to check, found again in a worker by file and position."""
-
-    paths: tuple[str, ...]
-    index: int
-    tool: str
-    file: str
-    refusal: str | None
+#: A previous report's entries by (file, tool).
+Since = Mapping[tuple[str, str], dict[str, Any]]
 
 
-def select(
-    paths: Sequence[str], shard: tuple[int, int] = (1, 1)
-) -> tuple[list[Selected], tuple[Diagnostic, ...]]:
-    """Every composite tool under ``paths``, in order, this shard's share only.
-
-    A document vMCP rejects before any tool of it can be read is selected too,
-    as not converted (a gate must not pass what it could not check). Also the
-    inputs that cannot be read: the tools of the others are still selected,
-    and ``check`` fails (exit 2) however they fare.
-    """
-    load = load_paths(list(paths))
-    refusals: dict[int, str] = {}
-    toolless: list[Selected] = []
-    for unit in validate(load).units:
-        failed = unit.first_failure(_SERVE_PHASES)
-        if failed is None:
-            continue
-        refusal = f"vMCP would not run it: {failed.phase}: {failed.message}"
-        for tool in unit.unit.tools:
-            refusals[id(tool)] = refusal
-        if not unit.unit.tools:
-            name = f"(no tool read from document {unit.unit.document + 1})"
-            toolless.append(Selected(tuple(paths), -1, name, unit.unit.file, refusal))
-    chosen = [
-        Selected(tuple(paths), index, tool.effective.name, tool.origin.file, refusals.get(id(tool)))
-        for index, tool in enumerate(load.tools)
-    ]
-    chosen.extend(toolless)
+def select(request: Request, shard: tuple[int, int] = (1, 1)) -> tuple[list[Pair], Pairing]:
+    """This shard's share of the request's pairs, and the whole pairing (its unpaired
+    scripted tools and unreadable inputs: ``check`` exits 2 for those, however the rest fare)."""
+    pairing = pair(request)
     number, total = shard
-    return chosen[number - 1 :: total], load.input_errors
+    return list(pairing.pairs[number - 1 :: total]), pairing
 
 
-@cache
-def _loaded_tools(paths: tuple[str, ...]) -> tuple[LoadedTool, ...]:
-    """The inputs' tools, loaded once per worker process (not once per tool)."""
-    return tuple(load_paths(list(paths)).tools)
-
-
-def _tool(selected: Selected) -> LoadedTool:
-    return _loaded_tools(selected.paths)[selected.index]
-
-
-def check_one(selected: Selected, options: CheckOptions) -> ToolReport:
-    """Check one selected tool (runs in a worker process); its failure is its own report."""
-    if selected.refusal is not None:
-        return ToolReport(
-            selected.tool, selected.file, Verdict.NOT_CONVERTED, reason=selected.refusal
-        )
-    tool = _tool(selected)
-    try:
-        return _without_traces(check_tool(tool, options))
-    except (TranspilerError, RecursionError) as error:
-        where = tool.config.where.at
-        reason = f"{where.file}:{where.line}: the check could not finish: {error or 'too deep'}"
-        return ToolReport(selected.tool, selected.file, Verdict.UNCHECKED, reason=reason)
-
-
-def _without_traces(report: ToolReport) -> ToolReport:
-    """Drop the emit result (not picklable cheaply); the certificate keeps what matters."""
-    return replace(report, emitted=None)
+def check_one(
+    item: Pair, request: Request, options: CheckOptions, since: Since | None = None
+) -> ToolReport:
+    """Check one pair (runs in a worker process); its failure is its own report."""
+    if item.refusal is not None:
+        return ToolReport(item.tool, item.file, Verdict.NOT_CONVERTED, reason=item.refusal)
+    baseline = request.baseline.read() if request.baseline is not None else None
+    tool = item.composite(request.config.read(), baseline)
+    modules: Mapping[str, str]
+    if item.script is not None:
+        text, modules = item.script.text, item.script.modules
+        emitted = None
+    else:
+        emitted = emit(tool, options)
+        if isinstance(emitted, str):
+            reason = f"the emitter cannot express it: {emitted}"
+            return ToolReport(item.tool, item.file, Verdict.NOT_CONVERTED, reason=reason)
+        text, modules = emitted.script, emitted.modules
+    previous = (since or {}).get((item.file, item.tool))
+    certificate = (previous or {}).get("certificate") or {}
+    if certificate.get("pair_sha256") == pair_digest(tool, text, modules, options):
+        assert previous is not None
+        return ToolReport.unchanged(previous)
+    if emitted is not None:
+        outcome = decide(tool, None, emitted, options)
+    else:
+        assert item.script is not None
+        outcome = decide_script(tool, item.script.text, item.script.where, modules, options)
+    if outcome.report is not None:
+        return replace(outcome.report, emitted=None)  # the emit result is not worth pickling
+    where = tool_location(tool)
+    reason = f"{where.file}:{where.line}: {outcome.reason}"
+    assert outcome.verdict is not None
+    return ToolReport(item.tool, item.file, outcome.verdict, reason=reason)
 
 
 def check_all(
-    selected: Sequence[Selected],
+    selected: Sequence[Pair],
+    request: Request,
     options: CheckOptions,
     jobs: int | None = None,
     progress: Callable[[int, ToolReport], None] | None = None,
+    since: Since | None = None,
 ) -> list[ToolReport]:
-    """Check every selected tool, ``jobs`` at a time; reports in selection order."""
+    """Check every selected pair, ``jobs`` at a time; reports in selection order."""
     workers = max(1, min(jobs or os.cpu_count() or 1, len(selected) or 1))
     reports: list[ToolReport] = []
     if workers == 1:
         for number, item in enumerate(selected, 1):
-            reports.append(check_one(item, options))
+            reports.append(check_one(item, request, options, since))
             if progress is not None:
                 progress(number, reports[-1])
         return reports
@@ -118,7 +93,7 @@ def check_all(
     # go.starlark.net host process and its pipes.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(check_one, item, options) for item in selected]
+        futures = [pool.submit(check_one, item, request, options, since) for item in selected]
         for number, future in enumerate(futures, 1):
             reports.append(future.result())
             if progress is not None:

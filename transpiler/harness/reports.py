@@ -68,20 +68,29 @@ Findings (vMCP quirks that fire on an ordinary run of this tool):
 
 
 def console_line(report: ToolReport) -> str:
-    """One line per tool for the console."""
-    detail = (
-        f"{report.scenarios} scenarios, {report.distinct_paths} paths "
-        f"({report.paths_run}/{report.paths_enumerated} combinations), {report.seconds:.1f}s"
-    )
+    """One line per tool for the console: verdict, tool, file, script, what was run."""
+    if report.carried is not None:
+        detail = "unchanged since the earlier report: not checked again"
+    else:
+        detail = (
+            f"{report.scenarios} scenarios, {report.distinct_paths} paths "
+            f"({report.paths_run}/{report.paths_enumerated} combinations), {report.seconds:.1f}s"
+        )
+    script = f"; script {report.script_source}" if report.script_source else ""
     observed = f" [{', '.join(report.observed)}]" if report.observed else ""
-    return f"{report.verdict:>17}  {report.tool}  ({report.file})  {detail}{observed}"
+    return f"{report.verdict:>17}  {report.tool}  ({report.file}{script})  {detail}{observed}"
 
 
-def report_json(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> dict[str, Any]:
-    """Every tool's verdict, classes with witnesses, findings, certificate, counterexample."""
+def report_json(
+    reports: Sequence[ToolReport], accept: frozenset[str] | None, unpaired: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Every tool's verdict, classes with witnesses, findings, certificate, counterexample; the
+    scripted tools that had no composite tool to be checked against."""
     return {
         "tools": [
-            {
+            dict(r.carried, passes=r.passes(accept))
+            if r.carried is not None
+            else {
                 "tool": r.tool,
                 "file": r.file,
                 "verdict": str(r.verdict),
@@ -99,6 +108,7 @@ def report_json(reports: Sequence[ToolReport], accept: frozenset[str] | None) ->
         ],
         "passed": sum(r.passes(accept) for r in reports),
         "total": len(reports),
+        "unpaired": list(unpaired),
     }
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from transpiler.migrate.textspan import Splice, Text, Unrewritable, indent_step
-from transpiler.migrate.yamlspan import SpanKind, SpanNode
+from transpiler.inputs.textspan import Splice, Text, Unrewritable, indent_step
+from transpiler.inputs.yamlspan import SpanKind, SpanNode
 from transpiler.migrate.yamltext import block, literal_block, scalar
 
 

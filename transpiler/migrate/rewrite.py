@@ -1,7 +1,7 @@
 """Splices for one YAML document: the migration rules for configs, servers and definitions.
 
 * vMCP config (and ``VirtualMCPServer`` ``spec.config``): ``compositeTools``
-  items become ``scriptedTools`` items (:mod:`~transpiler.migrate.relocate`).
+  items become ``scriptedTools`` items (:mod:`~transpiler.inputs.relocate`).
 * ``VirtualMCPServer``: ``compositeToolRefs`` naming migrated definitions
   become ``scriptedToolRefs``.
 * ``VirtualMCPCompositeToolDefinition``: the document becomes a
@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from transpiler.config.model import DocumentKind
+from transpiler.inputs.relocate import ItemMove, relocate
+from transpiler.inputs.textspan import Splice, Text, Unrewritable, apply_splices
+from transpiler.inputs.yamlspan import SpanDocument, SpanKind, SpanNode
 from transpiler.migrate.entry import ScriptedBody, tool_splices
-from transpiler.migrate.relocate import ItemMove, relocate
-from transpiler.migrate.textspan import Splice, Text, Unrewritable, apply_splices
-from transpiler.migrate.yamlspan import SpanDocument, SpanKind, SpanNode
 
-COMPOSITE_KIND = "VirtualMCPCompositeToolDefinition"
-SCRIPTED_KIND = "VirtualMCPScriptedToolDefinition"
+COMPOSITE_KIND = DocumentKind.COMPOSITE_TOOL_DEFINITION.value
+SCRIPTED_KIND = DocumentKind.SCRIPTED_TOOL_DEFINITION.value
 
 
 @dataclass(frozen=True)

@@ -21,30 +21,31 @@ from pathlib import Path
 
 from transpiler.config.model import DocumentKind
 from transpiler.config.units import LoadedTool
-from transpiler.config.validate import UnitReport, ValidationReport, validate
+from transpiler.config.validate import UnitReport, validate
 from transpiler.diagnostics import Diagnostic
 from transpiler.emit.library import LIBRARY_NAME
 from transpiler.emit.report import EmitResult
 from transpiler.harness.check import CheckOptions
 from transpiler.harness.verdict import Verdict
+from transpiler.inputs.files import BOM, Inputs, SourceFile, read_inputs
+from transpiler.inputs.scripted import Counterpart, same_code
+from transpiler.inputs.textspan import Splice, Unrewritable, apply_splices
+from transpiler.inputs.yamlspan import SpanDocument, SpanKind
 from transpiler.migrate.atomic import PlannedWrite, remove_stale, write_all
 from transpiler.migrate.entry import ScriptedBody
-from transpiler.migrate.existing import Counterpart, same_code
 from transpiler.migrate.library_file import LibraryFile, emit_options, library_file, noted
 from transpiler.migrate.output_schema import output_schema
 from transpiler.migrate.rewrite import DocumentEdits, ToolEdit, document_ends, document_splices
 from transpiler.migrate.scriptfiles import ScriptFiles
-from transpiler.migrate.sources import BOM, Inputs, SourceFile, read_inputs
-from transpiler.migrate.textspan import Splice, Unrewritable, apply_splices
 from transpiler.migrate.verify import VerificationError, verify
-from transpiler.migrate.yamlspan import SpanDocument, SpanKind
 from transpiler.pipeline import (
     Pairing,
     ToolOutcome,
     decide,
     emit,
-    judging_unit,
+    judging_units,
     rejection,
+    tool_key,
     unit_rejection,
 )
 
@@ -117,7 +118,7 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
     units = judging_units(report)
     sources = {source.name: source for source in inputs.files}
     outcomes = tuple(
-        noted(_outcome(tool, units.get(_key(tool)), inputs, sources, options), options.check)
+        noted(_outcome(tool, units.get(tool_key(tool)), inputs, sources, options), options.check)
         for tool in inputs.load.tools
     )
     rejected = {
@@ -163,27 +164,6 @@ def _directories(
     return found
 
 
-def _key(tool: LoadedTool) -> tuple[str, int, str]:
-    return tool.origin.file, tool.origin.document, tool.origin.path
-
-
-def judging_units(report: ValidationReport) -> dict[tuple[str, int, str], UnitReport]:
-    """For each tool (file, document, path), the unit whose verdict decides it."""
-    own: dict[tuple[str, int, str], UnitReport] = {}
-    referencing: dict[tuple[str, int, str], list[UnitReport]] = {}
-    tools: dict[tuple[str, int, str], LoadedTool] = {}
-    for unit in report.units:
-        for tool in unit.unit.tools:
-            if tool.origin.referenced_by is None:
-                own[_key(tool)] = unit
-                tools[_key(tool)] = tool
-            else:
-                referencing.setdefault(_key(tool), []).append(unit)
-    return {
-        key: judging_unit(tool, own[key], referencing.get(key, [])) for key, tool in tools.items()
-    }
-
-
 def _settled(outcome: ToolOutcome, options: MigrateOptions) -> bool:
     """Whether nothing stops the tool's file from being migrated."""
     if outcome.pairing is Pairing.ALREADY:
@@ -213,7 +193,7 @@ def _outcome(
     emitted = emit(tool, emit_options(tool, options.check))
     if isinstance(emitted, str):
         return decide(tool, unit, emitted, options.check)
-    counterpart = _counterpart(tool, unit, inputs)
+    counterpart = inputs.counterpart(tool, unit.unit.namespace if unit is not None else "default")
     if counterpart is not None:
         return _existing(tool, unit, emitted, counterpart, options)
     problem = _probe(tool, emitted.script, sources[tool.origin.file])
@@ -243,16 +223,6 @@ def _library(
         ):
             return library_file(options.library_dir or result.destination.parent)
     return None
-
-
-def _counterpart(tool: LoadedTool, unit: UnitReport | None, inputs: Inputs) -> Counterpart | None:
-    origin = tool.origin
-    if origin.kind is DocumentKind.COMPOSITE_TOOL_DEFINITION:
-        namespace = unit.unit.namespace if unit is not None else "default"
-        return inputs.scripted.by_resource.get((namespace, origin.resource or ""))
-    container = origin.path.rpartition("compositeTools[")[0].rstrip(".")
-    found = inputs.scripted.by_container.get((origin.file, origin.document, container), {})
-    return found.get(tool.config.name)
 
 
 def _existing(

@@ -16,11 +16,11 @@ from typing import Any
 import yaml
 
 from transpiler.config.loader import load_bytes
+from transpiler.inputs.textspan import Text
+from transpiler.inputs.view import composite_view
+from transpiler.inputs.yamlspan import parse_spans
 from transpiler.migrate.entry import ScriptedBody
 from transpiler.migrate.rewrite import SCRIPTED_KIND, DocumentEdits, ToolEdit
-from transpiler.migrate.textspan import Text
-from transpiler.migrate.view import composite_view
-from transpiler.migrate.yamlspan import parse_spans
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DELETED = object()

@@ -1,4 +1,4 @@
-"""The input files of a migration: bytes, text, span trees, and what the loader makes of them.
+"""The input files: bytes, text, span trees, the scripted tools, what the loader makes of them.
 
 The loader reads each file's composite-only view (scripted entries blanked,
 and references to definitions that are already scripted dropped), so that
@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from transpiler.config.loader import MAX_FILE_BYTES, Found, discover, load_sources
-from transpiler.config.units import LoadResult
+from transpiler.config.model import DocumentKind
+from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.yamlv3 import YamlSyntaxError
-from transpiler.migrate.existing import ScriptedIndex
-from transpiler.migrate.rewrite import COMPOSITE_KIND
-from transpiler.migrate.textspan import Text
-from transpiler.migrate.view import composite_view, stale_ref_regions
-from transpiler.migrate.yamlspan import SpanDocument, SpanKind, parse_spans
+from transpiler.inputs.scripted import Counterpart, ScriptedIndex
+from transpiler.inputs.textspan import Text
+from transpiler.inputs.view import composite_view, stale_ref_regions
+from transpiler.inputs.yamlspan import SpanDocument, SpanKind, parse_spans
 
 #: A UTF-8 byte order mark: kept on the file, left out of the text that is edited.
 BOM = b"\xef\xbb\xbf"
@@ -52,10 +52,38 @@ class Inputs:
     composite_resources: set[tuple[str, str]] = field(default_factory=set)
     load: LoadResult | None = None
 
+    def counterpart(self, tool: LoadedTool, namespace: str) -> Counterpart | None:
+        """The scripted tool of ``tool``'s name beside it: in the same config mapping, or (for a
+        definition) the scripted definition of the same namespace and name."""
+        origin = tool.origin
+        if origin.kind is DocumentKind.COMPOSITE_TOOL_DEFINITION:
+            return self.scripted.by_resource.get((namespace, origin.resource or ""))
+        container = origin.path.rpartition("compositeTools[")[0].rstrip(".")
+        found = self.scripted.by_container.get((origin.file, origin.document, container), {})
+        return found.get(tool.config.name)
+
+
+#: Text that any scripted entry contains; a file without it needs no span tree to be loaded.
+_SCRIPTED_MARK = b"cripted"
+
+
+def load_contents(contents: Sequence[tuple[str, bytes]]) -> Inputs:
+    """Inputs from ``(name, content)`` pairs (the library's). Files that mention nothing
+    scripted are loaded as they are, without the span trees ``migrate`` needs."""
+    if any(_SCRIPTED_MARK in data for _, data in contents):
+        return inputs_from([source_from_bytes(Path(name), data) for name, data in contents])
+    files = [SourceFile(Path(name), data=data) for name, data in contents]
+    load = load_sources((source.name, source.data, None) for source in files)
+    return Inputs(files, ScriptedIndex(), load=load)
+
 
 def read_inputs(paths: Sequence[str | Path]) -> Inputs:
     """Read, parse, index and load every file under ``paths``."""
-    files = [_read(found) for found in discover(paths)]
+    return inputs_from([_read(found) for found in discover(paths)])
+
+
+def inputs_from(files: list[SourceFile]) -> Inputs:
+    """Index and load files already read (from disk, or from a git revision)."""
     inputs = Inputs(files, ScriptedIndex())
     for source in files:
         if source.documents is not None:
@@ -96,8 +124,12 @@ def _read(found: Found) -> SourceFile:
     except OSError as error:
         source.problem = f"cannot read file: {error.strerror or error}"
         return source
-    source.data = data
-    source.bom = data.startswith(BOM)
+    return source_from_bytes(path, data)
+
+
+def source_from_bytes(path: Path, data: bytes) -> SourceFile:
+    """A file's content decoded and parsed (``problem`` says why it cannot be)."""
+    source = SourceFile(path, data=data, bom=data.startswith(BOM))
     try:
         source.text = Text(data.removeprefix(BOM).decode("utf-8"))
     except UnicodeDecodeError as error:
@@ -118,7 +150,8 @@ def _composite_resources(documents: Sequence[SpanDocument]) -> set[tuple[str, st
             continue
         kind = root.get("kind")
         metadata = root.get("metadata")
-        if kind is None or kind.text() != COMPOSITE_KIND or metadata is None:
+        composite = kind is not None and kind.text() == DocumentKind.COMPOSITE_TOOL_DEFINITION
+        if not composite or metadata is None:
             continue
         name = metadata.get("name")
         namespace = metadata.get("namespace")

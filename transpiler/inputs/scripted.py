@@ -1,8 +1,9 @@
-"""Scripted tools already present in the inputs (a previous run, or written by hand).
+"""Scripted tools present in the inputs (a previous migration, or written by hand).
 
-They make migration idempotent: a composite tool whose scripted counterpart
-exists with the same code is already migrated; one whose counterpart differs
-is left alone (never overwritten).
+``check`` pairs each with the composite tool it replaces. They also make
+migration idempotent: a composite tool whose scripted counterpart exists with
+the same code is already migrated; one whose counterpart differs is left alone
+(never overwritten).
 """
 
 from __future__ import annotations
@@ -11,16 +12,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from transpiler.migrate.rewrite import SCRIPTED_KIND
-from transpiler.migrate.yamlspan import SpanDocument, SpanKind, SpanNode
+from transpiler.config.model import DocumentKind
+from transpiler.inputs.yamlspan import SpanDocument, SpanKind, SpanNode
 
 
 @dataclass(frozen=True)
 class Counterpart:
-    """A scripted tool's script (inline, or read from its ``scriptFile``) and where it is."""
+    """A scripted tool: its name, its script (inline, or read from its ``scriptFile``), where it
+    is (``file:line``, and the script file), and the folder its script is in."""
 
+    tool: str
     script: str | None
     where: str
+    folder: Path
 
 
 @dataclass
@@ -37,7 +41,7 @@ class ScriptedIndex:
             if root is None or root.kind is not SpanKind.MAPPING:
                 continue
             kind = root.get("kind")
-            if kind is not None and kind.text() == SCRIPTED_KIND:
+            if kind is not None and kind.text() == DocumentKind.SCRIPTED_TOOL_DEFINITION:
                 self._definition(file, root)
                 continue
             for container in ("", "spec.config"):
@@ -49,7 +53,7 @@ class ScriptedIndex:
                 for item in tools.children:
                     name = _text(item, "name")
                     if name is not None:
-                        found.setdefault(name, _counterpart(file, item))
+                        found.setdefault(name, _counterpart(file, name, item))
 
     def _definition(self, file: str, root: SpanNode) -> None:
         metadata = root.get("metadata")
@@ -57,7 +61,8 @@ class ScriptedIndex:
         namespace = (_text(metadata, "namespace") if metadata is not None else None) or "default"
         spec = root.get("spec")
         if name is not None and spec is not None:
-            self.by_resource.setdefault((namespace, name), _counterpart(file, spec))
+            tool = _text(spec, "name") or name
+            self.by_resource.setdefault((namespace, name), _counterpart(file, tool, spec))
 
 
 def _at(root: SpanNode, path: str) -> SpanNode | None:
@@ -72,19 +77,19 @@ def _text(node: SpanNode, key: str) -> str | None:
     return value.text() if value is not None else None
 
 
-def _counterpart(file: str, entry: SpanNode) -> Counterpart:
+def _counterpart(file: str, tool: str, entry: SpanNode) -> Counterpart:
     where = f"{file}:{entry.line + 1}"
     inline = _text(entry, "script")
     if inline is not None:
-        return Counterpart(inline, where)
+        return Counterpart(tool, inline, where, Path(file).parent)
     script_file = _text(entry, "scriptFile")
     if script_file is None:
-        return Counterpart(None, where)
+        return Counterpart(tool, None, where, Path(file).parent)
     path = Path(file).parent / script_file
     try:
-        return Counterpart(path.read_text(encoding="utf-8"), f"{where} ({path})")
+        return Counterpart(tool, path.read_text(encoding="utf-8"), f"{where} ({path})", path.parent)
     except (OSError, UnicodeDecodeError):
-        return Counterpart(None, f"{where} ({path}: unreadable)")
+        return Counterpart(tool, None, f"{where} ({path}: unreadable)", path.parent)
 
 
 def same_code(a: str, b: str) -> bool:

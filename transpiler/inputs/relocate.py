@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from transpiler.migrate.textspan import (
+from transpiler.inputs.textspan import (
     Splice,
     Text,
     Unrewritable,
@@ -22,7 +22,7 @@ from transpiler.migrate.textspan import (
     dash_offset,
     reindent,
 )
-from transpiler.migrate.yamlspan import SpanKind, SpanNode
+from transpiler.inputs.yamlspan import SpanKind, SpanNode
 
 
 @dataclass(frozen=True)

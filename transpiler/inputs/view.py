@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from transpiler.migrate.relocate import item_regions
-from transpiler.migrate.textspan import Text, Unrewritable
-from transpiler.migrate.yamlspan import SpanDocument, SpanKind, SpanNode
+from transpiler.inputs.relocate import item_regions
+from transpiler.inputs.textspan import Text, Unrewritable
+from transpiler.inputs.yamlspan import SpanDocument, SpanKind, SpanNode
 
 SCRIPTED_KEYS = ("scriptedTools", "scriptedToolRefs")
 

@@ -12,7 +12,7 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from transpiler.migrate.yamlspan import SpanKind, SpanNode
+from transpiler.inputs.yamlspan import SpanKind, SpanNode
 
 
 class Unrewritable(Exception):

@@ -1,0 +1,96 @@
+"""The gate in other people's CI: the pre-commit hook (for real, with ``pre-commit try-repo``
+on a scratch repository) and the GitHub Action's definition."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import CORPUS, REPO_ROOT
+from transpiler.cli import main
+
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+
+
+def commit(repository: Path, message: str) -> None:
+    subprocess.run([*GIT, "-C", str(repository), "add", "."], check=True)
+    subprocess.run([*GIT, "-C", str(repository), "commit", "-q", "-m", message], check=True)
+
+
+def try_repo(repository: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """``pre-commit try-repo`` of this project's hook, run in ``repository``."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PRE_COMMIT")}
+    environment["PRE_COMMIT_HOME"] = str(home)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "try-repo",
+            str(REPO_ROOT),
+            "vmcp-transpile-check",
+            "--all-files",
+        ],
+        cwd=repository,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_the_pre_commit_hook_passes_a_sound_migration_and_fails_a_broken_edit(
+    tmp_path: Path,
+) -> None:
+    repository = tmp_path / "gateway"
+    repository.mkdir()
+    subprocess.run(["git", "init", "-q", str(repository)], check=True)
+    config = repository / "vmcp-config.yaml"
+    shutil.copy(CORPUS / "example" / "vmcp-config.yaml", config)
+    assert main(["migrate", str(config), "--write", "--keep-composite", "--examples", "2"]) == 0
+    (repository / "vmcp-transpile.yaml").write_text("examples: 3\npaths: 8\n")
+    commit(repository, "migrated, composite tools kept")
+    green = try_repo(repository, tmp_path / "pre-commit")
+    assert green.returncode == 0, green.stdout + green.stderr
+    assert re.search(r"vmcp-transpile check\.+Passed", green.stdout), green.stdout
+    text = config.read_text()
+    scripted = text.index("scriptedTools:")
+    config.write_text(text[:scripted] + text[scripted:].replace('"json"', '"csv"'))
+    commit(repository, "a broken edit")
+    red = try_repo(repository, tmp_path / "pre-commit")
+    assert red.returncode == 1, red.stdout + red.stderr
+    assert re.search(r"vmcp-transpile check\.+Failed", red.stdout), red.stdout
+    assert "differs  sync_inventory" in red.stdout
+
+
+def test_the_hook_definition_runs_check() -> None:
+    (hook,) = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert hook["id"] == "vmcp-transpile-check"
+    assert hook["entry"] == "vmcp-transpile check" and hook["language"] == "python"
+    assert hook["pass_filenames"] is False
+
+
+def test_the_action_is_valid_and_its_inputs_are_documented() -> None:
+    action = yaml.safe_load((REPO_ROOT / "action.yml").read_text())
+    assert action["runs"]["using"] == "composite"
+    inputs = set(action["inputs"])
+    assert inputs == {"paths", "args", "junit", "report-md", "python-version"}
+    assert action["inputs"]["paths"]["required"] is True
+    readme = (REPO_ROOT / "README.md").read_text()
+    start = readme.index("with:", readme.index("/vmcp-starlark-transpiler@"))
+    example = readme[start : readme.index("```", start)]
+    documented = set(re.findall(r"^\s+([a-z-]+):", example, re.MULTILINE))
+    assert documented == inputs, documented
+    for step in action["runs"]["steps"]:
+        for line in str(step.get("run", "")).splitlines():
+            assert "${{" not in line, f"input interpolated into a shell command: {line}"
+    check = next(step for step in action["runs"]["steps"] if step.get("id") == "check")
+    assert '--junit "$JUNIT" --report-md "$REPORT_MD"' in check["run"]
+    assert "GITHUB_STEP_SUMMARY" in check["run"] and "exit $code" in check["run"]

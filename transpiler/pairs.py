@@ -1,0 +1,249 @@
+"""Pairs: each composite tool with the script that replaces it.
+
+A composite tool pairs, by preference, with:
+
+- the script file given for it (``check --script FILE.star --tool NAME``);
+- the scripted tool of its name beside it: in the same config mapping
+  (``scriptedTools``), or, for a ``VirtualMCPCompositeToolDefinition``, the
+  ``VirtualMCPScriptedToolDefinition`` of the same namespace and name (what
+  ``migrate --keep-composite`` writes, and what a staged migration holds);
+- with a baseline (``check --baseline BASE CONFIG``), the composite tools come
+  from BASE, and each pairs with the scripted tool of its name in CONFIG;
+- otherwise, the script the emitter writes for it.
+
+A script may ``load()`` modules found on the library path (by default the
+directory of the file that holds the scripted tool, or of the script file).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path, PurePosixPath
+
+from transpiler.config.loader import MAX_FILE_BYTES
+from transpiler.config.units import LoadedTool
+from transpiler.config.validate import validate
+from transpiler.diagnostics import Diagnostic, InputError
+from transpiler.inputs.files import Inputs, inputs_from, read_inputs
+from transpiler.inputs.git import read_revision
+from transpiler.inputs.scripted import Counterpart
+from transpiler.pipeline import judging_units, rejection, tool_key
+
+#: Most modules one script may load (directly or through other modules).
+MAX_MODULES = 64
+_LOAD = re.compile(r"""^load\(\s*(?P<quote>["'])(?P<name>[^"'\\\n]+)(?P=quote)""", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where composite and scripted tools are read: files or directories, or as a git revision
+    holds them."""
+
+    paths: tuple[str, ...]
+    revision: str | None = None
+
+    def read(self) -> Inputs:
+        """The inputs (read once per process)."""
+        return _read(self)
+
+
+@cache
+def _read(where: Where) -> Inputs:
+    if where.revision is None:
+        return read_inputs(list(where.paths))
+    return inputs_from(read_revision(where.revision, where.paths))
+
+
+@dataclass(frozen=True)
+class Script:
+    """A script someone wrote (or edited), where it is, and the modules it may load."""
+
+    text: str
+    where: str
+    modules: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What ``check`` is asked to pair: CONFIG's tools, a baseline, or one script for one tool."""
+
+    config: Where
+    baseline: Where | None = None
+    script_file: str | None = None
+    tool: str | None = None
+    library_path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One composite tool (the ``index``-th of its side's inputs) and its script.
+
+    ``script`` None: the emitter writes it. ``refusal``: why there is nothing to
+    check (vMCP rejects the tool, or the script cannot be read).
+    """
+
+    baseline: bool
+    index: int
+    tool: str
+    file: str
+    script: Script | None
+    refusal: str | None = None
+
+    def composite(self, config: Inputs, baseline: Inputs | None = None) -> LoadedTool:
+        """The composite tool, from the inputs it was paired from."""
+        inputs = baseline if self.baseline and baseline is not None else config
+        assert inputs.load is not None
+        return inputs.load.tools[self.index]
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Every pair, the scripted tools with nothing to check against, unreadable inputs."""
+
+    pairs: tuple[Pair, ...]
+    unpaired: tuple[str, ...]
+    unreadable: tuple[Diagnostic, ...]
+
+
+def pair(request: Request) -> Pairing:
+    """Pair every composite tool of the request (see the module's docstring), from the inputs
+    as they are now (what an earlier pairing read in this process is read again)."""
+    _read.cache_clear()
+    config = request.config.read()
+    if request.script_file is not None:
+        return _one_script(request, config)
+    baseline = request.baseline.read() if request.baseline is not None else None
+    return pair_inputs(config, baseline, request.library_path)
+
+
+def pair_inputs(
+    config: Inputs, baseline: Inputs | None = None, library_path: Sequence[str] = ()
+) -> Pairing:
+    """Pair the composite tools of ``config`` (or of ``baseline``, for the scripted tools of
+    ``config`` that have no composite tool beside them)."""
+    assert config.load is not None
+    pairs: list[Pair] = []
+    used: set[str] = set()
+    for item, counterpart in _pairs_of(config, baseline=False):
+        if counterpart is not None:
+            used.add(counterpart.where)
+            item = _with(item, counterpart, library_path)
+        pairs.append(item)
+    left = _by_name(config, used)
+    unreadable = config.load.input_errors
+    if baseline is not None:
+        assert baseline.load is not None
+        still_composite = {item.tool for item in pairs}
+        for item, _ in _pairs_of(baseline, baseline=True):
+            if item.tool in still_composite:
+                continue  # checked in the configuration, where it is still a composite tool
+            counterpart = left.pop(item.tool, None)
+            if counterpart is not None:
+                item = _with(item, counterpart, library_path)
+            elif item.refusal is None:
+                why = f"no scripted or composite tool named {item.tool} in the configuration"
+                item = replace(item, refusal=why)
+            pairs.append(item)
+        unreadable = (*unreadable, *baseline.load.input_errors)
+    return Pairing(tuple(pairs), tuple(sorted(left)), tuple(unreadable))
+
+
+def _one_script(request: Request, config: Inputs) -> Pairing:
+    assert config.load is not None and request.script_file is not None
+    path = Path(request.script_file)
+    text = _script_text(path)
+    found = [item for item, _ in _pairs_of(config, baseline=False) if item.tool == request.tool]
+    if not found:
+        names = ", ".join(sorted({t.config.name for t in config.load.tools})) or "none"
+        raise InputError(f"no composite tool named {request.tool} (the configuration has {names})")
+    modules = library_modules(text, _library(request.library_path, path.parent))
+    script = Script(text, str(path), modules)
+    return Pairing((replace(found[0], script=script),), (), config.load.input_errors)
+
+
+def _pairs_of(inputs: Inputs, baseline: bool) -> list[tuple[Pair, Counterpart | None]]:
+    """Each composite tool (with vMCP's refusal, if any) and the scripted tool beside it."""
+    assert inputs.load is not None
+    units = judging_units(validate(inputs.load))
+    found: list[tuple[Pair, Counterpart | None]] = []
+    for index, tool in enumerate(inputs.load.tools):
+        unit = units.get(tool_key(tool))
+        refused = rejection(tool, unit)
+        reason = refused.reason if refused is not None else None
+        item = Pair(baseline, index, tool.config.name, tool.origin.file, None, reason)
+        found.append((item, inputs.counterpart(tool, unit.unit.namespace if unit else "default")))
+    return found
+
+
+def _by_name(inputs: Inputs, used: set[str]) -> dict[str, Counterpart]:
+    """The scripted tools not paired beside a composite tool, by tool name (first of a name)."""
+    index = inputs.scripted
+    every = [*(c for tools in index.by_container.values() for c in tools.values())]
+    every += index.by_resource.values()
+    found: dict[str, Counterpart] = {}
+    for counterpart in every:
+        if counterpart.where not in used:
+            found.setdefault(counterpart.tool, counterpart)
+    return found
+
+
+def _with(item: Pair, counterpart: Counterpart, library_path: Sequence[str]) -> Pair:
+    """``item`` paired with a scripted tool (refused when its script cannot be read)."""
+    if item.refusal is not None:
+        return item
+    if counterpart.script is None:
+        why = f"the scripted tool at {counterpart.where} has no script that can be read"
+        return replace(item, refusal=why)
+    modules = library_modules(counterpart.script, _library(library_path, counterpart.folder))
+    return replace(item, script=Script(counterpart.script, counterpart.where, modules))
+
+
+def _library(library_path: Sequence[str], folder: Path) -> tuple[Path, ...]:
+    return tuple(Path(entry) for entry in library_path) or (folder,)
+
+
+def _script_text(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(f"{path}: file is {size} bytes; the limit is {MAX_FILE_BYTES}")
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read the script: {error.strerror or error}") from None
+
+
+def library_modules(text: str, library_path: Sequence[Path]) -> dict[str, str]:
+    """The modules ``text`` loads, and those they load, as found on ``library_path`` (first
+    directory first). A name found nowhere, or that leaves its directory, is left out: the run
+    then fails to load it, as vMCP's would."""
+    modules: dict[str, str] = {}
+    pending = [text]
+    while pending and len(modules) < MAX_MODULES:
+        for match in _LOAD.finditer(pending.pop()):
+            name = match.group("name")
+            if name in modules:
+                continue
+            source = _module(name, library_path)
+            if source is not None:
+                modules[name] = source
+                pending.append(source)
+    return dict(sorted(modules.items()))
+
+
+def _module(name: str, library_path: Sequence[Path]) -> str | None:
+    parts = PurePosixPath(name).parts
+    if not parts or PurePosixPath(name).is_absolute() or ".." in parts:
+        return None
+    for folder in library_path:
+        path = folder.joinpath(*parts)
+        try:
+            if path.is_file() and path.stat().st_size <= MAX_FILE_BYTES:
+                return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    return None
