@@ -9,7 +9,8 @@ Elicitation answers accept with content, decline or cancel.
 
 What every script's domain notes exclude is never generated: no elicitation
 timeouts, no delays near timeouts, no ``inputSchema``, no tool results carrying
-both ``structuredContent`` and content items, no negative zero.
+both ``structuredContent`` and content items, no ``structuredContent`` from a
+tool whose ``.content`` is read (:meth:`ToolShapes.success`), no negative zero.
 
 Each generator (:mod:`.draws`) reads as a hypothesis strategy (to shrink) and
 as a cheap seeded draw (to search in bulk).
@@ -74,7 +75,7 @@ def result_entry(shapes: ToolShapes, tool: str) -> Gen:
     lists = shapes.collection_fields.get(tool, set())
     structured = object_for(fields, shapes.literals, lists)
     return gen.one_of(
-        structured.map(lambda body: {"structuredContent": body}),
+        structured.map(lambda body: shapes.success(tool, body)),
         structured.map(lambda body: {"content": [{"type": "text", "text": json.dumps(body)}]}),
         gen.text(max_size=12).map(lambda text: {"content": [{"type": "text", "text": text}]}),
         gen.text(min_size=1, max_size=12).map(
