@@ -510,13 +510,15 @@ class ReplayRun:
         self._op("log", lambda: _instant(lambda: self._state.log(message)), _same)
 
     def _parallel_begin(self, count: int) -> int:
+        """Start (or replay starting) a group of ``count`` branches; then as
+        :meth:`_next_branch`."""
         thread = self._current
         key = thread.cursor
         if key < len(thread.journal) or (
             thread.inflight is not None and thread.inflight.index == key
         ):
             thread.group_stack.append(thread.groups[key])
-            return count
+            return self._next_branch()
         self._claim(thread)
         number = thread.next_parallel()
         shared = new_group(self._state, thread)
@@ -535,9 +537,11 @@ class ReplayRun:
         thread.inflight = _InFlight("parallel", key)
         self._pending = self._state.kernel.continue_inline(thread.kthread, Join(children))
         self._live = None
-        return count
+        return self._next_branch()
 
-    def _parallel_next(self) -> int:
+    def _next_branch(self) -> int:
+        """Enter the next branch this pass runs and return its index; -1 once none is left,
+        the group over (which may end the pass, or halt with the group's error)."""
         thread = self._current
         group = thread.group_stack[-1]
         pending = self._pending
@@ -553,32 +557,30 @@ class ReplayRun:
             for index, child in enumerate(group.children):
                 if child.path not in self._entered:
                     return self._enter(child, index)
+        self._parallel_end()
         return -1
 
     def _enter(self, child: _Thread, index: int) -> int:
+        """Run ``child`` from here on: it takes (or replays taking) a slot of its group."""
         self._entered.add(child.path)
         self._current = child
-        return index
-
-    def _branch_enter(self, index: int) -> None:
-        child = self._current
         assert child.group is not None
         self._op("enter", lambda: _acquire(child.group, child), _same)  # type: ignore[arg-type]
         child.holds_slot = not child.finished
-        del index
+        return index
 
-    def _branch_exit(self, index: int) -> None:
+    def _branch_exit(self) -> int:
+        """Leave the branch that returned; then as :meth:`_next_branch`."""
         child = self._current
         assert child.parent is not None
         self._current = child.parent
-        if child.finished:
-            return
-        self._live = None
-        assert child.kthread is not None
-        child.finished = True
-        child.ended(None)
-        self._pending = self._state.kernel.finish_inline(child.kthread, None, None)
-        del index
+        if not child.finished:
+            self._live = None
+            assert child.kthread is not None
+            child.finished = True
+            child.ended(None)
+            self._pending = self._state.kernel.finish_inline(child.kthread, None, None)
+        return self._next_branch()
 
     def _parallel_end(self) -> None:
         thread = self._current
@@ -684,10 +686,7 @@ _HOST_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "_host_elicit": ReplayRun._elicit,
     "_host_log": ReplayRun._log,
     "_host_parallel_begin": ReplayRun._parallel_begin,
-    "_host_parallel_next": ReplayRun._parallel_next,
-    "_host_branch_enter": ReplayRun._branch_enter,
     "_host_branch_exit": ReplayRun._branch_exit,
-    "_host_parallel_end": ReplayRun._parallel_end,
     "_host_retry_begin": ReplayRun._retry_begin,
     "_host_retry_check": ReplayRun._retry_check,
 }
