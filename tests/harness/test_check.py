@@ -192,3 +192,25 @@ def test_sampled_paths_start_with_the_one_where_everything_succeeds() -> None:
         first = chosen[0].to_json()["backends"]
         assert first == {t: tool_outcomes(shapes, t)[0] for t in shapes.tools}
     assert combinations(shapes, tool.name, {}, 0, 1)[0] == []
+
+
+def test_certificates_are_identical_for_the_same_seed() -> None:
+    """The same pairs and seed give the same certificates, whatever the hash seed and the
+    worker count (scenarios are drawn from the seed alone)."""
+    from tests.conftest import outputs_across_hash_seeds
+
+    program = (
+        "import contextlib, io, json, os, tempfile\n"
+        "from pathlib import Path\n"
+        "from transpiler.cli import main\n"
+        "out = Path(tempfile.mkdtemp()) / 'r.json'\n"
+        "jobs = '1' if os.environ['PYTHONHASHSEED'] == '0' else '2'\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['check', 'corpus/example', '--examples', '30', '--seed', '11', '--jobs', jobs,\n"
+        "          '--report-json', str(out), '--counterexamples', str(out.parent)])\n"
+        "print(json.dumps([t['certificate'] for t in json.loads(out.read_text())['tools']],\n"
+        "                 sort_keys=True))\n"
+    )
+    outputs = outputs_across_hash_seeds(program, ("0", "1", "77"))
+    assert len(outputs) == 1
+    assert '"scenarios": ' in next(iter(outputs))
