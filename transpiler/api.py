@@ -194,9 +194,10 @@ class Config:
             tool_schemas=dict(tool_schemas) if tool_schemas is not None else None,
             fixes=tuple(sorted(set(fixes))),
         )
+        key = _options_key(options)
         if tool is not None:
-            return self._transpiled(self._tool(tool), options)
-        return {name: self._transpiled(self._tool(name), options) for name in self._unique()}
+            return self._transpiled(self._tool(tool), options, key)
+        return {name: self._transpiled(self._tool(name), options, key) for name in self._unique()}
 
     @overload
     def check(
@@ -277,7 +278,7 @@ class Config:
         return names
 
     def _tool(self, name: str) -> LoadedTool:
-        found = [tool for tool in self._load.tools if tool.config.name == name]
+        found = self._load.tools_by_name.get(name, ())
         if not found:
             known = ", ".join(self.tools) or "none"
             raise InputError(f"no composite tool named {name!r} in {self.name} (found: {known})")
@@ -290,8 +291,8 @@ class Config:
         key = (tool.origin.file, tool.origin.document, tool.origin.path)
         return judging_units(self.validate()).get(key)
 
-    def _transpiled(self, tool: LoadedTool, options: CheckOptions) -> Transpiled:
-        key = _digest(self.digest, "transpile", tool.config.name, _options_key(options))
+    def _transpiled(self, tool: LoadedTool, options: CheckOptions, options_key: str) -> Transpiled:
+        key = _digest(self.digest, "transpile", tool.config.name, options_key)
         return _CACHE.get(key, lambda: _transpile(_outcome(tool, self._unit(tool), options, False)))
 
     def _check_script(

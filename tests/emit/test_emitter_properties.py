@@ -54,7 +54,9 @@ def _tool(step_id: str, tool: str, literal: str, default: str) -> bytes:
             }
         ]
     }
-    return yaml.safe_dump(document).encode()
+    # Every scalar double-quoted: PyYAML writes `08` plain, which a YAML reader (and Go's) reads
+    # as the number 8, not the string the test means.
+    return yaml.safe_dump(document, default_style='"').encode()
 
 
 @given(

@@ -55,6 +55,7 @@ REFUSED = {
     "N_for_each/continue": "retry() halts",
 }
 
+
 def _conformance() -> Iterator[tuple[str, CompositeToolConfig, Scenario]]:
     for path in sorted(CONFORMANCE.rglob("*.yaml")):
         case = yaml.safe_load(path.read_text())

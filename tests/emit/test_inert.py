@@ -199,3 +199,15 @@ def test_fuzz_no_input_text_becomes_code(
     assert report.passes(None), report.reason
     assert report.emitted is not None
     assert_inert(report.emitted.script)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0xFF, blacklist_categories=["Cs"])))
+def test_a_string_literal_reads_back_as_its_text(text: str) -> None:
+    """Printable ASCII takes the short way (only ``\\`` and ``"`` escaped), the rest the
+    escaping one; either way the literal (one or chr() pieces) evaluates to the text."""
+    import ast
+
+    literal = string_literal(text)
+    value = eval(compile(ast.parse(literal, mode="eval"), "<literal>", "eval"), {"chr": chr})
+    assert value == text
+    assert "\n" not in literal and "\r" not in literal

@@ -136,3 +136,81 @@ def test_a_saved_counterexample_replays_with_run(tmp_path: Path) -> None:
 
     saved = Path(save_counterexample(bad.counterexample, tmp_path / "ce", bad.tool))
     assert load_scenario(saved).to_json() == bad.counterexample.scenario.to_json()
+
+
+CONTENT_READER = b"""
+compositeTools:
+- name: content_reader
+  description: One step prints another step's whole record, content included
+  steps:
+  - id: first
+    tool: svc.first
+  - id: second
+    tool: svc.second
+    dependsOn: [first]
+    arguments: {prev: "{{index .steps \\"first\\"}}"}
+"""
+
+
+def test_a_tool_whose_content_is_read_never_answers_with_structured_content() -> None:
+    """Domain: a script sees structuredContent or content items, never both, so scenarios
+    for a tool whose step's ``.content`` is read carry content items only."""
+    from random import Random
+
+    from transpiler.harness.generate import scenarios
+    from transpiler.harness.happy import happy_scenario
+    from transpiler.harness.paths import combinations
+    from transpiler.harness.shapes import tool_shapes
+
+    tool = load_bytes(CONTENT_READER, "content.yaml").tools[0].effective
+    shapes = tool_shapes(tool)
+    assert shapes.content_tools == {"svc.first"}
+    rng = Random(7)
+    drawn = [scenarios(shapes, tool.parameters, tool.name).draw(rng) for _ in range(200)]
+    combined, _ = combinations(shapes, tool.name, {}, 50, 7)
+    worlds = [*drawn, *combined, happy_scenario(tool)]
+
+    def answers(tool_name: str) -> list[dict[str, Any]]:
+        return [r for w in worlds for r in w.to_json()["backends"][tool_name]["results"]]
+
+    assert not any("structuredContent" in r for r in answers("svc.first"))
+    assert any("structuredContent" in r for r in answers("svc.second"))
+    assert check_tool(
+        load_bytes(CONTENT_READER, "content.yaml").tools[0], CheckOptions(examples=50)
+    ).passes(None)
+
+
+def test_sampled_paths_start_with_the_one_where_everything_succeeds() -> None:
+    from transpiler.harness.paths import combinations, tool_outcomes
+    from transpiler.harness.shapes import tool_shapes
+
+    tool = load_bytes(CONTENT_READER, "content.yaml").tools[0].effective
+    shapes = tool_shapes(tool)
+    for seed in range(5):
+        chosen, total = combinations(shapes, tool.name, {}, 3, seed)
+        assert total > 3 and len(chosen) == 3
+        first = chosen[0].to_json()["backends"]
+        assert first == {t: tool_outcomes(shapes, t)[0] for t in shapes.tools}
+    assert combinations(shapes, tool.name, {}, 0, 1)[0] == []
+
+
+def test_certificates_are_identical_for_the_same_seed() -> None:
+    """The same pairs and seed give the same certificates, whatever the hash seed and the
+    worker count (scenarios are drawn from the seed alone)."""
+    from tests.conftest import outputs_across_hash_seeds
+
+    program = (
+        "import contextlib, io, json, os, tempfile\n"
+        "from pathlib import Path\n"
+        "from transpiler.cli import main\n"
+        "out = Path(tempfile.mkdtemp()) / 'r.json'\n"
+        "jobs = '1' if os.environ['PYTHONHASHSEED'] == '0' else '2'\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['check', 'corpus/example', '--examples', '30', '--seed', '11', '--jobs', jobs,\n"
+        "          '--report-json', str(out), '--counterexamples', str(out.parent)])\n"
+        "print(json.dumps([t['certificate'] for t in json.loads(out.read_text())['tools']],\n"
+        "                 sort_keys=True))\n"
+    )
+    outputs = outputs_across_hash_seeds(program, ("0", "1", "77"))
+    assert len(outputs) == 1
+    assert '"scenarios": ' in next(iter(outputs))

@@ -42,7 +42,7 @@ def test_generated_workflows_behave_like_their_scripts(
     assert report.valid, [d.render() for d in report.diagnostics if d.severity.value == "error"]
     tool = load.tools[0].effective
     emitted = emit_tool(tool, "generated.yaml", style=style)
-    scenario = data.draw(scenarios(tool_shapes(tool), tool.parameters, tool.name))
+    scenario = data.draw(scenarios(tool_shapes(tool), tool.parameters, tool.name).strategy())
     composite = run_composite(tool, scenario)
     script = run_starlark(
         emitted.script, scenario, engine=ENGINE, timeout_ns=tool.timeout, modules=emitted.modules

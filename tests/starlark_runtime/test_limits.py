@@ -117,13 +117,13 @@ def test_a_rust_child_that_grew_retires_after_its_reply() -> None:
     from transpiler.starlark_runtime.sandbox import Request, Sandbox
 
     def request(script: str) -> Request:
-        return Request(script, "s.star", {}, Scenario(), 0, CentreJitter(), HUNGRY.seconds)
+        return Request(script, "s.star", {}, (Scenario(),), 0, CentreJitter(), HUNGRY.seconds)
 
     grown = Sandbox(HUNGRY, retire_bytes=-1)  # any address space at all counts as grown
-    assert grown.run(request(FINE)).output == {"ok": True}
+    assert grown.run(request(FINE))[0].output == {"ok": True}  # type: ignore[union-attr]
     assert not grown.alive()
     roomy = Sandbox(HUNGRY)  # the default bound: half the memory limit
     for _ in range(3):
-        assert roomy.run(request(FINE)).output == {"ok": True}
+        assert roomy.run(request(FINE))[0].output == {"ok": True}  # type: ignore[union-attr]
     assert roomy.alive()
     roomy.close()

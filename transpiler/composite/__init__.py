@@ -39,6 +39,9 @@ have, but ``all`` misses these):
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 from transpiler.composite.engine import execute
 from transpiler.config.model import CompositeToolConfig
 from transpiler.sim.backoff import CENTRE, Jitter, SeededJitter
@@ -48,6 +51,7 @@ from transpiler.sim.schedule import (
     Chooser,
     Exploration,
     RandomChooser,
+    ScriptedChooser,
     explore,
     parse_schedule,
 )
@@ -77,9 +81,17 @@ def run_composite(
 
 
 def run_composite_schedules(
-    tool: CompositeToolConfig, scenario: Scenario, schedule: str, limit: int = 64
+    tool: CompositeToolConfig,
+    scenario: Scenario,
+    schedule: str,
+    limit: int = 64,
+    canonical: tuple[Trace, ScriptedChooser] | None = None,
 ) -> Explored:
-    """Traces under ``schedule``: one for canonical/random, every distinct one for all."""
+    """Traces under ``schedule``: one for canonical/random, every distinct one for all.
+
+    ``canonical`` is a run already made under ``ScriptedChooser()`` and that
+    chooser: ``all`` starts from it instead of running it again.
+    """
     kind, seed = parse_schedule(schedule)
     if kind == "canonical":
         return Explored([_named(run_composite(tool, scenario), "canonical")], 1, True)
@@ -90,11 +102,13 @@ def run_composite_schedules(
         return Explored([_named(trace, schedule)], 1, True)
     distinct: dict[str, Trace] = {}
     summary = Exploration(0, False)
-    for item in explore(lambda chooser: run_composite(tool, scenario, chooser=chooser), limit):
+    first = None if canonical is None else (replace(canonical[0]), canonical[1])
+    runs = explore(lambda chooser: run_composite(tool, scenario, chooser=chooser), limit, first)
+    for item in runs:
         if isinstance(item, Exploration):
             summary = item
         else:
-            distinct.setdefault(item.dumps(), item)
+            distinct.setdefault(json.dumps(item.to_json(), sort_keys=True), item)
     traces = [_named(trace, f"all:{index}") for index, trace in enumerate(distinct.values())]
     return Explored(traces, summary.schedules, summary.exhaustive)
 

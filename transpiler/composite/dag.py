@@ -33,8 +33,32 @@ class CycleError(ValueError):
     """No step of the remaining ones has all its dependencies met."""
 
 
-def build_levels(steps: tuple[WorkflowStepConfig, ...]) -> list[list[WorkflowStepConfig]]:
-    """``buildExecutionLevels``; each level in declaration order."""
+Levels = tuple[tuple[WorkflowStepConfig, ...], ...]
+_PLANS: dict[int, tuple[tuple[WorkflowStepConfig, ...], Levels | str]] = {}
+_PLANS_KEPT = 64
+
+
+def build_levels(steps: tuple[WorkflowStepConfig, ...]) -> Levels:
+    """``buildExecutionLevels``; each level in declaration order.
+
+    Worked out once per tool (its steps), not once per run: the last few
+    tools' levels (or cycle) are kept.
+    """
+    held = _PLANS.get(id(steps))
+    if held is None or held[0] is not steps:
+        try:
+            plan: Levels | str = _kahn(steps)
+        except CycleError as cycle:
+            plan = str(cycle)
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.pop(next(iter(_PLANS)), None)
+        held = _PLANS[id(steps)] = (steps, plan)  # the steps held, so their id is not reused
+    if isinstance(held[1], str):
+        raise CycleError(held[1])
+    return held[1]
+
+
+def _kahn(steps: tuple[WorkflowStepConfig, ...]) -> Levels:
     in_degree = {step.id: len(step.depends_on) for step in steps}
     dependents: dict[str, list[str]] = {step.id: [] for step in steps}
     for step in steps:
@@ -54,7 +78,7 @@ def build_levels(steps: tuple[WorkflowStepConfig, ...]) -> list[list[WorkflowSte
         for step in level:
             for dependent in dependents[step.id]:
                 in_degree[dependent] -= 1
-    return levels
+    return tuple(tuple(level) for level in levels)
 
 
 def execute_dag(

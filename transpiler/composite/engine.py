@@ -55,8 +55,21 @@ class _Ending:
 
 def workflow_id(tool: CompositeToolConfig, scenario: Scenario) -> str:
     """A UUIDv4-shaped id that depends only on the tool name and the scenario."""
+    global _LAST_ID
+    held = _LAST_ID
+    if held is not None and held[0] is scenario and held[1] == tool.name:
+        return held[2]
+    made = _workflow_id(tool.name, scenario)
+    _LAST_ID = (scenario, tool.name, made)  # a scenario runs many times (every schedule)
+    return made
+
+
+_LAST_ID: tuple[Scenario, str, str] | None = None
+
+
+def _workflow_id(name: str, scenario: Scenario) -> str:
     document = json.dumps(
-        {"tool": tool.name, "scenario": scenario.to_json()}, skipkeys=True, default=str
+        {"tool": name, "scenario": scenario.to_json()}, skipkeys=True, default=str
     )
     raw = bytearray(hashlib.sha256(document.encode("utf-8", "surrogateescape")).digest()[:16])
     raw[6] = (raw[6] & 0x0F) | 0x40

@@ -41,10 +41,12 @@ from transpiler.gotemplate.errors import (
     TemplateSyntaxError,
     TemplateUnsupportedError,
 )
+from transpiler.gotemplate.render import MAX_OUTPUT_BYTES
 from transpiler.sim.schedule import Chooser
 
 MAX_DEPTH = 100
 TEMPLATE_NAME = "expand"
+_PLAIN_TEXT_LIMIT = MAX_OUTPUT_BYTES // 4  # characters that surely fit in the output limit
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")
 ARGUMENTS_ORDER = "map-order:arguments"
@@ -96,6 +98,8 @@ class Expander:
         error = context.err()
         if error is not None:
             return error.wrap("context cancelled before template expansion")
+        if "{{" not in text and len(text) <= _PLAIN_TEXT_LIMIT:
+            return text  # no action: the template prints its text, reads and judges nothing
         template = _parsed(text)
         if isinstance(template, GoError):
             return template

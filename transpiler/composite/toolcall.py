@@ -32,7 +32,7 @@ from transpiler.composite.gocontext import GoContext
 from transpiler.composite.paramheaders import mirror_error
 from transpiler.composite.session import Session
 from transpiler.config.model import StepErrorHandling
-from transpiler.golang.jsonenc import JSONEncodeError, marshal
+from transpiler.golang.jsonenc import JSONEncodeError, check_marshal
 from transpiler.golang.strconv import quote
 from transpiler.golang.values import GoValue
 from transpiler.sim.backoff import Backoff
@@ -123,7 +123,7 @@ def _attempt(
         return done
     arguments: dict[str, GoValue] = {} if request.arguments is None else request.arguments
     try:
-        marshal(arguments)
+        check_marshal(arguments)
     except JSONEncodeError as error:
         return GoError(str(error))
     answer = session.tools.call(request.tool, arguments)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Final
 
 from transpiler.config.admission import AdmissionIssue
@@ -79,12 +80,20 @@ class LoadResult:
         """
         return (*self.unreadable, *self.errors)
 
-    @property
+    @cached_property
     def tools(self) -> tuple[LoadedTool, ...]:
         """Every tool once (a referenced definition under its own document)."""
         return tuple(
             tool for unit in self.units for tool in unit.tools if tool.origin.referenced_by is None
         )
+
+    @cached_property
+    def tools_by_name(self) -> dict[str, tuple[LoadedTool, ...]]:
+        """:attr:`tools` by name (a name defined twice has both, in order)."""
+        found: dict[str, tuple[LoadedTool, ...]] = {}
+        for tool in self.tools:
+            found[tool.config.name] = (*found.get(tool.config.name, ()), tool)
+        return found
 
 
 def apply_loader_defaults(tool: CompositeToolConfig) -> CompositeToolConfig:

@@ -72,6 +72,8 @@ def comment_lines(text: str) -> list[str]:
 
 def string_literal(text: str) -> str:
     """A Starlark expression for the string ``text``: a literal, or literals joined with chr()."""
+    if text.isascii() and text.isprintable():  # only the backslash and the quote need escapes
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     pieces: list[str] = []
     current = ['"']
     for char in text:

@@ -2,18 +2,20 @@
 
 The helpers come from ``vmcp_compat.star``: the script loads the names its
 code refers to, or (``inline_helpers``) carries their definitions after
-``run()``, self-contained. Assembled as one libcst module, checked against the
-Starlark subset we emit (grammar/starlark-subset.md), and mapped back to the
+``run()``, self-contained. The script's own code is parsed once (Python's
+``ast``, the subset being Python syntax): that parse is checked against the
+Starlark subset we emit (grammar/starlark-subset.md), names the helpers used,
+and places each statement of ``run()`` for the source map back to the
 workflow's steps.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.emit.emitter import header_lines, run_function
@@ -26,8 +28,7 @@ from transpiler.emit.literals import string_literal
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
 from transpiler.emit.scope import EmitState
-from transpiler.emit.statements import Statement
-from transpiler.emit.subset import check_subset
+from transpiler.emit.subset import check_subset, parse_script
 
 HELPERS_INTRO = """\
 # ---------------------------------------------------------------------------
@@ -75,10 +76,10 @@ def _emit(
     namer = Namer(frozenset(library.definitions))
     state = EmitState(tool, namer, tool_schemas, checked_fixes(fixes))
     run, owners = run_function(state)
-    run_module = cst.Module(body=[run])
-    own_code = "\n\n".join([*state.definitions, run_module.code.strip("\n")])
-    check_subset(own_code, frozenset(library.definitions))
-    used = _names_used(own_code, library)
+    own_code = "\n\n".join([*state.definitions, cst.Module(body=[run]).code.strip("\n")])
+    tree = parse_script(own_code)
+    check_subset(tree, frozenset(library.definitions))
+    used = _names_used(tree, library)
     header = "".join(
         line.strip() + "\n" if line.strip() == "#" else line.rstrip() + "\n"
         for line in comment_lines_text(header_lines(tool, state, source))
@@ -92,7 +93,7 @@ def _emit(
     return EmitResult(
         tool=tool.name,
         script=code,
-        source_map=_source_map(run_module, run, owners, state, run_offset),
+        source_map=_source_map(tree, owners, state, run_offset),
         notes=tuple(state.notes),
         modules={LIBRARY_NAME: library_text()} if loads else {},
     )
@@ -112,45 +113,39 @@ def comment_lines_text(lines: list[str]) -> list[str]:
     return [f"# {line}" if line else "#" for text in lines for line in inert_lines(text)]
 
 
-def _names_used(code: str, library: Library) -> set[str]:
+def _names_used(tree: ast.Module, library: Library) -> set[str]:
     """Library definitions the script's own code refers to (by name, not in strings)."""
     found: set[str] = set()
-
-    class Collector(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            if node.value in library:
-                found.add(node.value)
-
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)
-            return False
-
-        def visit_Arg(self, node: cst.Arg) -> bool:
-            node.value.visit(self)
-            return False
-
-    cst.parse_module(code).visit(Collector())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            name = node.id
+        elif isinstance(node, ast.FunctionDef):
+            name = node.name
+        elif isinstance(node, ast.arg):
+            name = node.arg
+        else:
+            continue
+        if name in library:
+            found.add(name)
     return found
 
 
 def _source_map(
-    module: cst.Module, run: Statement, owners: dict[int, str], state: EmitState, offset: int
+    tree: ast.Module, owners: dict[int, str], state: EmitState, offset: int
 ) -> tuple[SourceMapEntry, ...]:
-    """Which script lines implement which step (``offset``: lines before ``def run``)."""
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    assert isinstance(run, cst.FunctionDef)
-    body = run.body.body
+    """Which script lines implement which step, from the parse of the script's own code
+    (``offset``: lines of the whole script before ``def run``)."""
+    run = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "run")
+    shift = offset - run.lineno + 1
     by_id = {step.id: step for step in state.tool.steps}
     entries: list[SourceMapEntry] = []
-    for index, statement in enumerate(body):
-        where = positions[statement]
+    for index, statement in enumerate(run.body):
         owner = owners.get(index)
         step = by_id.get(owner) if owner is not None else None
         entries.append(
             SourceMapEntry(
-                first_line=where.start.line + offset,
-                last_line=where.end.line + offset,
+                first_line=statement.lineno + shift,
+                last_line=(statement.end_lineno or statement.lineno) + shift,
                 part="step" if owner is not None else "run",
                 step=owner,
                 location=step.where.at if step is not None else None,

@@ -7,7 +7,11 @@ Builders take the block depth the statement will sit at, to fit the line width.
 
 from __future__ import annotations
 
+import ast
+import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 
@@ -43,7 +47,45 @@ def introduce(statement: Statement, comment: str | None, blank: bool) -> Stateme
 def simple(source: str, comment: str | None = None, blank: bool = False) -> Statement:
     """One simple statement from its (already laid out) source."""
     check_nesting(source)
-    return introduce(cst.parse_statement(source + "\n"), comment, blank)
+    return introduce(_statement(source), comment, blank)
+
+
+def _statement(source: str) -> Statement:
+    """The statement ``source`` is: kept verbatim when Python's parser reads it as one
+    simple statement (a tenth of libcst's parse), else parsed by libcst."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except SyntaxError:
+        tree = None
+    if (
+        tree is not None
+        and len(tree.body) == 1
+        and isinstance(tree.body[0], _SIMPLE)
+        and '"""' not in source
+        and "'''" not in source
+    ):
+        return cst.SimpleStatementLine(body=[_Verbatim(source)])
+    return cst.parse_statement(source + "\n")
+
+
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.Return, ast.Expr, ast.Pass, ast.Break, ast.Continue)
+
+
+@dataclass(frozen=True)
+class _Verbatim(cst.BaseSmallStatement):
+    """A simple statement as its source text, generated as libcst generates its parse: each
+    continuation line indented to the block the statement sits in."""
+
+    source: str
+    semicolon: cst.Semicolon | cst.MaybeSentinel = cst.MaybeSentinel.DEFAULT
+
+    def _visit_and_replace_children(self, visitor: Any) -> _Verbatim:
+        return self
+
+    def _codegen_impl(self, state: Any, default_semicolon: bool = False) -> None:
+        state.add_token(self.source.replace("\n", "\n" + "".join(state.indent_tokens)))
 
 
 def _width(depth: int) -> int:

@@ -4,12 +4,15 @@ No ``while``, no recursion, no ``load`` but a top-level one of helpers from
 ``vmcp_compat.star``, no name outside the profile's builtins, the Starlark
 built-ins both interpreters share, the loaded helpers and the script's own
 definitions (grammar/starlark-subset.md).
+
+The check reads the script with Python's own parser (``ast``: the subset is
+Python syntax), a millisecond for a typical script.
 """
 
 from __future__ import annotations
 
-import libcst as cst
-from libcst.metadata import ExpressionContext, ExpressionContextProvider, MetadataWrapper
+import ast
+import warnings
 
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit.library import LIBRARY_NAME, helper_library
@@ -53,106 +56,117 @@ class SubsetViolation(TranspilerError):
     """An emitted script strays outside the subset (a bug in the emitter)."""
 
 
-def check_subset(code: str, provided: frozenset[str] = frozenset()) -> None:
-    """Raise :class:`SubsetViolation` if ``code`` uses anything outside the subset.
+def check_subset(code: str | ast.Module, provided: frozenset[str] = frozenset()) -> None:
+    """Raise :class:`SubsetViolation` if ``code`` (or its parse) uses anything outside the
+    subset.
 
     ``provided`` names definitions the script gets from the helper library
     (checked on their own, once).
     """
-    wrapper = MetadataWrapper(cst.parse_module(code))
-    contexts = wrapper.resolve(ExpressionContextProvider)
     checker = _Checker()
-    wrapper.module.visit(checker)
+    checker.visit(parse_script(code) if isinstance(code, str) else code)
     allowed = PROFILE_BUILTINS | SHARED_BUILTINS | checker.bound | provided
-    for node, context in contexts.items():
-        if (
-            isinstance(node, cst.Name)
-            and context is ExpressionContext.LOAD
-            and node not in checker.keywords
-            and node not in checker.loads
-        ) and node.value not in allowed:
-            checker.problems.append(f"unknown name {node.value}")
+    for node in checker.read:
+        if node not in checker.loads and node.id not in allowed:
+            checker.problems.append(f"unknown name {node.id}")
     if checker.problems:
         problems = "; ".join(sorted(set(checker.problems)))
         raise SubsetViolation(f"emitted script outside the Starlark subset: {problems}")
 
 
-class _Checker(cst.CSTVisitor):
-    """Finds forbidden constructs and collects every name the script binds."""
+def parse_script(code: str) -> ast.Module:
+    """The script's syntax tree (escape-sequence warnings aside: Starlark has its own)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(code)
+
+
+class _Checker(ast.NodeVisitor):
+    """Finds forbidden constructs, the names the script reads and every name it binds."""
 
     def __init__(self) -> None:
         self.problems: list[str] = []
         self.bound: set[str] = set()
+        self.read: list[ast.Name] = []
         self.function_stack: list[str] = []
-        self.keywords: set[cst.Name] = set()
-        self.loads: set[cst.Name] = set()
+        self.loads: set[ast.Name] = set()
 
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self.keywords.add(node.keyword)
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self.read.append(node)
 
-    def visit_While(self, node: cst.While) -> None:
+    def visit_While(self, node: ast.While) -> None:
         self.problems.append("while loop")
+        self.generic_visit(node)
 
-    def visit_Import(self, node: cst.Import) -> None:
+    def visit_Import(self, node: ast.Import) -> None:
         self.problems.append("import")
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         self.problems.append("import")
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.bound.add(node.name.value)
-        self.function_stack.append(node.name.value)
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self.bound.add(node.name)
+        self.function_stack.append(node.name)
+        self.generic_visit(node)
         self.function_stack.pop()
 
-    def visit_Param(self, node: cst.Param) -> None:
-        self.bound.add(node.name.value)
+    def visit_arg(self, node: ast.arg) -> None:
+        self.bound.add(node.arg)
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            self._bind(target)
+        self.generic_visit(node)
+
+    def visit_For(self, node: ast.For) -> None:
         self._bind(node.target)
+        self.generic_visit(node)
 
-    def visit_For(self, node: cst.For) -> None:
+    def visit_comprehension(self, node: ast.comprehension) -> None:
         self._bind(node.target)
+        self.generic_visit(node)
 
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._bind(node.target)
-
-    def _bind(self, target: cst.BaseExpression) -> None:
+    def _bind(self, target: ast.expr) -> None:
         for name in _names(target):
             self.bound.add(name)
 
-    def visit_Call(self, node: cst.Call) -> None:
-        if isinstance(node.func, cst.Name):
-            name = node.func.value
+    def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Name):
+            name = node.func.id
             if name == "load":
                 self._load(node)
             if name in self.function_stack:
                 self.problems.append(f"recursive call of {name}")
+        self.generic_visit(node)
 
-    def _load(self, node: cst.Call) -> None:
+    def _load(self, node: ast.Call) -> None:
         """A top-level ``load`` of library helpers binds them; any other load is refused."""
-        values = [arg.value for arg in node.args]
-        texts = [v.evaluated_value if isinstance(v, cst.SimpleString) else None for v in values]
+        texts = [
+            arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+            for arg in node.args
+        ]
         names = texts[1:]
         if (
             self.function_stack
-            or any(arg.keyword is not None or arg.star for arg in node.args)
+            or node.keywords
+            or any(isinstance(arg, ast.Starred) for arg in node.args)
             or not texts
             or texts[0] != LIBRARY_NAME
             or not all(isinstance(name, str) and name in helper_library() for name in names)
         ):
             self.problems.append(f"load() other than of {LIBRARY_NAME} helpers")
             return
-        assert isinstance(node.func, cst.Name)
+        assert isinstance(node.func, ast.Name)
         self.loads.add(node.func)
         self.bound.update(name for name in names if isinstance(name, str))
 
 
-def _names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, cst.Tuple | cst.List):
-        return [name for element in target.elements for name in _names(element.value)]
+def _names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Starred):
+        return _names(target.value)
+    if isinstance(target, ast.Tuple | ast.List):
+        return [name for element in target.elts for name in _names(element)]
     return []

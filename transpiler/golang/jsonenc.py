@@ -107,6 +107,25 @@ def marshal(value: Any) -> str:
     return "".join(out)
 
 
+def check_marshal(value: Any) -> None:
+    """Raise the :class:`JSONEncodeError` :func:`marshal` would raise on ``value`` (the first
+    failing value in the same order), without writing the text."""
+    pending: list[Any] = [value]
+    while pending:
+        item = pending.pop()
+        if item is None or isinstance(item, NilMap | NilList | bool | int | str):
+            continue
+        if isinstance(item, float):
+            if math.isnan(item) or math.isinf(item):
+                encode_float(item)
+        elif isinstance(item, dict):
+            pending.extend(item[key] for key in reversed(sorted_strings(item)))
+        elif isinstance(item, list):
+            pending.extend(reversed(item))
+        else:
+            _scalar(item)
+
+
 class _Literal:
     """Punctuation queued between values."""
 

@@ -226,6 +226,32 @@ class _Executor:
         elif isinstance(node, ast.ContinueNode):
             raise _Continue
 
+    def walk_flat(self, dot: Any, node: ast.ListNode) -> None:
+        """:meth:`walk` of a :func:`_flat` list, step for step, without the trampoline."""
+        self.at(node)
+        self.step()
+        for child in node.nodes:
+            self.at(child)
+            self.step()
+            if isinstance(child, ast.TextNode):
+                self.out.write(child.text)
+            elif isinstance(child, ast.ActionNode):
+                command = child.pipe.cmds[0]
+                self.at(child.pipe)
+                self.step()
+                first = command.args[0]
+                assert isinstance(first, ast.FieldNode)
+                self.at(first)
+                value = self.eval_field_chain(
+                    dot, dot, False, first, first.ident, command.args, _NO_FINAL
+                )
+                if value is None:
+                    value = MISSING
+                self.at(child)
+                if self.observation is not None:
+                    self.observation.printed.append(value)
+                self.out.write(NO_VALUE if value is MISSING else format_value(value))
+
     def walk_if_or_with(self, dot: Any, boxed: bool, node: ast.BranchNode) -> Call[None]:
         mark = len(self.vars)
         try:
@@ -595,6 +621,21 @@ class _Executor:
         )
 
 
+def _flat(root: ast.ListNode) -> bool:
+    """Whether the template is text, comments and actions that print one field chain (most
+    of what workflows hold): :meth:`_Executor.walk_flat` runs it."""
+    return all(
+        isinstance(child, ast.TextNode | ast.CommentNode)
+        or (
+            isinstance(child, ast.ActionNode)
+            and not child.pipe.decl
+            and len(child.pipe.cmds) == 1
+            and isinstance(child.pipe.cmds[0].args[0], ast.FieldNode)
+        )
+        for child in root.nodes
+    )
+
+
 def execute(
     template: Template,
     data: Any,
@@ -610,7 +651,10 @@ def execute(
     executor = _Executor(template, template.name, out, budget, observation=observation)
     root = MISSING if data is None else data
     executor.vars = [_Variable("$", root, False)]
-    run(executor.walk(root, False, template.root))
+    if _flat(template.root):
+        executor.walk_flat(root, template.root)
+    else:
+        run(executor.walk(root, False, template.root))
     if out.size > MAX_OUTPUT_BYTES:
         raise TemplateOutputTooLarge(
             f"template output too large: {out.size} bytes (max {MAX_OUTPUT_BYTES})"

@@ -6,11 +6,12 @@ vMCP may legitimately behave in any of those ways. A difference is excused
 when the composite run exercised deviation classes the script declares and
 those classes reach every differing field (:func:`relation.explain`); the
 smallest scenario where each class shows is kept as its *witness*. Scenarios
-come from every outcome combination (:mod:`paths`, up to a limit) and from
-hypothesis (:mod:`generate`), which also shrinks an unexplained difference to
-a minimal counterexample. The ordinary successful run (:mod:`happy`) gives the
-tool's *findings*: quirks that fire even when every backend answers as the
-templates expect.
+come from every outcome combination (:mod:`paths`, up to a limit) and from a
+seeded generator (:mod:`generate`), drawn in bulk, each set run as one batch
+per engine; once an unexplained difference shows, hypothesis searches the same
+space and shrinks it to a minimal counterexample. The ordinary successful run
+(:mod:`happy`) gives the tool's *findings*: quirks that fire even when every
+backend answers as the templates expect.
 """
 
 from __future__ import annotations
@@ -18,14 +19,11 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from random import Random
 from typing import Any
-
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis.errors import NoSuchExample
 
 from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.config.units import LoadedTool
@@ -36,6 +34,7 @@ from transpiler.emit.inert import has_unsafe_text
 from transpiler.emit.report import EmitResult
 from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
+from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
@@ -51,8 +50,9 @@ from transpiler.harness.relation import (
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.verdict import Verdict
 from transpiler.sim.scenario import Scenario
+from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace
-from transpiler.starlark_runtime import run_starlark
+from transpiler.starlark_runtime import EngineError, run_starlark, run_starlark_many
 from transpiler.starlark_runtime.run import GoOnlyScript
 from transpiler.starlark_runtime.versions import engine_versions
 
@@ -232,34 +232,56 @@ class _Run:
         self.witnesses: dict[str, Witness] = {}
         self.go_only: str | None = None
 
-    def compare(self, scenario: Scenario) -> Counterexample | None:
-        """Run both forms on every engine; the counterexample when nothing explains a difference."""
+    def compare_all(self, scenarios: Sequence[Scenario]) -> Counterexample | None:
+        """:meth:`compare` each scenario in turn, up to the first counterexample; the script
+        runs on each engine in one batch."""
+        runs: dict[str, list[Trace | EngineError]] = {}
+        while pending := [e for e in self.engines if e not in runs]:
+            engine = pending[0]
+            runs[engine] = run_starlark_many(
+                self.script,
+                scenarios,
+                engine=engine,
+                timeout_ns=self.config.timeout,
+                modules=self.modules,
+            )
+            refusal = next((r for r in runs[engine] if isinstance(r, GoOnlyScript)), None)
+            if refusal is not None:
+                self._go_only(engine, refusal)
+        for index, scenario in enumerate(scenarios):
+            found = self.compare(scenario, {e: runs[e][index] for e in self.engines})
+            if found is not None:
+                return found
+        return None
+
+    def compare(
+        self, scenario: Scenario, ran: Mapping[str, Trace | EngineError] | None = None
+    ) -> Counterexample | None:
+        """Run both forms on every engine (the script's runs ``ran`` already, when given); the
+        counterexample when nothing explains a difference."""
         self.count += 1
-        composite = run_composite(self.config, scenario)
+        recorder = ScriptedChooser()
+        composite = run_composite(self.config, scenario, chooser=recorder)
         self.paths.add(path_of(composite))
         schedules: list[Trace] | None = None
         done: set[str] = set()
         while pending := [e for e in self.engines if e not in done]:
             engine = pending[0]
             done.add(engine)
-            try:
-                script = run_starlark(
-                    self.script,
-                    scenario,
-                    engine=engine,
-                    timeout_ns=self.config.timeout,
-                    modules=self.modules,
-                )
-            except GoOnlyScript as refusal:
-                self._go_only(engine, refusal)
+            script = ran[engine] if ran is not None else self._run(engine, scenario)
+            if isinstance(script, GoOnlyScript):
+                self._go_only(engine, script)
                 continue
+            if isinstance(script, EngineError):
+                raise script
             match = explain(composite, script, self.declared, engine)
             if match is None or not match.exact:
                 if schedules is None:
-                    schedules = [
-                        composite,
-                        *run_composite_schedules(self.config, scenario, "all", SCHEDULE_LIMIT),
-                    ]
+                    schedules = [composite]
+                    if recorder.branched:  # else the canonical schedule is the only one
+                        schedules += run_composite_schedules(
+                            self.config, scenario, "all", SCHEDULE_LIMIT, (composite, recorder)
+                        )
                 match = best_match(schedules, script, self.declared, engine)
             if match is None:
                 found = differences(composite, script)
@@ -267,6 +289,19 @@ class _Run:
             if not match.exact:
                 self._witness(scenario, engine, match, script)
         return None
+
+    def _run(self, engine: str, scenario: Scenario) -> Trace | EngineError:
+        """The script's run of one scenario on one engine, or the engine's refusal."""
+        try:
+            return run_starlark(
+                self.script,
+                scenario,
+                engine=engine,
+                timeout_ns=self.config.timeout,
+                modules=self.modules,
+            )
+        except GoOnlyScript as refusal:
+            return refusal
 
     def _go_only(self, engine: str, refusal: GoOnlyScript) -> None:
         """A script starlark-rust cannot parse (``while``, recursion) runs on go.starlark.net
@@ -413,11 +448,7 @@ def _exhaustive(
     params = sample_params(tool.effective.parameters)
     chosen, total = combinations(shapes, tool.effective.name, params, options.paths, options.seed)
     report.paths_enumerated, report.paths_run = total, len(chosen)
-    for scenario in chosen:
-        found = run.compare(scenario)
-        if found is not None:
-            return found
-    return None
+    return run.compare_all(chosen)
 
 
 def _random(
@@ -429,7 +460,21 @@ def _random(
 ) -> Counterexample | None:
     if options.examples <= 0:
         return None
-    strategy = random_scenarios(shapes, tool.effective.parameters, tool.effective.name)
+    generator = random_scenarios(shapes, tool.effective.parameters, tool.effective.name)
+    rng = Random(options.seed)
+    drawn = [generator.draw(rng) for _ in range(options.examples)]
+    found = run.compare_all(drawn)
+    if found is None:
+        return None
+    return _shrunk(run, generator, options) or found
+
+
+def _shrunk(run: _Run, generator: Gen, options: CheckOptions) -> Counterexample | None:
+    """A minimal counterexample from hypothesis's search and shrinking, None if its search
+    finds none (hypothesis is imported here: a check that finds no difference never needs it)."""
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis.errors import NoSuchExample
+
     budget = settings(
         max_examples=options.examples,
         database=None,
@@ -439,7 +484,7 @@ def _random(
     )
     try:
         minimal = find(
-            strategy,
+            generator.strategy(),
             lambda s: run.compare(s) is not None,
             settings=budget,
             random=Random(options.seed),

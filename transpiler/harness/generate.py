@@ -1,4 +1,4 @@
-"""Scenarios for a tool, generated with hypothesis inside the script's claimed domain.
+"""Scenarios for a tool, generated inside the script's claimed domain.
 
 For each backend tool the workflow calls: results that fill the fields its
 templates read (or leave them out, or give them other shapes), text results
@@ -9,7 +9,11 @@ Elicitation answers accept with content, decline or cancel.
 
 What every script's domain notes exclude is never generated: no elicitation
 timeouts, no delays near timeouts, no ``inputSchema``, no tool results carrying
-both ``structuredContent`` and content items, no negative zero.
+both ``structuredContent`` and content items, no ``structuredContent`` from a
+tool whose ``.content`` is read (:meth:`ToolShapes.success`), no negative zero.
+
+Each generator (:mod:`.draws`) reads as a hypothesis strategy (to shrink) and
+as a cheap seeded draw (to search in bulk).
 """
 
 from __future__ import annotations
@@ -18,22 +22,23 @@ import json
 from collections.abc import Collection
 from typing import Any
 
-from hypothesis import strategies as st
-
+from transpiler.harness import draws as gen
+from transpiler.harness.draws import Gen
 from transpiler.harness.shapes import ToolShapes, Trie
-from transpiler.sim.scenario import Scenario, scenario_from_document
+from transpiler.sim.scenario import scenario_from_document
 
-SCALARS = st.one_of(
-    st.sampled_from(["", "a", "ok", '<b>&"x"', "é 漢字", "1e6", "true", "null"]),
-    st.text(max_size=8),
-    st.sampled_from([0, 1, -3, 2.5, 1_000_000, 1e21, 1e-7]),
-    st.booleans(),
-    st.none(),
+SCALARS = gen.one_of(
+    gen.sampled_from(["", "a", "ok", '<b>&"x"', "é 漢字", "1e6", "true", "null"]),
+    gen.text(max_size=8),
+    gen.sampled_from([0, 1, -3, 2.5, 1_000_000, 1e21, 1e-7]),
+    gen.booleans(),
+    gen.none(),
 )
-JSON_VALUES = st.recursive(
+JSON_VALUES = gen.recursive(
     SCALARS,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.sampled_from("abcxyz"), inner, max_size=3)
+    lambda inner: gen.one_of(
+        gen.lists(inner, max_size=3),
+        gen.dictionaries(gen.sampled_from(list("abcxyz")), inner, max_size=3),
     ),
     max_leaves=6,
 )
@@ -42,115 +47,111 @@ JSON_VALUES = st.recursive(
 _ABSENT = object()
 
 
-def _leaf(literals: list[str]) -> st.SearchStrategy[Any]:
+def _leaf(literals: list[str]) -> Gen:
     if literals:
-        return st.one_of(st.sampled_from(literals), JSON_VALUES)
+        return gen.one_of(gen.sampled_from(literals), JSON_VALUES)
     return JSON_VALUES
 
 
-def object_for(
-    trie: Trie, literals: list[str], lists: Collection[str] = ()
-) -> st.SearchStrategy[dict[str, Any]]:
+def object_for(trie: Trie, literals: list[str], lists: Collection[str] = ()) -> Gen:
     """A JSON object with (usually) the fields the trie names."""
-    parts: dict[str, st.SearchStrategy[Any]] = {}
+    parts: dict[str, Gen] = {}
     for name, children in trie.items():
         if name in lists:
-            value: st.SearchStrategy[Any] = st.one_of(
-                st.lists(_leaf(literals), max_size=3), _leaf(literals)
-            )
+            value: Gen = gen.one_of(gen.lists(_leaf(literals), max_size=3), _leaf(literals))
         elif children:
-            value = st.one_of(object_for(children, literals), _leaf(literals))
+            value = gen.one_of(object_for(children, literals), _leaf(literals))
         else:
             value = _leaf(literals)
-        parts[name] = st.one_of(value, st.just(_ABSENT))
-    return st.fixed_dictionaries(parts, optional={"extra": JSON_VALUES}).map(
+        parts[name] = gen.one_of(value, gen.just(_ABSENT))
+    return gen.fixed_dictionaries(parts, optional={"extra": JSON_VALUES}).map(
         lambda d: {k: v for k, v in d.items() if v is not _ABSENT}
     )
 
 
-def result_entry(shapes: ToolShapes, tool: str) -> st.SearchStrategy[dict[str, Any]]:
+def result_entry(shapes: ToolShapes, tool: str) -> Gen:
     """One answer of a backend tool."""
     fields = shapes.output_fields.get(tool, {})
     lists = shapes.collection_fields.get(tool, set())
     structured = object_for(fields, shapes.literals, lists)
-    return st.one_of(
-        structured.map(lambda body: {"structuredContent": body}),
+    return gen.one_of(
+        structured.map(lambda body: shapes.success(tool, body)),
         structured.map(lambda body: {"content": [{"type": "text", "text": json.dumps(body)}]}),
-        st.text(max_size=12).map(lambda text: {"content": [{"type": "text", "text": text}]}),
-        st.text(min_size=1, max_size=12).map(
+        gen.text(max_size=12).map(lambda text: {"content": [{"type": "text", "text": text}]}),
+        gen.text(min_size=1, max_size=12).map(
             lambda text: {"isError": True, "content": [{"type": "text", "text": text}]}
         ),
-        st.just({"isError": True}),
-        st.sampled_from(["connection reset", "backend unavailable"]).map(
+        gen.just({"isError": True}),
+        gen.sampled_from(["connection reset", "backend unavailable"]).map(
             lambda cause: {"transportError": cause}
         ),
     )
 
 
-def backend(shapes: ToolShapes, tool: str) -> st.SearchStrategy[dict[str, Any]]:
+def backend(shapes: ToolShapes, tool: str) -> Gen:
     """The results of one tool: a first answer used 1-2 times, then a lasting one."""
-    timed = st.fixed_dictionaries({}, optional={"delay": st.sampled_from(["100ms", "250ms", "1s"])})
-    entry = st.tuples(result_entry(shapes, tool), timed).map(lambda pair: {**pair[0], **pair[1]})
-    transient = st.tuples(entry, st.integers(1, 2), entry).map(
+    timed = gen.fixed_dictionaries(
+        {}, optional={"delay": gen.sampled_from(["100ms", "250ms", "1s"])}
+    )
+    entry = gen.tuples(result_entry(shapes, tool), timed).map(lambda pair: {**pair[0], **pair[1]})
+    transient = gen.tuples(entry, gen.integers(1, 2), entry).map(
         lambda parts: [{**parts[0], "times": parts[1]}, parts[2]]
     )
-    return st.one_of(entry.map(lambda e: [e]), transient).map(lambda results: {"results": results})
+    return gen.one_of(entry.map(lambda e: [e]), transient).map(lambda results: {"results": results})
 
 
-def elicitation_answer(shapes: ToolShapes) -> st.SearchStrategy[dict[str, Any]]:
+def elicitation_answer(shapes: ToolShapes) -> Gen:
     """An answer a client gives to an elicitation request (never a timeout)."""
     content = object_for(shapes.elicitation_fields, shapes.literals)
-    return st.one_of(
+    return gen.one_of(
         content.map(lambda body: {"action": "accept", "content": body}),
-        st.sampled_from([{"action": "decline"}, {"action": "cancel"}]),
+        gen.sampled_from([{"action": "decline"}, {"action": "cancel"}]),
     )
 
 
-def value_for(schema: Any) -> st.SearchStrategy[Any]:
+def value_for(schema: Any) -> Gen:
     """A JSON value conforming to a (simple) JSON Schema."""
     if not isinstance(schema, dict):
         return JSON_VALUES
     if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return st.sampled_from(schema["enum"])
+        return gen.sampled_from(schema["enum"])
     kind = schema.get("type")
     if kind == "string":
-        return st.one_of(st.sampled_from(["main", "svc-1", "<x&y>"]), st.text(max_size=8))
+        return gen.one_of(gen.sampled_from(["main", "svc-1", "<x&y>"]), gen.text(max_size=8))
     if kind == "integer":
-        return st.one_of(st.integers(-5, 100), st.just(1_000_000))
+        return gen.one_of(gen.integers(-5, 100), gen.just(1_000_000))
     if kind == "number":
-        return st.one_of(
-            st.integers(-5, 100), st.floats(-1e3, 1e3, allow_nan=False).map(lambda f: f or 0.0)
-        )
+        return gen.one_of(gen.integers(-5, 100), gen.floats(-1e3, 1e3).map(lambda f: f or 0.0))
     if kind == "boolean":
-        return st.booleans()
+        return gen.booleans()
     if kind == "array":
-        return st.lists(value_for(schema.get("items")), max_size=3)
+        return gen.lists(value_for(schema.get("items")), max_size=3)
     if kind == "object":
         return params_for(schema)
     return JSON_VALUES
 
 
-def params_for(schema: Any) -> st.SearchStrategy[dict[str, Any]]:
+def params_for(schema: Any) -> Gen:
     """Arguments conforming to a ``type: object`` schema."""
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
-        return st.just({})
+        return gen.just({})
     required = set(schema.get("required") or [])
     properties = schema["properties"]
-    return st.fixed_dictionaries(
+    return gen.fixed_dictionaries(
         {str(k): value_for(v) for k, v in properties.items() if k in required},
         optional={str(k): value_for(v) for k, v in properties.items() if k not in required},
     )
 
 
-def scenarios(shapes: ToolShapes, parameters: Any, name: str) -> st.SearchStrategy[Scenario]:
+def scenarios(shapes: ToolShapes, parameters: Any, name: str) -> Gen:
     """Whole scenarios for one tool, inside the domain every script claims."""
-    backends = st.fixed_dictionaries({tool: backend(shapes, tool) for tool in shapes.tools})
-    answers = st.lists(elicitation_answer(shapes), min_size=1, max_size=3)
-    return st.builds(
+    backends = gen.fixed_dictionaries({tool: backend(shapes, tool) for tool in shapes.tools})
+    answers = gen.lists(elicitation_answer(shapes), min_size=1, max_size=3)
+    return gen.builds(
         lambda params, backs, said: scenario_from_document(
             {"tool": name, "params": params, "backends": backs, "elicitations": said}
         ),
         params_for(parameters),
         backends,
-        answers if shapes.elicitation_steps else st.just([]),
+        answers if shapes.elicitation_steps else gen.just([]),
     )

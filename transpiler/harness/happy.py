@@ -24,6 +24,7 @@ from transpiler.config.model import (
 )
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
 from transpiler.harness.paths import sample_params
+from transpiler.harness.shapes import ToolShapes, content_tools
 from transpiler.plan.dataflow import template_sites
 from transpiler.sim.scenario import Scenario, scenario_from_document
 
@@ -243,6 +244,7 @@ def _encodes(text: str) -> bool:
 def happy_scenario(tool: CompositeToolConfig) -> Scenario:
     """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
     walk = _Walk()
+    shapes = ToolShapes(content_tools=content_tools(tool))
     items_of: dict[str, tuple[Shape, str]] = {}
     for step in tool.steps:
         if step.effective_type == STEP_FOR_EACH:
@@ -277,7 +279,7 @@ def happy_scenario(tool: CompositeToolConfig) -> Scenario:
             "tool": tool.name,
             "params": {**_as_map(walk.params.value()), **_params(tool.parameters)},
             "backends": {
-                name: {"results": [{"structuredContent": body}]} for name, body in backends.items()
+                name: {"results": [shapes.success(name, body)]} for name, body in backends.items()
             },
             "elicitations": answers or [{"action": "accept", "content": {}}],
         }

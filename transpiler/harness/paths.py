@@ -47,8 +47,8 @@ def tool_outcomes(shapes: ToolShapes, tool: str) -> list[dict[str, Any]]:
     outcomes: list[dict[str, Any]] = []
     for size in (1, 0, 3) if lists else (1,):
         for value in dict.fromkeys([literals[0], literals[-1], other]):
-            outcomes.append({"results": [{"structuredContent": _filled(trie, value, lists, size)}]})
-    outcomes.append({"results": [{"structuredContent": {}}]})
+            outcomes.append({"results": [shapes.success(tool, _filled(trie, value, lists, size))]})
+    outcomes.append({"results": [shapes.success(tool, {})]})
     outcomes.append(
         {"results": [{"isError": True, "content": [{"type": "text", "text": "failed"}]}]}
     )
@@ -103,9 +103,15 @@ def combinations(
 def _sample(
     answers: list[Any], per_tool: list[list[Any]], limit: int, seed: int
 ) -> list[tuple[Any, ...]]:
+    """``limit`` distinct combinations: first the one where every backend answers its first
+    outcome (success) and the first answer is given (accept), as in the full product, then
+    random ones."""
+    if limit <= 0:
+        return []
     chooser = random.Random(seed)
-    seen: set[str] = set()
-    picked: list[tuple[Any, ...]] = []
+    first = (answers[0], *(options[0] for options in per_tool))
+    seen = {json.dumps(first, sort_keys=True)}
+    picked: list[tuple[Any, ...]] = [first]
     for _ in range(limit * 20):
         if len(picked) >= limit:
             break

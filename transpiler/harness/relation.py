@@ -26,6 +26,7 @@ any of those ways.
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -87,8 +88,22 @@ class Match:
 
 def canonical(value: Any) -> str:
     """A JSON value as comparable text: sorted keys, every number a float."""
-    plain = json.loads(json.dumps(plain_json(value), sort_keys=True), parse_int=float)
-    return json.dumps(plain, sort_keys=True, ensure_ascii=False)
+    return json.dumps(_floats(plain_json(value)), sort_keys=True, ensure_ascii=False)
+
+
+def _floats(value: Any) -> Any:
+    """Plain JSON with every number a float (an integer too large for one is infinite, as
+    ``json.loads(..., parse_int=float)`` reads it) and every tuple a list."""
+    if isinstance(value, bool) or value is None or isinstance(value, str | float):
+        return value
+    if isinstance(value, int):
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    if isinstance(value, dict):
+        return {key: _floats(item) for key, item in value.items()}
+    return [_floats(item) for item in value]
 
 
 def outcome_class(trace: Trace) -> str:
@@ -116,43 +131,72 @@ def unwrapped_error(trace: Trace) -> str:
 def calls(trace: Trace) -> Counter[str]:
     """The backend calls as a multiset of (tool, arguments, attempt)."""
     return Counter(
-        json.dumps([call.tool, json.loads(canonical(call.args)), call.attempt], sort_keys=True)
+        json.dumps([call.tool, _floats(plain_json(call.args)), call.attempt], sort_keys=True)
         for call in trace.calls
     )
+
+
+@dataclass(frozen=True)
+class _Compared:
+    """What the relation compares of one trace, worked out once per trace."""
+
+    outcome: str
+    text: str
+    error: str
+    structured: str | None
+    calls: Counter[str]
+    elicitations: list[tuple[str, str]]
+
+
+_COMPARED: dict[int, tuple[Trace, _Compared]] = {}
+_COMPARED_KEPT = 256
+
+
+def _compared(trace: Trace) -> _Compared:
+    """The trace's compared fields: a trace is compared with many (every schedule, engine)."""
+    held = _COMPARED.get(id(trace))
+    if held is not None and held[0] is trace:
+        return held[1]
+    outcome = outcome_class(trace)
+    view = _Compared(
+        outcome,
+        _text(trace),
+        unwrapped_error(trace),
+        canonical(trace.client_result.get("structuredContent")) if outcome == "success" else None,
+        calls(trace),
+        [(e.message, canonical(e.schema)) for e in trace.elicitations],
+    )
+    if len(_COMPARED) >= _COMPARED_KEPT:
+        _COMPARED.pop(next(iter(_COMPARED)), None)
+    _COMPARED[id(trace)] = (trace, view)  # the trace held, so its id is not reused meanwhile
+    return view
 
 
 def differences(composite: Trace, script: Trace) -> tuple[Difference, ...]:
     """Every field that differs, in the relation's order (empty when equivalent)."""
     found: list[Difference] = []
-    left, right = outcome_class(composite), outcome_class(script)
+    ours, theirs = _compared(composite), _compared(script)
+    left, right = ours.outcome, theirs.outcome
     if left != right:
-        found.append(
-            Difference("outcome", f"{left}: {_text(composite)}", f"{right}: {_text(script)}")
-        )
-    elif left == "error" and unwrapped_error(composite) != unwrapped_error(script):
-        found.append(
-            Difference("error text", unwrapped_error(composite), unwrapped_error(script))
-        )
+        found.append(Difference("outcome", f"{left}: {ours.text}", f"{right}: {theirs.text}"))
+    elif left == "error" and ours.error != theirs.error:
+        found.append(Difference("error text", ours.error, theirs.error))
     elif left == "success":
-        ours = canonical(composite.client_result.get("structuredContent"))
-        theirs = canonical(script.client_result.get("structuredContent"))
-        if ours != theirs:
-            found.append(Difference("structuredContent", ours, theirs))
-        elif _text(composite) != _text(script):
-            found.append(Difference("result text", _text(composite), _text(script)))
-    ours_calls, theirs_calls = calls(composite), calls(script)
-    if ours_calls != theirs_calls:
+        assert ours.structured is not None and theirs.structured is not None
+        if ours.structured != theirs.structured:
+            found.append(Difference("structuredContent", ours.structured, theirs.structured))
+        elif ours.text != theirs.text:
+            found.append(Difference("result text", ours.text, theirs.text))
+    if ours.calls != theirs.calls:
         found.append(
             Difference(
                 "calls",
-                _describe(ours_calls - theirs_calls),
-                _describe(theirs_calls - ours_calls),
+                _describe(ours.calls - theirs.calls),
+                _describe(theirs.calls - ours.calls),
             )
         )
-    asked = [(e.message, canonical(e.schema)) for e in composite.elicitations]
-    answered = [(e.message, canonical(e.schema)) for e in script.elicitations]
-    if asked != answered:
-        found.append(Difference("elicitations", repr(asked), repr(answered)))
+    if ours.elicitations != theirs.elicitations:
+        found.append(Difference("elicitations", repr(ours.elicitations), repr(theirs.elicitations)))
     return tuple(found)
 
 

@@ -4,14 +4,27 @@ From the workflow's dataflow: which backend tools are called, which fields of
 each step's output (and of each elicitation's content) templates read, which
 fields feed a forEach collection, and the string literals templates compare
 against (so generated data can make conditions go either way).
+
+A script sees a tool's ``structuredContent`` or, without it, its content
+items, never both; so a tool whose step's ``.content`` some template reads
+answers with content items only (the domain every script claims there).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, CompositeToolConfig
+from transpiler.config.model import (
+    STEP_ELICITATION,
+    STEP_FOR_EACH,
+    STEP_TOOL,
+    CompositeToolConfig,
+)
+from transpiler.emit.metadata import site_reads
+from transpiler.emit.scope import reads_of
 from transpiler.plan.dataflow import dataflow, template_sites
 
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
@@ -30,6 +43,14 @@ class ToolShapes:
     elicitation_steps: list[str] = field(default_factory=list)
     literals: list[str] = field(default_factory=list)
     retried_tools: set[str] = field(default_factory=set)
+    content_tools: set[str] = field(default_factory=set)
+
+    def success(self, tool: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A successful answer of ``tool`` carrying ``body``: as ``structuredContent``, or
+        as JSON text where the tool's ``.content`` is read."""
+        if tool in self.content_tools:
+            return {"content": [{"type": "text", "text": json.dumps(body)}]}
+        return {"structuredContent": body}
 
 
 def _insert(trie: Trie, path: tuple[str, ...]) -> None:
@@ -39,7 +60,7 @@ def _insert(trie: Trie, path: tuple[str, ...]) -> None:
 
 def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
     """The shapes of ``tool``'s backends, elicitation answers and template literals."""
-    shapes = ToolShapes()
+    shapes = ToolShapes(content_tools=content_tools(tool))
     tool_of: dict[str, str] = {}
     for step in tool.steps:
         called = (
@@ -73,3 +94,14 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
         literals.update(match.group(1) for match in _LITERAL.finditer(site.text))
     shapes.literals = sorted(literals)
     return shapes
+
+
+def content_tools(tool: CompositeToolConfig) -> set[str]:
+    """Backend tools of the tool steps whose ``.content`` a template may read."""
+    edges = dataflow(tool)
+    needs = reads_of(tool, site_reads(tool), edges)
+    return {
+        step.tool
+        for step in tool.steps
+        if step.effective_type == STEP_TOOL and step.tool and "content" in needs.of(step.id)
+    }

@@ -1,12 +1,18 @@
-"""Execution levels: vMCP's Kahn levels (S50), computed with networkx."""
+"""Execution levels: vMCP's Kahn levels (S50), computed with networkx.
+
+networkx is imported on first use, not with the package (a tenth of a
+second of every process that never plans).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from transpiler.config.model import WorkflowStepConfig
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class PlanError(ValueError):
@@ -15,6 +21,8 @@ class PlanError(ValueError):
 
 def dependency_graph(steps: Sequence[WorkflowStepConfig]) -> nx.DiGraph:
     """Nodes are step ids; an edge ``d -> s`` for each ``s.dependsOn`` entry ``d``."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     graph.add_nodes_from(step.id for step in steps)
     for step in steps:
@@ -33,6 +41,8 @@ def execution_levels(steps: Sequence[WorkflowStepConfig]) -> tuple[tuple[str, ..
     decrements them alike). vMCP starts a level's steps in Go map order, so the
     order inside a level carries no meaning.
     """
+    import networkx as nx
+
     graph = dependency_graph(steps)
     position = {step.id: index for index, step in enumerate(steps)}
     try:
@@ -44,5 +54,7 @@ def execution_levels(steps: Sequence[WorkflowStepConfig]) -> tuple[tuple[str, ..
 
 def ancestors(steps: Sequence[WorkflowStepConfig]) -> dict[str, frozenset[str]]:
     """For each step, every step it transitively depends on."""
+    import networkx as nx
+
     graph = dependency_graph(steps)
     return {node: frozenset(nx.ancestors(graph, node)) for node in graph}

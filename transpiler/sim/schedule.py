@@ -48,12 +48,21 @@ class RandomChooser:
         return options[self._random.randrange(len(options))]
 
 
-class _ScriptedChooser:
-    """Follows a prefix of choice indices, then takes the first option; records the trail."""
+class ScriptedChooser:
+    """Follows a prefix of choice indices, then takes the first option; records the trail.
 
-    def __init__(self, prefix: Sequence[int]) -> None:
+    With no prefix it chooses as the canonical chooser does, and ``branched`` tells
+    whether the run met a real choice (else it is the only schedule there is).
+    """
+
+    def __init__(self, prefix: Sequence[int] = ()) -> None:
         self._prefix = prefix
         self.trail: list[tuple[int, int]] = []
+
+    @property
+    def branched(self) -> bool:
+        """Whether some choice had more than one option."""
+        return any(count > 1 for count, _ in self.trail)
 
     def choose(self, label: str, options: Sequence[T]) -> T:
         position = len(self.trail)
@@ -71,16 +80,24 @@ class Exploration:
     exhaustive: bool
 
 
-def explore(run: Callable[[Chooser], R], limit: int) -> Iterator[R | Exploration]:
+def explore(
+    run: Callable[[Chooser], R], limit: int, first: tuple[R, ScriptedChooser] | None = None
+) -> Iterator[R | Exploration]:
     """Run ``run`` once per distinct sequence of choices, depth-first, up to ``limit`` runs.
 
-    Yields each run's result, then one :class:`Exploration` summary.
+    Yields each run's result, then one :class:`Exploration` summary. ``first``
+    is a run already made with ``ScriptedChooser()`` (the canonical choices),
+    and its chooser: it stands for the first run instead of making it again.
     """
     prefix: list[int] = []
     count = 0
     while count < limit:
-        chooser = _ScriptedChooser(prefix)
-        yield run(chooser)
+        if first is not None and count == 0:
+            result, chooser = first
+        else:
+            chooser = ScriptedChooser(prefix)
+            result = run(chooser)
+        yield result
         count += 1
         trail = chooser.trail
         position = len(trail) - 1

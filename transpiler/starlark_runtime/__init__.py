@@ -9,7 +9,7 @@ a host process of ours). Every run is bounded in memory and wall-clock time
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from transpiler.sim.backoff import CENTRE, Jitter
 from transpiler.sim.scenario import Scenario
@@ -45,12 +45,41 @@ def run_starlark(
     Every run is bounded by ``limits`` (memory and wall-clock time); a run past
     one raises :class:`ScriptLimitExceeded` naming it.
     """
+    (result,) = run_starlark_many(
+        script,
+        (scenario,),
+        engine=engine,
+        timeout_ns=timeout_ns,
+        jitter=jitter,
+        filename=filename,
+        modules=modules,
+        limits=limits,
+    )
+    if isinstance(result, EngineError):
+        raise result
+    return result
+
+
+def run_starlark_many(
+    script: str,
+    scenarios: Sequence[Scenario],
+    *,
+    engine: str = "rust",
+    timeout_ns: int = 0,
+    jitter: Jitter = CENTRE,
+    filename: str = "script.star",
+    modules: Mapping[str, str] | None = None,
+    limits: ScriptLimits = DEFAULT_LIMITS,
+) -> list[Trace | EngineError]:
+    """:func:`run_starlark` once per scenario, in one batch: each run's trace in order, up
+    to and including the :class:`EngineError` (:class:`ScriptLimitExceeded`,
+    :class:`GoOnlyScript`) of the first run that raised one; the rest are not run."""
     if engine == "rust":
         from transpiler.starlark_runtime.sandbox import run_sandboxed
 
         return run_sandboxed(
             script,
-            scenario,
+            tuple(scenarios),
             filename=filename,
             timeout_ns=timeout_ns,
             jitter=jitter,
@@ -61,7 +90,14 @@ def run_starlark(
         from transpiler.starlark_runtime.go_engine import start_go
 
         starter = start_go(script, filename, modules or {}, limits)
-        return run_script(starter, scenario, timeout_ns=timeout_ns, jitter=jitter)
+        results: list[Trace | EngineError] = []
+        for scenario in scenarios:
+            try:
+                results.append(run_script(starter, scenario, timeout_ns=timeout_ns, jitter=jitter))
+            except EngineError as error:
+                results.append(error)
+                break
+        return results
     raise EngineError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
 
 
@@ -72,4 +108,5 @@ __all__ = [
     "ScriptLimitExceeded",
     "ScriptLimits",
     "run_starlark",
+    "run_starlark_many",
 ]

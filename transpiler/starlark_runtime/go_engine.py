@@ -219,6 +219,7 @@ class GoRun:
         self._main = _GoThread(path=(), context=state.root, label="main")
         self._outcome: ScriptOutcome | None = None
         self._open = True
+        self._unfinished = 0  # threads the host has a goroutine for that has not exited
 
     def start(self) -> None:
         """Spawn the main thread on the kernel."""
@@ -229,9 +230,10 @@ class GoRun:
         return self._outcome
 
     def close(self) -> None:
-        """Stop whatever still runs in the host and release the process."""
+        """Stop whatever still runs in the host (nothing, once every thread has exited: no
+        round trip then) and release the process."""
         try:
-            if self._open and self._main.started and self._host.alive():
+            if self._open and self._main.started and self._unfinished and self._host.alive():
                 self._host.send({"type": "abort"})
                 while self._host.receive().get("type") != "aborted":
                     pass
@@ -242,6 +244,7 @@ class GoRun:
 
     def _spawn(self, thread: _GoThread) -> None:
         thread.kthread = self._state.kernel.spawn(_Runner(self, thread), thread.path, thread.label)
+        self._unfinished += 1
 
     # -- stepping ----------------------------------------------------------
 
@@ -336,6 +339,7 @@ class GoRun:
                 return outcome
 
     def _exit(self, thread: _GoThread, message: dict[str, Any]) -> StepOutcome:
+        self._unfinished -= 1
         error = None if message.get("ok") else str(message.get("error"))
         if error is not None and message.get("fatal"):
             raise FatalStop(error)

@@ -35,6 +35,8 @@ a script raises :class:`GoOnlyScript`.
 
 from __future__ import annotations
 
+import re
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -84,9 +86,12 @@ _GLOBALS = sl.Globals.extended_by([sl.LibraryExtension.Json, sl.LibraryExtension
 _DIALECT = sl.Dialect.standard()
 _DIALECT.enable_top_level_stmt = True
 _DIALECT.enable_load_reexport = False
-_PRELUDE = sl.parse(
-    "prelude.star",
-    resources.files("transpiler.starlark_runtime").joinpath("prelude.star").read_text(),
+_PRELUDE_TEXT = resources.files("transpiler.starlark_runtime").joinpath("prelude.star").read_text()
+_PRELUDE_NAMES = tuple(re.findall(r"^def ([a-z]\w*)\(", _PRELUDE_TEXT, re.MULTILINE))
+_BIND_PRELUDE = sl.parse(
+    "prelude-load.star",
+    "load(" + ", ".join(f'"{name}"' for name in ("prelude.star", *_PRELUDE_NAMES)) + ")\n",
+    _DIALECT,
 )
 _ENTRY = sl.parse("entry.star", "run(__params)\n")
 _RUN_CHECK = sl.parse("check.star", "__run_type = type(run)\n")
@@ -276,6 +281,13 @@ class ReplayRun:
         for thread in self._threads.values():
             thread.reset_pass()
         options = self._options
+        outer, _ACTIVE.run = _ACTIVE.run, self
+        try:
+            self._pass(options)
+        finally:
+            _ACTIVE.run = outer
+
+    def _pass(self, options: sl.EvalOptions) -> None:
         try:
             module = self._evaluate(self._script)
             self._require_run(module)
@@ -308,11 +320,9 @@ class ReplayRun:
             raise FatalStop("the script does not define run(params)") from None
 
     def _evaluate(self, ast: sl.AstModule) -> sl.Module:
-        """A new module with the builtins (host functions and the prelude), running ``ast``."""
+        """A new module with the builtins (the prelude's, loaded), running ``ast``."""
         module = sl.Module()
-        for name, function in self._host_functions().items():
-            module.add_callable(name, function)
-        sl.eval_with(self._options, module, _PRELUDE, _GLOBALS)
+        sl.eval_with(self._options, module, _BIND_PRELUDE, _GLOBALS, _PRELUDE_LOADER)
         sl.eval_with(self._options, module, ast, _GLOBALS, self._loader)
         return module
 
@@ -347,22 +357,6 @@ class ReplayRun:
 
     def _over_budget(self) -> bool:
         return self._steps * _CHECK_INTERVAL_STEPS > MAX_EXECUTION_STEPS
-
-    def _host_functions(self) -> dict[str, Callable[..., Any]]:
-        return {
-            "_host_fail": self._fail,
-            "_host_call_tool": self._call_tool,
-            "_host_try_call_tool": self._try_call_tool,
-            "_host_elicit": self._elicit,
-            "_host_log": self._log,
-            "_host_parallel_begin": self._parallel_begin,
-            "_host_parallel_next": self._parallel_next,
-            "_host_branch_enter": self._branch_enter,
-            "_host_branch_exit": self._branch_exit,
-            "_host_parallel_end": self._parallel_end,
-            "_host_retry_begin": self._retry_begin,
-            "_host_retry_check": self._retry_check,
-        }
 
     # -- scheduling primitives -------------------------------------------
 
@@ -516,13 +510,15 @@ class ReplayRun:
         self._op("log", lambda: _instant(lambda: self._state.log(message)), _same)
 
     def _parallel_begin(self, count: int) -> int:
+        """Start (or replay starting) a group of ``count`` branches; then as
+        :meth:`_next_branch`."""
         thread = self._current
         key = thread.cursor
         if key < len(thread.journal) or (
             thread.inflight is not None and thread.inflight.index == key
         ):
             thread.group_stack.append(thread.groups[key])
-            return count
+            return self._next_branch()
         self._claim(thread)
         number = thread.next_parallel()
         shared = new_group(self._state, thread)
@@ -541,9 +537,11 @@ class ReplayRun:
         thread.inflight = _InFlight("parallel", key)
         self._pending = self._state.kernel.continue_inline(thread.kthread, Join(children))
         self._live = None
-        return count
+        return self._next_branch()
 
-    def _parallel_next(self) -> int:
+    def _next_branch(self) -> int:
+        """Enter the next branch this pass runs and return its index; -1 once none is left,
+        the group over (which may end the pass, or halt with the group's error)."""
         thread = self._current
         group = thread.group_stack[-1]
         pending = self._pending
@@ -559,32 +557,30 @@ class ReplayRun:
             for index, child in enumerate(group.children):
                 if child.path not in self._entered:
                     return self._enter(child, index)
+        self._parallel_end()
         return -1
 
     def _enter(self, child: _Thread, index: int) -> int:
+        """Run ``child`` from here on: it takes (or replays taking) a slot of its group."""
         self._entered.add(child.path)
         self._current = child
-        return index
-
-    def _branch_enter(self, index: int) -> None:
-        child = self._current
         assert child.group is not None
         self._op("enter", lambda: _acquire(child.group, child), _same)  # type: ignore[arg-type]
         child.holds_slot = not child.finished
-        del index
+        return index
 
-    def _branch_exit(self, index: int) -> None:
+    def _branch_exit(self) -> int:
+        """Leave the branch that returned; then as :meth:`_next_branch`."""
         child = self._current
         assert child.parent is not None
         self._current = child.parent
-        if child.finished:
-            return
-        self._live = None
-        assert child.kthread is not None
-        child.finished = True
-        child.ended(None)
-        self._pending = self._state.kernel.finish_inline(child.kthread, None, None)
-        del index
+        if not child.finished:
+            self._live = None
+            assert child.kthread is not None
+            child.finished = True
+            child.ended(None)
+            self._pending = self._state.kernel.finish_inline(child.kthread, None, None)
+        return self._next_branch()
 
     def _parallel_end(self) -> None:
         thread = self._current
@@ -673,6 +669,51 @@ def _acquire(group: ParallelGroup, child: _Thread) -> HostOp:
         yield Acquire(group.semaphore, child.context)
     except ContextError as error:
         raise ScriptHalt(str(error)) from None
+
+
+class _Active(threading.local):
+    """The run whose pass this thread is evaluating: the prelude's host functions act on it."""
+
+    run: ReplayRun | None = None
+
+
+_ACTIVE = _Active()
+
+_HOST_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "_host_fail": ReplayRun._fail,
+    "_host_call_tool": ReplayRun._call_tool,
+    "_host_try_call_tool": ReplayRun._try_call_tool,
+    "_host_elicit": ReplayRun._elicit,
+    "_host_log": ReplayRun._log,
+    "_host_parallel_begin": ReplayRun._parallel_begin,
+    "_host_branch_exit": ReplayRun._branch_exit,
+    "_host_retry_begin": ReplayRun._retry_begin,
+    "_host_retry_check": ReplayRun._retry_check,
+}
+
+
+def _on_active_run(method: Callable[..., Any]) -> Callable[..., Any]:
+    def forward(*args: Any) -> Any:
+        run = _ACTIVE.run
+        if run is None:
+            raise EngineError("a builtin was called outside a run")
+        return method(run, *args)
+
+    return forward
+
+
+@lru_cache(maxsize=1)
+def _prelude() -> sl.FrozenModule:
+    """The prelude, evaluated once per process (its host functions act on the active run),
+    so a pass loads it instead of evaluating it again."""
+    module = sl.Module()
+    for name, method in _HOST_FUNCTIONS.items():
+        module.add_callable(name, _on_active_run(method))
+    sl.eval(module, sl.parse("prelude.star", _PRELUDE_TEXT), _GLOBALS)
+    return module.freeze()
+
+
+_PRELUDE_LOADER = sl.FileLoader(lambda name: _prelude())
 
 
 def _error_message(error: sl.StarlarkError) -> str:

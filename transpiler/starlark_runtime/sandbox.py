@@ -4,12 +4,14 @@ starlark-rust aborts the whole process when an allocation fails, so a script
 like ``[0] * 2000000000`` cannot be stopped in-process. Rust runs therefore
 happen in one reused child process (``python -m
 transpiler.starlark_runtime.sandbox MEMORY``) whose address space is capped
-(``RLIMIT_AS``: its size once warmed up, plus the run's memory limit). A whole
-run goes there (scenario in, trace out, as pickles over its stdin and
-stdout): the child runs the kernel, the backends and the engine, and checks
-the wall-clock limit every ~1000 Starlark instructions (:mod:`.hostlimits`
-caps the memory). This side waits at most the wall-clock limit plus
-:data:`GRACE_SECONDS`, then kills the child.
+(``RLIMIT_AS``: its size once warmed up, plus the run's memory limit). Whole
+runs go there, in batches (a script and its scenarios in, one trace per
+scenario out, as pickles over its stdin and stdout): the child parses the
+script once per batch (and keeps the last few parses), runs the kernel, the
+backends and the engine, and checks the wall-clock limit every ~1000 Starlark
+instructions (:mod:`.hostlimits` caps the memory). This side waits at most
+the wall-clock limit plus :data:`GRACE_SECONDS` for each trace, then kills
+the child; the rest of the batch goes to a new one.
 A child that meets its memory cap (an allocation that aborts the process,
 or that starlark-rust reports as an "out of memory" panic, or a
 ``MemoryError``) or is killed is replaced for the next run, and the run
@@ -29,6 +31,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -41,21 +44,23 @@ from transpiler.starlark_runtime.run import (
     EngineError,
     GoOnlyScript,
     ScriptLimitExceeded,
+    Starter,
     run_script,
 )
 
 GRACE_SECONDS = 2.0
 _HEADER = 8
+_KEPT_PARSES = 4
 
 
 @dataclass(frozen=True)
 class Request:
-    """One run: everything :func:`run_script` needs for the rust engine."""
+    """Runs of one script: everything :func:`run_script` needs for the rust engine."""
 
     script: str
     filename: str
     modules: dict[str, str]
-    scenario: Scenario
+    scenarios: tuple[Scenario, ...]
     timeout_ns: int
     jitter: Jitter
     seconds: float
@@ -84,6 +89,7 @@ class Sandbox:
         self.limits = limits
         retire = limits.memory_bytes // 2 if retire_bytes is None else retire_bytes
         self.lock = threading.Lock()
+        self._buffer = bytearray()  # what the child has sent and no reply has taken yet
         self._process = subprocess.Popen(
             [sys.executable, "-m", __name__, str(limits.memory_bytes), str(retire)],
             stdin=subprocess.PIPE,
@@ -97,44 +103,72 @@ class Sandbox:
             self.close()
             raise EngineError(f"the starlark-rust sandbox did not start: {ready!r}")
 
-    def run(self, request: Request) -> Trace:
-        """The run's trace; raises ScriptLimitExceeded or EngineError."""
+    def run(self, request: Request) -> list[Trace | EngineError]:
+        """Each scenario's trace in order, up to the first run that failed (its
+        ScriptLimitExceeded or EngineError ends the list); shorter than the batch also when
+        the child retired (the rest needs a new child)."""
         stdin = self._process.stdin
         assert stdin is not None
         try:
             _send(stdin, request)
         except BrokenPipeError:
-            raise self._died() from None
-        reply = self._reply(request.seconds + GRACE_SECONDS)
-        if reply is None:
-            self.close()
-            raise ScriptLimitExceeded("time", self.limits)
-        kind, value, retiring = reply
-        if retiring:  # the child has exited: the next run starts a new one
-            self.close()
+            return [self._died()]
+        results: list[Trace | EngineError] = []
+        for _ in request.scenarios:
+            try:
+                reply = self._reply(request.seconds + GRACE_SECONDS)
+            except EngineError as error:
+                results.append(error)
+                break
+            if reply is None:
+                self.close()
+                results.append(ScriptLimitExceeded("time", self.limits))
+                break
+            kind, value, retiring = reply
+            results.append(self._result(kind, value))
+            if retiring:  # the child has exited: the next run starts a new one
+                self.close()
+            if kind != "trace" or not self.alive():
+                break
+        return results
+
+    def _result(self, kind: str, value: Any) -> Trace | EngineError:
         if kind == "trace":
             assert isinstance(value, Trace)
             return value
         if kind == "limit":
             if value == "memory":
                 self.close()
-            raise ScriptLimitExceeded(value, self.limits)
+            return ScriptLimitExceeded(value, self.limits)
         if kind == "go-only":
-            raise GoOnlyScript(value)
+            return GoOnlyScript(value)
         self.close()
-        raise EngineError(value)
+        return EngineError(value)
 
     def _reply(self, seconds: float) -> Any:
         """The child's next message; None when ``seconds`` pass first."""
         stdout = self._process.stdout
         assert stdout is not None
-        readable, _, _ = select.select([stdout], [], [], seconds)
-        if not readable:
+        deadline = time.monotonic() + seconds
+        while (size := self._buffered()) is None:
+            remaining = deadline - time.monotonic()
+            readable, _, _ = select.select([stdout], [], [], max(remaining, 0.0))
+            if not readable:
+                return None
+            chunk = os.read(stdout.fileno(), 1 << 16)
+            if not chunk:
+                raise self._died()
+            self._buffer += chunk
+        message = pickle.loads(self._buffer[_HEADER:size])
+        del self._buffer[:size]
+        return message
+
+    def _buffered(self) -> int | None:
+        """The size of the whole message at the head of the buffer, None until it is all in."""
+        if len(self._buffer) < _HEADER:
             return None
-        reply = _receive(stdout)
-        if reply is None:
-            raise self._died()
-        return reply
+        size = _HEADER + int.from_bytes(self._buffer[:_HEADER], "big")
+        return size if len(self._buffer) >= size else None
 
     def _died(self) -> EngineError:
         code = self._process.wait()
@@ -163,17 +197,32 @@ _SANDBOX_LOCK = threading.Lock()
 
 def run_sandboxed(
     script: str,
-    scenario: Scenario,
+    scenarios: tuple[Scenario, ...],
     *,
     filename: str,
     timeout_ns: int,
     jitter: Jitter,
     limits: ScriptLimits,
     modules: dict[str, str],
-) -> Trace:
-    """Run ``script`` on starlark-rust in the shared child (started, or replaced, as needed)."""
+) -> list[Trace | EngineError]:
+    """Run ``script`` on starlark-rust once per scenario in the shared child (started, or
+    replaced, as needed): each run's trace in order, up to and including the error of the
+    first run that failed (the rest are not run)."""
+    results: list[Trace | EngineError] = []
+    while len(results) < len(scenarios) and not (results and isinstance(results[-1], EngineError)):
+        rest = scenarios[len(results) :]
+        request = Request(script, filename, modules, rest, timeout_ns, jitter, limits.seconds)
+        sandbox = _acquire(limits)
+        try:
+            results.extend(sandbox.run(request))
+        finally:
+            sandbox.lock.release()
+    return results
+
+
+def _acquire(limits: ScriptLimits) -> Sandbox:
+    """The shared child, locked for the caller."""
     global _SANDBOX
-    request = Request(script, filename, modules, scenario, timeout_ns, jitter, limits.seconds)
     with _SANDBOX_LOCK:
         if _SANDBOX is None or not _SANDBOX.alive() or _SANDBOX.limits != limits:
             if _SANDBOX is not None:
@@ -182,10 +231,7 @@ def run_sandboxed(
             _SANDBOX = Sandbox(limits)
         sandbox = _SANDBOX
         sandbox.lock.acquire()  # under the module lock: nobody replaces it meanwhile
-    try:
-        return sandbox.run(request)
-    finally:
-        sandbox.lock.release()
+    return sandbox
 
 
 def serve(memory_bytes: int, retire_bytes: int) -> None:
@@ -201,34 +247,46 @@ def serve(memory_bytes: int, retire_bytes: int) -> None:
     warmed = virtual_memory(os.getpid())
     cap_address_space(os.getpid(), memory_bytes)
     _send(replies, ("ready",))
+    starters: dict[tuple[str, str, tuple[tuple[str, str], ...], float], Starter] = {}
     while True:
         request = _receive(requests)
         if request is None:
             return
         assert isinstance(request, Request)
         limits = ScriptLimits(memory_bytes=memory_bytes, seconds=request.seconds)
-        try:
-            trace = run_script(
-                start_rust(request.script, request.filename, request.modules, limits),
-                request.scenario,
-                timeout_ns=request.timeout_ns,
-                jitter=request.jitter,
-            )
-            reply: tuple[str, Any] = ("trace", trace)
-        except ScriptLimitExceeded as exceeded:
-            reply = ("limit", exceeded.which)
-        except GoOnlyScript as refused:
-            reply = ("go-only", str(refused))
-        except BaseException as error:  # reported to the parent; this process is not reused
-            # starlark-rust's heap reports a failed allocation as a panic ("out of memory").
-            memory = isinstance(error, MemoryError) or "out of memory" in str(error)
-            failure = ("limit", "memory") if memory else ("error", _describe(error))
-            _send(replies, (*failure, True))
-            return
-        retiring = virtual_memory(os.getpid()) - warmed > retire_bytes
-        _send(replies, (*reply, retiring))
-        if retiring:
-            return
+        modules = tuple(sorted(request.modules.items()))
+        key = (request.script, request.filename, modules, request.seconds)
+        for scenario in request.scenarios:
+            try:
+                if key not in starters:
+                    if len(starters) >= _KEPT_PARSES:
+                        starters.pop(next(iter(starters)))
+                    starters[key] = start_rust(
+                        request.script, request.filename, request.modules, limits
+                    )
+                trace = run_script(
+                    starters[key],
+                    scenario,
+                    timeout_ns=request.timeout_ns,
+                    jitter=request.jitter,
+                )
+                reply: tuple[str, Any] = ("trace", trace)
+            except ScriptLimitExceeded as exceeded:
+                reply = ("limit", exceeded.which)
+            except GoOnlyScript as refused:
+                reply = ("go-only", str(refused))
+            except BaseException as error:  # reported to the parent; this process is not reused
+                # starlark-rust's heap reports a failed allocation as a panic ("out of memory").
+                memory = isinstance(error, MemoryError) or "out of memory" in str(error)
+                failure = ("limit", "memory") if memory else ("error", _describe(error))
+                _send(replies, (*failure, True))
+                return
+            retiring = virtual_memory(os.getpid()) - warmed > retire_bytes
+            _send(replies, (*reply, retiring))
+            if retiring:
+                return
+            if reply[0] != "trace":  # the batch stops at its first failed run
+                break
 
 
 def _describe(error: BaseException) -> str:

@@ -116,8 +116,9 @@ type loadedModule struct {
 	err     error
 }
 
-// programs holds each module's compiled program, by name and source, for
-// every run that loads it again (at most maxPrograms; then it starts over).
+// programs holds each module's (and script's) compiled program, by name and
+// source, for every run that loads or runs it again (at most maxPrograms; then
+// it starts over).
 var (
 	programs   = map[[2]string]*starlark.Program{}
 	programsMu sync.Mutex
@@ -493,12 +494,11 @@ func startRun(message incoming) *run {
 }
 
 func execute(main *scriptThread, message incoming) (starlark.Value, error, string) {
-	builtins := predeclared()
-	_, program, err := starlark.SourceProgram(message.Filename, message.Script, builtins.Has)
+	program, err := compiled(message.Filename, message.Script)
 	if err != nil {
 		return nil, nil, "script does not parse: " + err.Error()
 	}
-	globals, err := program.Init(main.starlar, builtins)
+	globals, err := program.Init(main.starlar, predeclared())
 	if err != nil {
 		return nil, err, ""
 	}

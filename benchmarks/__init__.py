@@ -1,0 +1,1 @@
+"""Benchmarks: each prints its figures; ``run_all`` gathers them into docs/performance.md."""
