@@ -214,3 +214,55 @@ def test_certificates_are_identical_for_the_same_seed() -> None:
     outputs = outputs_across_hash_seeds(program, ("0", "1", "77"))
     assert len(outputs) == 1
     assert '"scenarios": ' in next(iter(outputs))
+
+
+DEEP_ANSWER_READER = b"""
+compositeTools:
+- name: deep_reader
+  description: Reads a field twelve levels down an elicitation answer
+  steps:
+  - id: ask
+    type: elicitation
+    message: Which?
+    schema: {type: object, properties: {a: {type: string}}}
+  - id: use
+    tool: svc.use
+    dependsOn: [ask]
+    arguments: {v: "{{.steps.ask.output.content.a.b.c.d.e.f.g.h.i.j.k.l}}"}
+"""
+
+
+def _depth(value: Any) -> int:
+    """Levels below ``value`` (a scalar or an empty container is 0)."""
+    children = value.values() if isinstance(value, dict) else value
+    if not isinstance(value, dict | list) or not value:
+        return 0
+    return 1 + max(_depth(child) for child in children)
+
+
+def test_drawn_values_nest_no_deeper_than_hypothesis_would() -> None:
+    """The bulk draws cover the strategy's values: ``recursive`` stops where hypothesis's does
+    (three levels for six leaves), and elicitation answers stay within vMCP's 10 levels."""
+    from random import Random
+
+    from transpiler.composite.elicitation import _depth_problem
+    from transpiler.harness.generate import JSON_VALUES, _within_depth, scenarios
+    from transpiler.harness.shapes import tool_shapes
+
+    rng = Random(3)
+    depths = {_depth(JSON_VALUES.draw(rng)) for _ in range(3000)}
+    assert max(depths) == 3
+    tool = load_bytes(DEEP_ANSWER_READER, "deep.yaml").tools[0].effective
+    generator = scenarios(tool_shapes(tool), tool.parameters, tool.name)
+    answers = [
+        answer["content"]
+        for _ in range(300)
+        for answer in generator.draw(rng).to_json()["elicitations"]
+        if answer["action"] == "accept"
+    ]
+    assert answers and max(_depth(content) for content in answers) <= 10
+    deep: Any = "leaf"
+    for key in "lkjihgfedcba":
+        deep = {key: deep}
+    assert _depth(deep) == 12 and _depth(_within_depth(deep)) == 10
+    assert _depth_problem(deep) is not None and _depth_problem(_within_depth(deep)) is None

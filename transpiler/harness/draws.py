@@ -279,6 +279,11 @@ class _Recursive(Gen):
         self.base, self.extend, self.max_leaves = base, extend, max_leaves
         self._extended = extend(_Nested(self))
         self._leaves = 0
+        self._depth = 0
+        # hypothesis nests ``extend`` while 2 ** (levels - 1) <= max_leaves: never deeper
+        self._max_depth = 1
+        while 2**self._max_depth <= max_leaves:
+            self._max_depth += 1
 
     def strategy(self) -> SearchStrategy[Any]:
         return st.recursive(
@@ -292,11 +297,15 @@ class _Recursive(Gen):
         return self.nested(rng)
 
     def nested(self, rng: Random) -> Any:
-        """A value inside the one being drawn: a leaf once the leaves run out."""
-        if self._leaves <= 1 or rng.random() < 0.5:
+        """A value inside the one being drawn: a leaf once the leaves or the levels run out."""
+        if self._leaves <= 1 or self._depth >= self._max_depth or rng.random() < 0.5:
             self._leaves -= 1
             return self.base.draw(rng)
-        return self._extended.draw(rng)
+        self._depth += 1
+        try:
+            return self._extended.draw(rng)
+        finally:
+            self._depth -= 1
 
 
 class _Nested(Gen):

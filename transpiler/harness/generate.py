@@ -8,9 +8,11 @@ the parameter schema (required ones always, optional ones sometimes).
 Elicitation answers accept with content, decline or cancel.
 
 What every script's domain notes exclude is never generated: no elicitation
-timeouts, no delays near timeouts, no ``inputSchema``, no tool results carrying
-both ``structuredContent`` and content items, no ``structuredContent`` from a
-tool whose ``.content`` is read (:meth:`ToolShapes.success`), no negative zero.
+timeouts, no elicitation answer nested deeper than vMCP accepts (a client
+following MCP answers a flat form), no delays near timeouts, no
+``inputSchema``, no tool results carrying both ``structuredContent`` and
+content items, no ``structuredContent`` from a tool whose ``.content`` is read
+(:meth:`ToolShapes.success`), no negative zero.
 
 Each generator (:mod:`.draws`) reads as a hypothesis strategy (to shrink) and
 as a cheap seeded draw (to search in bulk).
@@ -22,6 +24,7 @@ import json
 from collections.abc import Collection
 from typing import Any
 
+from transpiler.composite.elicitation import MAX_DEPTH
 from transpiler.harness import draws as gen
 from transpiler.harness.draws import Gen
 from transpiler.harness.shapes import ToolShapes, Trie
@@ -101,12 +104,29 @@ def backend(shapes: ToolShapes, tool: str) -> Gen:
 
 
 def elicitation_answer(shapes: ToolShapes) -> Gen:
-    """An answer a client gives to an elicitation request (never a timeout)."""
-    content = object_for(shapes.elicitation_fields, shapes.literals)
+    """An answer a client gives to an elicitation request (never a timeout, never deeper
+    than vMCP accepts)."""
+    content = object_for(shapes.elicitation_fields, shapes.literals).map(_within_depth)
     return gen.one_of(
         content.map(lambda body: {"action": "accept", "content": body}),
         gen.sampled_from([{"action": "decline"}, {"action": "cancel"}]),
     )
+
+
+def _within_depth(content: dict[str, Any]) -> dict[str, Any]:
+    """``content`` with every map or list that would hold values deeper than vMCP's answer
+    limit (:data:`MAX_DEPTH` levels below the content) replaced by null."""
+
+    def cut(value: Any, depth: int) -> Any:
+        if not isinstance(value, dict | list) or not value:
+            return value
+        if depth >= MAX_DEPTH:
+            return None
+        if isinstance(value, dict):
+            return {key: cut(item, depth + 1) for key, item in value.items()}
+        return [cut(item, depth + 1) for item in value]
+
+    return {key: cut(item, 1) for key, item in content.items()}
 
 
 def value_for(schema: Any) -> Gen:
