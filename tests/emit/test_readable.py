@@ -129,3 +129,48 @@ def test_readable_scripts_do_not_depend_on_hash_seeds() -> None:
 def test_the_deviations_page_is_generated_from_the_catalogue() -> None:
     page = REPO_ROOT / "docs" / "deviations.md"
     assert page.read_text() == markdown(), "run: python -m transpiler deviations --format markdown"
+
+
+GUARDED_FALLIBLE = """
+compositeTools:
+- name: guarded
+  description: A conditional step that may fail quietly, whose status a later step sends
+  parameters:
+    type: object
+    properties: {flag: {type: boolean}}
+    required: [flag]
+  steps:
+  - id: lookup
+    tool: svc.lookup
+    condition: "{{not .params.flag}}"
+    onError: {action: continue}
+  %s
+  - id: report
+    tool: svc.report
+    dependsOn: [lookup]
+    arguments: {status: "{{.steps.lookup.status}}"}
+"""
+
+
+@pytest.mark.parametrize("beside", ["", "- {id: other, tool: svc.other}"])
+def test_a_guarded_step_that_may_fail_is_completed_failed_or_skipped(
+    beside: str, tmp_path: Path
+) -> None:
+    """vMCP records ``failed`` for a step under a condition whose call fails under
+    ``onError: continue``; the script says so too (in parallel, where its branch cannot hand
+    the status back, the tool is emitted in the exact style)."""
+    from transpiler.harness.check import CheckOptions, check_tool
+
+    path = tmp_path / "guarded.yaml"
+    path.write_text(GUARDED_FALLIBLE % beside)
+    (tool,) = load_paths([path]).tools
+    emitted = emit_tool(tool.effective, str(path))
+    if beside:
+        assert emitted.style == "exact"
+    else:
+        assert emitted.style == "readable"
+        assert (
+            '("completed" if lookup_call.ok else "failed") if not params["flag"] else "skipped"'
+            in emitted.script
+        )
+    assert check_tool(tool, CheckOptions(examples=40)).passes(None)

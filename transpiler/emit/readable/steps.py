@@ -44,7 +44,7 @@ from transpiler.emit.readable.values import (
     go_text,
     plain,
     runtime,
-    status,
+    status_under,
 )
 from transpiler.golang.duration import format_duration
 from transpiler.golang.strconv import NumError, parse_bool, parse_float, parse_int
@@ -261,7 +261,7 @@ def guarded(
         block.statement(f"{target} = ", defaults_expr(step))
         block.depth -= 1
     view.output = runtime(name(target), Kind.MAP) if target is not None else constant(MISSING)
-    view.status = status(test.code(), "skipped")
+    view.status = status_under(test.code(), view.status)
     return view
 
 

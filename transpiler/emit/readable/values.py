@@ -100,6 +100,15 @@ def status(completed_if: Expr, otherwise: str) -> Val:
     return Val(Raw(text, TERNARY), Kind.STR, completed_if=completed_if, otherwise=otherwise)
 
 
+def status_under(test: Expr, ran: Val) -> Val:
+    """A guarded step's status: ``ran`` (its status when it runs) if ``test`` holds, else
+    ``skipped``; two-valued (see :func:`status`) when a run always completes."""
+    if ran.constant and ran.const == "completed":
+        return status(test, "skipped")
+    text = f"{wrap(ran.code(), OR)} if {wrap(test, OR)} else {string('skipped').text}"
+    return Val(Raw(text, TERNARY), Kind.STR)
+
+
 def kind_of(value: Any) -> Kind:
     """The kind of a constant."""
     if isinstance(value, bool):

@@ -271,6 +271,11 @@ def _parallel(
             view = guarded(
                 state, step, inner, inner_target, _body_of(state, step, inner_target, reads)
             )
+            if step.condition and "status" in reads.get(step.id, ()) and _may_fail(view):
+                raise NotReadable(
+                    f"step {step.id} runs in parallel under a condition and may fail, and a "
+                    "template reads its status, which its branch cannot hand back"
+                )
             if target is not None:
                 inner.add(f"return {target}")
             block.add(f"def {local}():")
@@ -287,6 +292,11 @@ def _parallel(
         if view.output.expr is not None and flat(view.output.code()).isidentifier():
             view.output = runtime(view.output.code(), Kind.MAP)
         state.visible[step_id] = view
+
+
+def _may_fail(view: StepView) -> bool:
+    """Whether a guarded step's status is more than completed-or-skipped."""
+    return not view.status.constant and view.status.completed_if is None
 
 
 def _skip(state: State, block: Block, views: dict[str, StepView], remaining: list[str]) -> None:
