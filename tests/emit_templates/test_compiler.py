@@ -143,3 +143,26 @@ def test_a_condition_renders_true_or_false_text() -> None:
     got = run_templates(sources, [root] * 3, "rust")
     assert got[:2] == [Outcome(True, "true"), Outcome(True, "true")]
     assert got[2] == render(sources[2], root) and not got[2].ok
+
+
+FROM_JSON_NIL = [
+    '{{fromJson "null"}}',
+    '{{(fromJson "null").x}}',
+    "{{index (fromJson .steps.search.output.text).papers 0}}",
+    '{{$v := fromJson "null"}}{{$v.x}}',
+    '{{(fromJson "{\\"a\\": null}").a.b}}',
+    '{{(index (fromJson "[null]") 0).x}}',
+    '{{quote (fromJson "null")}}',
+    '{{printf "%v" (fromJson "null")}}',
+    '{{with fromJson "null"}}a{{else}}b{{end}}',
+]
+
+
+def test_from_json_of_null_is_a_nil_interface(engine: str) -> None:
+    """fromJson returns ``any``: a JSON null is a nil interface, which a pipeline turns into
+    no value (``.x`` of it is ``<no value>``, as Go's evalPipeline digs into interfaces)."""
+    context = {"steps": {"search": {"output": {"text": "null"}, "status": "completed"}}}
+    contexts = [context] * len(FROM_JSON_NIL)
+    got = run_templates(FROM_JSON_NIL, contexts, engine)
+    assert got == [render(template, context) for template in FROM_JSON_NIL]
+    assert got[1] == Outcome(True, "<no value>")

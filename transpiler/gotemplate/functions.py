@@ -327,7 +327,7 @@ FUNCTIONS: dict[str, Function] = {
     "json": Function((_A,), None, _json, _T, "go_json", fails=True, plain="json.encode"),
     "quote": Function((_S,), None, quote, _T, "go_quote", refusal="Go's %q quoting"),
     "fromJson": Function(
-        (_S,), None, _from_json, _R, "go_from_json", fails=True, plain="json.decode"
+        (_S,), None, _from_json, _F, "go_from_json", fails=True, plain="json.decode"
     ),
 }
 
