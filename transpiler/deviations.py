@@ -88,9 +88,11 @@ CLASSES: dict[str, DeviationClass] = {
             "the `json` function encodes a value",
             "`json.encode` does not HTML-escape `<`, `>`, `&` as vMCP's `json` does",
             "uses Go's encoding/json: `<`, `>` and `&` become `\\u003c`, `\\u003e`, `\\u0026`, "
-            "U+2028/U+2029 are escaped and object keys are sorted",
+            "U+2028/U+2029 are escaped, object keys are sorted, and numbers are written as Go "
+            "writes them (`123456789012345680`, `1e+21`)",
             "uses `json.encode`: no HTML escaping, keys in the order the value holds them "
-            "(sorted on go.starlark.net)",
+            "(sorted on go.starlark.net), and its own text for fractions in exponent range and "
+            "whole numbers beyond 2^53 (`1.2345678901234568e17`)",
             "HTML escaping inside an issue body or a chat message is noise",
         ),
         DeviationClass(

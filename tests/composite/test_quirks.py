@@ -69,10 +69,14 @@ def test_value_text_fires_for_maps_lists_and_booleans_printed_as_text() -> None:
     assert site not in _printed("{{.steps.a.output.v}}", {"v": "text"})
 
 
-def test_json_text_fires_when_go_escapes_html_characters() -> None:
+def test_json_text_fires_when_go_escapes_html_characters_or_writes_numbers_its_way() -> None:
     site = ("json-text", "b", "arguments.text")
     assert site in _printed("{{json .steps.a.output.v}}", {"v": "<b>&"})
     assert site not in _printed("{{json .steps.a.output.v}}", {"v": "b"})
+    assert site in _printed("{{json .steps.a.output.v}}", {"v": [[1e21]]})
+    assert site in _printed("{{json .steps.a.output.v}}", {"v": 1.2345678901234568e17})
+    assert site in _printed("{{json .steps.a.output.v}}", {"v": 1234567.5})
+    assert site not in _printed("{{json .steps.a.output.v}}", {"v": [5e15, 2.5, 1e6]})
 
 
 def test_error_text_fires_when_the_run_fails() -> None:

@@ -175,8 +175,11 @@ def _judge_json(log: QuirkLog, site: Site, value: Any) -> None:
         if isinstance(item, str):
             if not _HTML_SENSITIVE.isdisjoint(item):
                 log.add("json-text", site, "HTML-escaped characters")
-        elif isinstance(item, float) and math.isfinite(item) and not item.is_integer():
-            if abs(item) >= 1e6 or abs(item) < 1e-4:
+        elif isinstance(item, float) and math.isfinite(item):
+            if item.is_integer():
+                if abs(item) >= _WHOLE_TEXT_LIMIT:  # a script holds it as a float, not an int
+                    log.add("json-text", site, "a whole number beyond 2^53")
+            elif abs(item) >= 1e6 or abs(item) < 1e-4:
                 log.add("json-text", site, "a fractional number in exponent range")
         elif isinstance(item, dict):
             keys = list(item)
