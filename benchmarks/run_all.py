@@ -190,6 +190,12 @@ def _ratio(low: float, high: float) -> str:
     return f"{texts[0]}x" if texts[0] == texts[1] else f"{texts[0]}-{texts[1]}x"
 
 
+def _span(low: float, high: float) -> str:
+    """``low-high`` in whole units, one number when they agree."""
+    texts = f"{low:.0f}", f"{high:.0f}"
+    return texts[0] if texts[0] == texts[1] else "-".join(texts)
+
+
 def _machine() -> str:
     cpu = next(
         (
@@ -239,7 +245,7 @@ def table(rounds: int) -> str:
         print(lines[-1], flush=True)
     load_after = os.getloadavg()[0]
     peaks = "; ".join(
-        f"{engine} {min(found) / 2**20:.0f}-{max(found) / 2**20:.0f} MiB"
+        f"{engine} {_span(min(found) / 2**20, max(found) / 2**20)} MiB"
         for engine, found in PEAKS.items()
     )
     today = datetime.now(UTC).strftime("%Y-%m-%d")
