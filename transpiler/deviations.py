@@ -92,7 +92,8 @@ CLASSES: dict[str, DeviationClass] = {
             "writes them (`123456789012345680`, `1e+21`)",
             "uses `json.encode`: no HTML escaping, keys in the order the value holds them "
             "(sorted on go.starlark.net), and its own text for fractions in exponent range and "
-            "whole numbers beyond 2^53 (`1.2345678901234568e17`)",
+            "whole numbers beyond 2^53 (`1.2345678901234568e17`); go.starlark.net writes DEL "
+            "as `\\x7f`, which is not JSON",
             "HTML escaping inside an issue body or a chat message is noise",
         ),
         DeviationClass(

@@ -77,6 +77,7 @@ def test_json_text_fires_when_go_escapes_html_characters_or_writes_numbers_its_w
     assert site in _printed("{{json .steps.a.output.v}}", {"v": 1.2345678901234568e17})
     assert site in _printed("{{json .steps.a.output.v}}", {"v": 1234567.5})
     assert site not in _printed("{{json .steps.a.output.v}}", {"v": [5e15, 2.5, 1e6]})
+    assert site in _printed("{{json .steps.a.output.v}}", {"v": {"k": "a\x7f"}})
 
 
 def test_error_text_fires_when_the_run_fails() -> None:

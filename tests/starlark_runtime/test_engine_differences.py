@@ -52,6 +52,7 @@ ROWS: list[tuple[str, str, Any, Any, Any]] = [
         PINNED,
     ),
     ("json.encode of U+2028", 'json.encode("\u2028")', '"\u2028"', '"\\u2028"', PINNED),
+    ("json.encode of DEL: not JSON on go", 'json.encode("\\x7f")', '"\x7f"', '"\\x7f"', PINNED),
     (
         "json.encode of \\b and \\f (Go 1.22)",
         'json.encode("\\b\\f")',

@@ -24,6 +24,7 @@ from transpiler.sim.trace import QuirkEvent
 
 _WHOLE_TEXT_LIMIT = 2.0**53
 _HTML_SENSITIVE = frozenset("<>&\u2028\u2029")
+_DEL = "\x7f"  # go.starlark.net's json.encode writes it as `\x7f`, which is not JSON
 _CONTAINERS = (dict, list, NilMap, NilList, AnyKeyMap)
 _METADATA = frozenset({"id", "start_time", "duration_ms"})
 _PRINTING = frozenset({"print", "printf", "println"})
@@ -175,6 +176,8 @@ def _judge_json(log: QuirkLog, site: Site, value: Any) -> None:
         if isinstance(item, str):
             if not _HTML_SENSITIVE.isdisjoint(item):
                 log.add("json-text", site, "HTML-escaped characters")
+            if _DEL in item:
+                log.add("json-text", site, "a DEL character")
         elif isinstance(item, float) and math.isfinite(item):
             if item.is_integer():
                 if abs(item) >= _WHOLE_TEXT_LIMIT:  # a script holds it as a float, not an int
