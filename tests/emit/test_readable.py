@@ -174,3 +174,43 @@ def test_a_guarded_step_that_may_fail_is_completed_failed_or_skipped(
             in emitted.script
         )
     assert check_tool(tool, CheckOptions(examples=40)).passes(None)
+
+
+SWALLOWED_ANSWER = """
+compositeTools:
+- name: swallowed
+  description: A declined elicitation fails the step, which onError continue swallows
+  steps:
+  - id: ask
+    type: elicitation
+    message: Go on?
+    schema: {type: object}
+    onError: {action: continue}
+    %s
+  - id: report
+    tool: svc.report
+    dependsOn: [ask]
+    arguments: {status: "{{.steps.ask.status}}"}
+"""
+
+
+@pytest.mark.parametrize(
+    ("handlers", "expected"),
+    [
+        ("", '"completed" if ask.action == "accept" else "failed"'),
+        ("onCancel: {action: continue}", '"completed" if ask.action != "decline" else "failed"'),
+    ],
+)
+def test_an_answer_that_fails_a_step_under_continue_leaves_it_failed(
+    handlers: str, expected: str, tmp_path: Path
+) -> None:
+    """vMCP records ``failed`` for an elicitation whose answer aborts the step when
+    ``onError: continue`` swallows that failure."""
+    from transpiler.harness.check import CheckOptions, check_tool
+
+    path = tmp_path / "swallowed.yaml"
+    path.write_text(SWALLOWED_ANSWER % handlers)
+    (tool,) = load_paths([path]).tools
+    emitted = emit_tool(tool.effective, str(path))
+    assert emitted.style == "readable" and expected in emitted.script
+    assert check_tool(tool, CheckOptions(examples=40)).passes(None)

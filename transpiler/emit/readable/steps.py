@@ -44,6 +44,7 @@ from transpiler.emit.readable.values import (
     go_text,
     plain,
     runtime,
+    status,
     status_under,
 )
 from transpiler.golang.duration import format_duration
@@ -327,7 +328,7 @@ def elicitation_step(
         f'if {answer}.action == "accept" else {{"action": {answer}.action}}'
     )
     block.statement(f"{target} = ", Raw(recorded, TERNARY))
-    return StepView("elicitation", runtime(name(target), Kind.MAP))
+    return StepView("elicitation", runtime(name(target), Kind.MAP), status=view.status)
 
 
 def _handled(
@@ -337,12 +338,13 @@ def _handled(
     handlers = {"decline": _action(step.on_decline), "cancel": _action(step.on_cancel)}
     possible = {"accept"} | {a for a, h in handlers.items() if h == "continue"}
     failing = [a for a, h in handlers.items() if h == "abort"]
+    swallowed: list[str] = []
     if failing and continues(step):
         # onError: continue swallows the failure: the run goes on, and vMCP's record of the
-        # step has no output (its fields read as missing).
+        # step has no output (its fields read as missing) and the status failed.
         state.declare("missing-value")
         possible |= set(failing)
-        failing = []
+        swallowed, failing = failing, []
     skipping = [a for a, h in handlers.items() if h == "skip_remaining"]
     if skipping:
         state.declare("skip-remaining")
@@ -372,6 +374,9 @@ def _handled(
     return StepView(
         "elicitation",
         runtime(Raw(f'{{"action": {target}.action, "content": {target}.content}}'), Kind.MAP),
+        status=status(_not_action_test(target, swallowed), "failed")
+        if swallowed
+        else constant("completed"),
         fields={
             "action": action,
             "content": runtime(name(f"{target}.content"), Kind.MAP),
@@ -389,6 +394,13 @@ def _action_test(target: str, actions: list[str]) -> Expr:
     if len(actions) == 2:
         return Raw(f'{target}.action != "accept"')
     return Raw(f"{target}.action == {string(actions[0]).text}")
+
+
+def _not_action_test(target: str, actions: list[str]) -> Expr:
+    """The answer is none of ``actions`` (the negation of :func:`_action_test`)."""
+    if len(actions) == 2:
+        return Raw(f'{target}.action == "accept"')
+    return Raw(f"{target}.action != {string(actions[0]).text}")
 
 
 # --- forEach -----------------------------------------------------------------
