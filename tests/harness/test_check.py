@@ -266,3 +266,16 @@ def test_drawn_values_nest_no_deeper_than_hypothesis_would() -> None:
         deep = {key: deep}
     assert _depth(deep) == 12 and _depth(_within_depth(deep)) == 10
     assert _depth_problem(deep) is not None and _depth_problem(_within_depth(deep)) is None
+
+
+def test_an_exact_for_each_under_abort_declares_the_parallel_cap() -> None:
+    """maxParallel 2 under abort: when an iteration fails, vMCP has started two calls and a
+    script's parallel() up to ten; the exact style declares parallel-cap and the harness shows
+    it (it claimed "timing only" before)."""
+    from transpiler.config.loader import load_paths
+
+    tools = load_paths([CORPUS / "scenarios" / "N_for_each" / "tools.yaml"]).tools
+    loop = next(t for t in tools if t.config.name == "for_each_parallel")
+    report = check_tool(loop, CheckOptions(examples=60, style="exact", engines=("rust",)))
+    assert report.verdict is Verdict.EQUIVALENT_EXCEPT
+    assert set(report.witnesses) == {"parallel-cap"}

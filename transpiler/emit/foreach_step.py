@@ -123,12 +123,26 @@ def _indent(text: str) -> str:
 
 def _notes(state: EmitState, step: WorkflowStepConfig) -> None:
     parallel = step.max_parallel if step.max_parallel > 0 else DEFAULT_MAX_PARALLEL
-    if step.max_parallel != 1 and parallel != PARALLEL_BUILTIN_CAP:
+    if step.max_parallel == 1 or parallel == PARALLEL_BUILTIN_CAP:
+        return
+    at_once = (
+        f"vMCP runs up to {min(parallel, 50)} iterations at once, parallel() runs up to "
+        f"{PARALLEL_BUILTIN_CAP}"
+    )
+    if continues(step):
         state.note(
             "domain",
             "foreach-parallelism",
-            f"timing only: vMCP runs up to {min(parallel, 50)} iterations at once, parallel() "
-            f"runs up to {PARALLEL_BUILTIN_CAP}; results and calls are the same",
+            f"timing only: {at_once}; every iteration runs, so results and calls are the same",
+            step.id,
+            step.where.of("maxParallel"),
+        )
+    else:
+        state.note(
+            "deviation",
+            "parallel-cap",
+            f"{at_once}: when an iteration fails and stops the loop, a different number of "
+            "calls may have started",
             step.id,
             step.where.of("maxParallel"),
         )
