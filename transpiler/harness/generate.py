@@ -9,10 +9,12 @@ Elicitation answers accept with content, decline or cancel.
 
 What every script's domain notes exclude is never generated: no elicitation
 timeouts, no elicitation answer nested deeper than vMCP accepts (a client
-following MCP answers a flat form), no delays near timeouts, no
-``inputSchema``, no tool results carrying both ``structuredContent`` and
-content items, no ``structuredContent`` from a tool whose ``.content`` is read
-(:meth:`ToolShapes.success`), no negative zero.
+following MCP answers a flat form), no ``inputSchema``, no tool results
+carrying both ``structuredContent`` and content items, no ``structuredContent``
+from a tool whose ``.content`` is read (:meth:`ToolShapes.success`), no
+negative zero. Delays are at most a second, clear of timeouts of minutes; a
+tool whose timeouts are a few seconds can meet a deadline in a scenario, which
+a check then reports as a difference rather than leaving out.
 
 Each generator (:mod:`.draws`) reads as a hypothesis strategy (to shrink) and
 as a cheap seeded draw (to search in bulk).
