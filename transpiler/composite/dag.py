@@ -22,7 +22,6 @@ from transpiler.composite.errors import GoError
 from transpiler.composite.gocontext import ErrGroup, GoContext, StepBody
 from transpiler.composite.session import Session
 from transpiler.composite.step import execute_step
-from transpiler.composite.tool_step import continues_on_error
 from transpiler.config.model import WorkflowStepConfig
 from transpiler.sim.kernel import Acquire, ContextError, Operation, Semaphore
 
@@ -126,7 +125,7 @@ def _step_goroutine(
         )
     finally:
         slots.release()
-    if error is not None and continues_on_error(step):
+    if error is not None and step.continues_on_error:
         session.recorder.logs.append(
             f"step {step.id}: error swallowed (onError continue): {error.text}"
         )

@@ -24,7 +24,7 @@ from transpiler.composite.errors import GoError
 from transpiler.composite.gocontext import ErrGroup, GoContext
 from transpiler.composite.quirks import Site, judge_coercion, judge_failure, judge_for_each_abort
 from transpiler.composite.session import Session
-from transpiler.composite.tool_step import continues_on_error, route_error
+from transpiler.composite.tool_step import route_error
 from transpiler.composite.toolcall import CallRequest, call_with_retry
 from transpiler.config.model import WorkflowStepConfig
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal
@@ -95,7 +95,7 @@ def execute_for_each_step(
     parallel = step.max_parallel if step.max_parallel > 0 else DEFAULT_MAX_PARALLEL
     slots = session.kernel.semaphore(min(parallel, MAX_PARALLEL))
     loop = ErrGroup(context)
-    keep_going = continues_on_error(step)
+    keep_going = step.continues_on_error
     results: list[Iteration] = [Iteration(i, item, "cancelled") for i, item in enumerate(items)]
     for index in range(len(items)):
         body = _iteration(

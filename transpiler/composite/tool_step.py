@@ -26,11 +26,6 @@ from transpiler.sim.kernel import Operation
 from transpiler.sim.mcp import output_map
 
 
-def continues_on_error(step: WorkflowStepConfig) -> bool:
-    """``ContinueOnError``: ``onError.action == "continue"``."""
-    return step.on_error is not None and step.on_error.action == "continue"
-
-
 def route_error(tool: str) -> GoError:
     """The router's error for an unknown tool."""
     return GoError(f"tool not found: {tool}")
@@ -61,7 +56,7 @@ def execute_tool_step(
         error = outcome.value.wrap(f"tool call failed: tool {step.tool} in step {step.id}")
         state.record_failure(step.id, error, session.now)
         state.set_retry_count(step.id, outcome.retry_count)
-        if not continues_on_error(step):
+        if not step.continues_on_error:
             return error
         session.recorder.logs.append(f"step {step.id}: continuing after failure: {error.text}")
         if step.default_results is not None:

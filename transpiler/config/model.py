@@ -122,6 +122,12 @@ class WorkflowStepConfig:
         """``type``, or ``tool`` when empty (how every vMCP check reads it)."""
         return self.type or STEP_TOOL
 
+    @property
+    def continues_on_error(self) -> bool:
+        """``ContinueOnError``: ``onError.action`` is ``continue`` (failures are recorded and
+        the run goes on)."""
+        return self.on_error is not None and self.on_error.action == "continue"
+
 
 @dataclass(frozen=True)
 class CompositeToolConfig:

@@ -19,7 +19,7 @@ from transpiler.emit import statements as st
 from transpiler.emit.layout import Code, call, string
 from transpiler.emit.literals import literal
 from transpiler.emit.scope import COMPLETED, EmitState
-from transpiler.emit.step_code import FAILED, Record, continues, with_condition
+from transpiler.emit.step_code import FAILED, Record, with_condition
 from transpiler.golang.jsonenc import JSONEncodeError, marshal
 from transpiler.golang.runes import go_bytes
 
@@ -51,7 +51,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     problem = schema_problem(step.schema or {})
     keywords = {} if problem is None else {"schema_problem": string(problem)}
     output = record.products.output
-    if not continues(step):
+    if not step.continues_on_error:
         return [
             st.assign(output, call("vmcp_elicit", *arguments, **keywords), depth),
             *record.completed(depth),

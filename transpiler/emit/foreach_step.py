@@ -18,7 +18,7 @@ from transpiler.emit.arguments import arguments
 from transpiler.emit.json_values import json_value
 from transpiler.emit.layout import INDENT, Code, Expr, call, render, string
 from transpiler.emit.scope import EmitState
-from transpiler.emit.step_code import Record, continues, with_condition
+from transpiler.emit.step_code import Record, with_condition
 from transpiler.emit.templates import ForEachEnv
 from transpiler.emit.tool_step import retry_attempts, retry_delay
 
@@ -45,7 +45,7 @@ def for_each_step(
     """The whole step, condition included."""
     inner = step.inner_step
     assert inner is not None
-    if continues(step) and retry_attempts(inner) is not None:
+    if step.continues_on_error and retry_attempts(inner) is not None:
         raise NotExpressible(
             f"forEach step {step.id} records failed iterations (onError: continue) and retries "
             "its inner step: retry() halts after its last attempt, so a script cannot record "
@@ -72,7 +72,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     schema = state.input_schema(inner.tool, step.id, step.where.at)
     args = arguments(state, inner.arguments, item_env, schema)
     step_id, tool = string(step.id), string(inner.tool)
-    recording = continues(step)
+    recording = step.continues_on_error
     attempts = retry_attempts(inner)
     common = (step_id, Code("index"), Code("item"), tool, args.expr)
     per_item: Expr
@@ -129,7 +129,7 @@ def _notes(state: EmitState, step: WorkflowStepConfig) -> None:
         f"vMCP runs up to {min(parallel, 50)} iterations at once, parallel() runs up to "
         f"{PARALLEL_BUILTIN_CAP}"
     )
-    if continues(step):
+    if step.continues_on_error:
         state.note(
             "domain",
             "foreach-parallelism",

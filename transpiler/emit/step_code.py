@@ -36,13 +36,7 @@ class StepShape:
 
 def shape(step: WorkflowStepConfig) -> StepShape:
     """What can happen to a step without ending the run."""
-    continues = step.on_error is not None and step.on_error.action == "continue"
-    return StepShape(can_skip=bool(step.condition), can_fail_quietly=continues)
-
-
-def continues(step: WorkflowStepConfig) -> bool:
-    """Whether ``onError: continue`` swallows the step's failures."""
-    return step.on_error is not None and step.on_error.action == "continue"
+    return StepShape(can_skip=bool(step.condition), can_fail_quietly=step.continues_on_error)
 
 
 def defaults(step: WorkflowStepConfig) -> Expr:
@@ -134,7 +128,7 @@ def with_condition(
     compiled = state.template(step.condition, state.env())
     rendered = Code(compiled.code)
     step_id = string(step.id)
-    if not continues(step):
+    if not step.continues_on_error:
         return [
             st.if_(
                 call("vmcp_condition", step_id, rendered),

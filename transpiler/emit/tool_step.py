@@ -13,7 +13,7 @@ from transpiler.emit import statements as st
 from transpiler.emit.arguments import Arguments, arguments
 from transpiler.emit.layout import Code, Expr, Lambda, call, render, string
 from transpiler.emit.scope import COMPLETED, EmitState
-from transpiler.emit.step_code import FAILED, Record, continues, defaults, with_condition
+from transpiler.emit.step_code import FAILED, Record, defaults, with_condition
 from transpiler.golang.duration import format_duration
 
 MAX_RETRIES = 10
@@ -43,7 +43,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     args = arguments(state, step.arguments, state.env(), schema)
     step_id, tool = string(step.id), string(step.tool)
     output = record.products.output
-    if continues(step):
+    if step.continues_on_error:
         return _continued(state, step, record, depth, args)
     body: st.Body = []
     args_expr: Expr = args.expr

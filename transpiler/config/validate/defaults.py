@@ -14,9 +14,7 @@ from transpiler.gotemplate import TemplateSyntaxError
 
 def may_be_skipped(step: WorkflowStepConfig) -> bool:
     """vMCP's ``stepMayBeSkipped``: a condition, or ``onError.action: continue``."""
-    return bool(step.condition) or (
-        step.on_error is not None and step.on_error.action == "continue"
-    )
+    return bool(step.condition) or step.continues_on_error
 
 
 def default_results_findings(check: Checker) -> Iterator[Diagnostic]:

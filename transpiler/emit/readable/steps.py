@@ -63,11 +63,6 @@ FOR_EACH_FIELDS = frozenset({"iterations", "count", "completed", "failed"})
 Finish = Callable[[Block, dict[str, StepView]], None]
 
 
-def continues(step: WorkflowStepConfig) -> bool:
-    """``onError: continue``."""
-    return step.on_error is not None and step.on_error.action == "continue"
-
-
 # --- arguments ---------------------------------------------------------------
 
 
@@ -221,7 +216,7 @@ def defaults_expr(step: WorkflowStepConfig) -> Expr:
 def tool_step(state: State, step: WorkflowStepConfig, target: str | None) -> tuple[Expr, StepView]:
     """The step as one expression (its value is the output) and the view of it afterwards."""
     args = arguments(state, step)
-    if continues(step):
+    if step.continues_on_error:
         state.helpers.add("call_or")
         expr: Expr = call("call_or", string(step.tool), args, defaults_expr(step))
     else:
@@ -288,7 +283,7 @@ def _condition_fails(
         "condition-text",
         f"the condition of step {step.id} never renders true or false: vMCP fails the step",
     )
-    if not continues(step):
+    if not step.continues_on_error:
         state.declare("error-text")
         block.statement(
             "fail(", Raw(flat(string(f"the condition of step {step.id} never evaluates")) + ")")
@@ -339,7 +334,7 @@ def _handled(
     possible = {"accept"} | {a for a, h in handlers.items() if h == "continue"}
     failing = [a for a, h in handlers.items() if h == "abort"]
     swallowed: list[str] = []
-    if failing and continues(step):
+    if failing and step.continues_on_error:
         # onError: continue swallows the failure: the run goes on, and vMCP's record of the
         # step has no output (its fields read as missing) and the status failed.
         state.declare("missing-value")
@@ -413,7 +408,7 @@ def for_each_step(
     inner = step.inner_step
     if inner is None:
         raise NotReadable(f"forEach step {step.id} has no inner step")
-    keep_going = continues(step)
+    keep_going = step.continues_on_error
     if keep_going and retry_policy(inner) is not None:
         raise NotReadable(
             f"forEach step {step.id} continues after failures but retries each item: retry() "

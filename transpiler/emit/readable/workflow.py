@@ -35,7 +35,6 @@ from transpiler.emit.readable.outputs import output_dict
 from transpiler.emit.readable.state import State, StepView
 from transpiler.emit.readable.steps import (
     arguments,
-    continues,
     defaults,
     defaults_expr,
     elicitation_step,
@@ -116,7 +115,7 @@ def _final_may_not_win(
     levels: Sequence[Sequence[str]],
     final: WorkflowStepConfig,
 ) -> bool:
-    return len(levels[-1]) > 1 or bool(final.condition) or continues(final)
+    return len(levels[-1]) > 1 or bool(final.condition) or final.continues_on_error
 
 
 def _target(
@@ -182,7 +181,7 @@ def _body(
         if final or step.condition or local:
             parts.add("*")
         return for_each_step(state, step, block, target, frozenset(parts))
-    if "status" in reads.get(step.id, ()) and continues(step):
+    if "status" in reads.get(step.id, ()) and step.continues_on_error:
         return _continued_with_status(state, step, block, target)
     expr, view = tool_step(state, step, target)
     block.statement(f"{target} = " if target else "", expr)
@@ -235,7 +234,7 @@ def _parallel(
             hoist_shared(state, step, block, values=False)
     for step in steps:
         target = _target(state, step, reads, final)
-        status_read = "status" in reads.get(step.id, ()) and continues(step)
+        status_read = "status" in reads.get(step.id, ()) and step.continues_on_error
         if status_read and not step.condition and not is_special(step):
             result = state.variable(f"\x00call:{step.id}", f"{step.id}_call")
             output = target or state.variable(step.id)
