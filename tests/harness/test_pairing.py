@@ -154,8 +154,9 @@ def test_a_migrated_config_against_its_baseline(
     capsys.readouterr()
     code, out = check(capsys, config, *QUICK)
     assert "nothing to check" in out and "sync_inventory" in out
-    assert main(["check", str(config), *QUICK, "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["unpaired"] == [
+    code, out = check(capsys, config, *QUICK, "--format", "json")
+    assert code == 0
+    assert json.loads(out)["unpaired"] == [
         "deploy_with_approval",
         "investigate_incident",
         "scan_image_packages",
@@ -284,23 +285,11 @@ def test_a_while_loop_runs_on_go_only_and_says_so(
     code, out = check(capsys, EXAMPLE, "--script", script, "--tool", "sync_inventory", *QUICK)
     assert code == 0, out
     assert "note: checked on go.starlark.net only" in out and "`while`" in out
-    assert (
-        main(
-            [
-                "check",
-                str(EXAMPLE),
-                "--script",
-                str(script),
-                "--tool",
-                "sync_inventory",
-                *QUICK,
-                "--format",
-                "json",
-            ]
-        )
-        == 0
+    code, out = check(
+        capsys, EXAMPLE, "--script", script, "--tool", "sync_inventory", *QUICK, "--format", "json"
     )
-    (entry,) = json.loads(capsys.readouterr().out)["tools"]
+    assert code == 0
+    (entry,) = json.loads(out)["tools"]
     assert entry["certificate"]["engines"] == ["go"]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from transpiler.deviations import CLASSES
@@ -36,38 +37,27 @@ def unified_diff(report: MigrationReport) -> str:
     """Every change as one unified diff (``a/`` the input, ``b/`` what is or would be written)."""
     chunks: list[str] = []
     for result in report.files:
-        if result.after is None or result.before is None:
-            continue
-        target = result.destination or result.path
-        chunks.extend(
-            difflib.unified_diff(
-                result.before.splitlines(keepends=True),
-                result.after.splitlines(keepends=True),
-                f"a/{result.path.as_posix().lstrip('/')}",
-                f"b/{target.as_posix().lstrip('/')}",
-            )
-        )
+        if result.after is not None and result.before is not None:
+            chunks += _diff(result.before, result.after, result.path, result.destination)
     for write in report.script_files:
-        text = write.content.decode("utf-8")
-        chunks.extend(
-            difflib.unified_diff(
-                [],
-                text.splitlines(keepends=True),
-                "/dev/null",
-                f"b/{write.path.as_posix().lstrip('/')}",
-            )
-        )
+        chunks += _diff(None, write.content.decode("utf-8"), write.path)
     library = report.library
     if library is not None and library.existing is not None and library.existing != library.text:
-        chunks.extend(
-            difflib.unified_diff(
-                library.existing.splitlines(keepends=True),
-                library.text.splitlines(keepends=True),
-                f"a/{library.path.as_posix().lstrip('/')}",
-                f"b/{library.path.as_posix().lstrip('/')}",
-            )
-        )
+        chunks += _diff(library.existing, library.text, library.path)
     return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
+
+
+def _diff(before: str | None, after: str, path: Path, target: Path | None = None) -> list[str]:
+    """One file's diff: ``before`` at ``a/path`` (None: a new file) to ``after`` at
+    ``b/target`` (``target`` defaults to ``path``)."""
+    return list(
+        difflib.unified_diff(
+            [] if before is None else before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            "/dev/null" if before is None else f"a/{path.as_posix().lstrip('/')}",
+            f"b/{(target or path).as_posix().lstrip('/')}",
+        )
+    )
 
 
 def summary_text(report: MigrationReport) -> str:
