@@ -25,7 +25,7 @@ from transpiler.config.model import (
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
 from transpiler.harness.paths import sample_params
 from transpiler.harness.shapes import ToolShapes, content_tools
-from transpiler.plan.dataflow import template_sites
+from transpiler.plan.dataflow import dataflow, template_sites
 from transpiler.sim.scenario import Scenario, scenario_from_document
 
 _COMPARISONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
@@ -244,7 +244,7 @@ def _encodes(text: str) -> bool:
 def happy_scenario(tool: CompositeToolConfig) -> Scenario:
     """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
     walk = _Walk()
-    shapes = ToolShapes(content_tools=content_tools(tool))
+    shapes = ToolShapes(content_tools=content_tools(tool, dataflow(tool)))
     items_of: dict[str, tuple[Shape, str]] = {}
     for step in tool.steps:
         if step.effective_type == STEP_FOR_EACH:

@@ -25,7 +25,7 @@ from transpiler.config.model import (
 )
 from transpiler.emit.metadata import site_reads
 from transpiler.emit.scope import reads_of
-from transpiler.plan.dataflow import dataflow, template_sites
+from transpiler.plan.dataflow import DataflowEdge, dataflow, template_sites
 
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
@@ -60,7 +60,8 @@ def _insert(trie: Trie, path: tuple[str, ...]) -> None:
 
 def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
     """The shapes of ``tool``'s backends, elicitation answers and template literals."""
-    shapes = ToolShapes(content_tools=content_tools(tool))
+    edges = dataflow(tool)
+    shapes = ToolShapes(content_tools=content_tools(tool, edges))
     tool_of: dict[str, str] = {}
     for step in tool.steps:
         called = (
@@ -77,7 +78,7 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
         inner = step.inner_step if step.effective_type == STEP_FOR_EACH else step
         if inner is not None and inner.on_error is not None and inner.on_error.action == "retry":
             shapes.retried_tools.add(called)
-    for edge in dataflow(tool):
+    for edge in edges:
         path = edge.path[3:] if len(edge.path) > 3 and edge.path[2] == "output" else ()
         if edge.step in shapes.elicitation_steps:
             if path[:1] == ("content",) and len(path) > 1:
@@ -96,9 +97,8 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
     return shapes
 
 
-def content_tools(tool: CompositeToolConfig) -> set[str]:
+def content_tools(tool: CompositeToolConfig, edges: tuple[DataflowEdge, ...]) -> set[str]:
     """Backend tools of the tool steps whose ``.content`` a template may read."""
-    edges = dataflow(tool)
     needs = reads_of(tool, site_reads(tool), edges)
     return {
         step.tool
