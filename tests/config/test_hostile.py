@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from transpiler.cli import main
+from transpiler.config import yamlv3
 from transpiler.config.loader import MAX_FILE_BYTES, load_bytes, load_paths
 from transpiler.config.validate import validate
 from transpiler.config.yamlv3 import MAX_DEPTH
@@ -68,6 +69,41 @@ def test_deep_nesting(opener: str) -> None:
     assert [d.rule for d in load.errors] == ["LIMIT.depth"]
     assert f"nesting deeper than {MAX_DEPTH} levels" in load.errors[0].message
     assert timed(lambda: load_bytes(text.encode(), "deep.yaml")) < 5
+
+
+PARSERS = {
+    # yaml.CSafeLoader's parser: libyaml, bundled in PyYAML's wheels; from PyYAML 6.0.3 it has
+    # a nesting limit of its own, met while scanning ahead of the events.
+    "CSafeLoader": "libyaml",
+    # yaml.SafeLoader's parser: PyYAML's pure-Python one, which has no limit of its own.
+    "SafeLoader": "pure-python",
+}
+
+
+@pytest.mark.parametrize("loader", sorted(PARSERS))
+@pytest.mark.parametrize("opener", ["[", "{a: ", "- ", "[{a: "])
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 999, 1_001, 20_000])
+def test_depth_limit_is_ours_on_every_parser(
+    loader: str, opener: str, depth: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LIMIT.depth: the same rule, message, line and column whichever parser reads the file."""
+    assert yamlv3._LIBYAML_PARSER is not None, "the locked PyYAML ships libyaml"
+    closer = {"[": "]", "{a: ": "}", "- ": "", "[{a: ": "}]"}[opener]
+    text = ("ok: [1]\n---\n" + opener * depth + "1" + closer * depth + "\n").encode()
+    expected = load_bytes(text, "deep.yaml")
+    if PARSERS[loader] == "pure-python":
+        monkeypatch.setattr(yamlv3, "_LIBYAML_PARSER", None)
+    load = load_bytes(text, "deep.yaml")
+    assert [(d.rule, d.message, d.location.line) for d in load.errors] == [
+        ("LIMIT.depth", yamlv3.DEPTH_DEVIATION, 3)
+    ]
+    assert [(d.location.line, d.location.column) for d in load.errors] == [
+        (d.location.line, d.location.column) for d in expected.errors
+    ]
+    assert [d.root is not None for d in yamlv3.parse_documents(b"a: 1\n---\nb: 2\n")] == [
+        True,
+        True,
+    ]
 
 
 def test_oversized_file(tmp_path: Path) -> None:

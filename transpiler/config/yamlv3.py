@@ -45,7 +45,12 @@ class _PurePythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Pa
         yaml.parser.Parser.__init__(self)
 
 
-_EventParser: Any = getattr(getattr(yaml, "_yaml", None), "CParser", _PurePythonParser)
+#: libyaml's event parser, when PyYAML was built with it.
+_LIBYAML_PARSER: Any = getattr(getattr(yaml, "_yaml", None), "CParser", None)
+#: What libyaml 0.2.6 and later (bundled from PyYAML 6.0.3) say when they meet deep nesting
+#: themselves: the scanner reads a run of flow openers ahead of the events, so it can refuse
+#: a file before :data:`MAX_DEPTH` is reached in the nodes.
+_LIBYAML_DEPTH_PROBLEM: Final = "exceeded maximum nesting depth"
 
 
 class Kind(Enum):
@@ -124,9 +129,42 @@ class YamlLimitError(YamlSyntaxError):
         self.rule = rule
 
 
-def parse_documents(data: bytes) -> Iterator[Document]:
-    """Yield the documents of a YAML stream, raising :class:`YamlSyntaxError` where it breaks."""
-    parser = _EventParser(data)
+class _ParserDepthLimit(Exception):
+    """libyaml refused the nesting itself; carries where, for the rare case it must be said."""
+
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__(line, column)
+        self.line = line
+        self.column = column
+
+
+def parse_documents(data: bytes, *, pure_python: bool = False) -> Iterator[Document]:
+    """Yield the documents of a YAML stream, raising :class:`YamlSyntaxError` where it breaks.
+
+    libyaml reads the stream when PyYAML has it (``pure_python`` asks for PyYAML's own
+    parser). Deep nesting is refused by :data:`MAX_DEPTH` alone, whatever the PyYAML: where
+    libyaml refuses it first, the stream is read again by the pure-Python parser, which has
+    no limit of its own, so the same node is refused with the same message.
+    """
+    if pure_python or _LIBYAML_PARSER is None:
+        yield from _documents(data, _PurePythonParser)
+        return
+    yielded = 0
+    try:
+        for document in _documents(data, _LIBYAML_PARSER):
+            yield document
+            yielded += 1
+    except _ParserDepthLimit as limit:
+        for document in _documents(data, _PurePythonParser):
+            if document.index >= yielded:
+                yield document
+        # libyaml's limit is deeper than ours, so the pass above has raised; this is a guard.
+        raise YamlLimitError(DEPTH_DEVIATION, limit.line, limit.column) from None
+
+
+def _documents(data: bytes, parser_type: Any) -> Iterator[Document]:
+    """The documents one parser reads."""
+    parser = parser_type(data)
     try:
         yield from _Composer(parser, data).documents()
     finally:
@@ -146,6 +184,10 @@ class _Composer:
         try:
             event = self._parser.get_event()
         except yaml.MarkedYAMLError as error:
+            if error.problem == _LIBYAML_DEPTH_PROBLEM:
+                mark = error.problem_mark
+                line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+                raise _ParserDepthLimit(line, column) from None
             raise _syntax_error(error) from None
         except yaml.reader.ReaderError as error:
             line, column = _offset_position(self._data, error.position)
