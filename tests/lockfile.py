@@ -1,6 +1,6 @@
 """The Python dependency lock, ``requirements.lock``: what it pins for this interpreter, and how
 an environment differs from it. ``python -m tests.lockfile --drift LOCK`` prints the releases
-installed here that the lock does not pin (``./dev test --latest`` shows it)."""
+installed here that differ from what the lock pins (``./dev test --latest`` shows it)."""
 
 from __future__ import annotations
 

@@ -222,8 +222,9 @@ _INTRO = """\
 
 A readable script is the code a person would write; where it behaves
 differently from vMCP's composite engine, the difference is one of the named
-classes below. A script declares the classes it may show (its header, `emit
---format json`, `Transpiled.deviations`); `check` excuses a difference only on
+classes below. A script declares the classes it may show in its header's
+`Where it differs from vMCP` block (the README gives the syntax; `emit --format
+json` and `Transpiled.deviations` repeat it); `check` excuses a difference only on
 a scenario where the composite run exercised a declared class whose reach
 covers every field that differs, and shows the smallest such scenario as the
 class's witness. Exact-style scripts declare none (except what a script cannot

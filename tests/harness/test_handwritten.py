@@ -1,8 +1,8 @@
 """The hand-written scripts pass the gate against the workflows they replace.
 
-A hand-written script declares nothing, so every deviation class may excuse a
-difference; each tool must come out equivalent, or equivalent except for
-classes the gate reports with a witness.
+Each declares in its header the deviation classes it shows, like any script;
+each tool must come out equivalent, or equivalent except for those classes,
+each reported with a witness.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ import pytest
 
 from tests.conftest import CORPUS
 from transpiler.cli import main
+from transpiler.declaration import TITLE, header_item
 from transpiler.gobuild import go_available
 
 EXAMPLE = CORPUS / "example" / "vmcp-config.yaml"
@@ -26,6 +27,11 @@ HANDWRITTEN = CORPUS / "goldens" / "handwritten"
 BOTH = ["--engine", "both"] if go_available(needs_starlark=True) else ["--engine", "rust"]
 QUICK = ["--examples", "4", "--paths", "12", "--jobs", "1"]
 PASSED = re.compile(r"(\d+) of (\d+) tool\(s\) pass")
+
+
+def header(*classes: str) -> str:
+    """A script header declaring ``classes``."""
+    return "".join(f"{line}\n" for line in [f"# {TITLE}", *map(header_item, classes)])
 
 
 def check(capsys: pytest.CaptureFixture[str], *arguments: str | Path) -> tuple[int, str]:
@@ -154,8 +160,9 @@ def test_a_migrated_config_against_its_baseline(
     capsys.readouterr()
     code, out = check(capsys, config, *QUICK)
     assert "nothing to check" in out and "sync_inventory" in out
+    assert code == 1  # a gate with nothing to check does not pass
     code, out = check(capsys, config, *QUICK, "--format", "json")
-    assert code == 0
+    assert code == 1
     assert json.loads(out)["unpaired"] == [
         "deploy_with_approval",
         "investigate_incident",
@@ -258,10 +265,15 @@ def test_an_edit_that_fixes_a_named_quirk_is_reported_as_that_class(
     config.write_text(NOTE_TOOL)
     faithful = 'def run(params):\n    return call_tool("log.write", {"text": %s})\n'
     script = tmp_path / "annotate.star"
-    script.write_text(faithful % 'params.get("note", "<no value>")')
+    script.write_text(header("error-text") + faithful % 'params.get("note", "<no value>")')
     code, out = check(capsys, config, "--script", script, "--tool", "annotate", *BOTH, *QUICK)
     assert code == 0 and "[error-text]" in out, out  # a failure's wording is always the script's
-    script.write_text(faithful % 'params.get("note", "")')
+    script.write_text(header("error-text") + faithful % 'params.get("note", "")')
+    code, out = check(capsys, config, "--script", script, "--tool", "annotate", *BOTH, *QUICK)
+    assert code == 1 and verdicts(out) == {"annotate": "differs"}, out  # the header is the law
+    assert "missing-value, which the script does not declare" in out
+    assert "add under its header's line 1" in out and f"  {header_item('missing-value')}" in out
+    script.write_text(header("error-text", "missing-value") + faithful % 'params.get("note", "")')
     code, out = check(capsys, config, "--script", script, "--tool", "annotate", *BOTH, *QUICK)
     assert code == 0 and verdicts(out) == {"annotate": "equivalent-except"}, out
     assert "[error-text, missing-value]" in out
@@ -275,7 +287,7 @@ def test_a_while_loop_runs_on_go_only_and_says_so(
 ) -> None:
     script = tmp_path / "sync.star"
     script.write_text(
-        "def run(params):\n"
+        header("error-text") + "def run(params):\n"
         "    waited = 0\n"
         "    while waited < 2:\n"
         "        waited += 1\n"
@@ -328,7 +340,10 @@ def test_load_finds_modules_on_the_library_path(
     )
     script = tmp_path / "scripts" / "sync.star"
     script.parent.mkdir()
-    script.write_text('load("cmdb.star", "export")\n\ndef run(params):\n    return export()\n')
+    script.write_text(
+        header("error-text")
+        + 'load("cmdb.star", "export")\n\ndef run(params):\n    return export()\n'
+    )
     arguments: list[str | Path] = [EXAMPLE, "--script", script, "--tool", "sync_inventory"]
     arguments += [*BOTH, *QUICK]
     code, out = check(capsys, *arguments, "--library-path", library)

@@ -228,6 +228,8 @@ def run(args: argparse.Namespace) -> int:
         _print(reports, pairing, accept, args.since)
     if pairing.unreadable:
         return EXIT_INPUT
+    if not reports:
+        return EXIT_FAILED  # a gate pointed at the wrong place must not pass
     return EXIT_OK if all(r.passes(accept) for r in reports) else EXIT_FAILED
 
 
@@ -244,6 +246,8 @@ def _print(
             print(f"  finding: {finding.render()}")
         if report.counterexample is not None:
             print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
+            for line in report.counterexample.advice:
+                print(f"  {line}")
             print(f"  scenario saved to {report.counterexample.saved_to}")
         elif report.reason:
             print("  " + report.reason.replace("\n", "\n  "))

@@ -138,13 +138,19 @@ def _collection(
         return GoError(
             f"forEach step {step.id}: collection must resolve to a JSON array, got: {preview}"
         )
-    limit = step.max_iterations if step.max_iterations > 0 else DEFAULT_MAX_ITERATIONS
-    limit = min(limit, MAX_ITERATIONS)
+    limit = iteration_limit(step)
     if len(items) > limit:
         return GoError(
             f"forEach step {step.id}: collection size {len(items)} exceeds maxIterations {limit}"
         )
     return items
+
+
+def iteration_limit(step: WorkflowStepConfig) -> int:
+    """The most items a forEach step's collection may hold: ``maxIterations``, default 100,
+    at most 1000."""
+    limit = step.max_iterations if step.max_iterations > 0 else DEFAULT_MAX_ITERATIONS
+    return min(limit, MAX_ITERATIONS)
 
 
 def _json_array(text: str) -> list[GoValue] | None:

@@ -18,6 +18,7 @@ from transpiler.config.model import (
     CompositeToolConfig,
     WorkflowStepConfig,
 )
+from transpiler.declaration import TITLE as DECLARATION_TITLE
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import statements as st
 from transpiler.emit.elicitation_step import elicitation_step
@@ -194,7 +195,7 @@ def header_lines(tool: CompositeToolConfig, state: EmitState, source: str) -> li
     sections = (
         ("domain", "It behaves exactly like the composite tool when:"),
         ("quirk", "vMCP behaviours it reproduces on purpose:"),
-        ("deviation", "Where it behaves differently from vMCP:"),
+        ("deviation", DECLARATION_TITLE),
     )
     for kind, title in sections:
         notes = [n for n in state.notes if n.kind == kind]
@@ -202,7 +203,6 @@ def header_lines(tool: CompositeToolConfig, state: EmitState, source: str) -> li
             continue
         lines += ["", title]
         for note in notes:
-            lines += textwrap.wrap(
-                note.render(), width=88, initial_indent="  - ", subsequent_indent="    "
-            )
+            text = f"{note.name}: {note.render()}" if kind == "deviation" else note.render()
+            lines += textwrap.wrap(text, width=88, initial_indent="  - ", subsequent_indent="    ")
     return lines

@@ -27,7 +27,7 @@ from typing import Any
 
 from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.config.units import LoadedTool
-from transpiler.deviations import CLASSES
+from transpiler.declaration import TITLE, Declaration, declared_in, header_item
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
 from transpiler.emit.inert import has_unsafe_text
@@ -36,7 +36,7 @@ from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
 from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
-from transpiler.harness.happy import happy_scenario
+from transpiler.harness.happy import expected_answers, happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
 from transpiler.harness.relation import (
     Difference,
@@ -91,6 +91,7 @@ class Counterexample:
     composite: Trace
     script: Trace
     saved_to: str | None = None
+    advice: tuple[str, ...] = ()
 
     @property
     def difference(self) -> Difference:
@@ -381,8 +382,14 @@ def check_tool(
     modules = modules or {}
     report.emitted = emitted
     report.script_source = source or f"emitted ({options.style})"
-    declared = emitted.declared if emitted is not None else frozenset(CLASSES)
+    declaration = declared_in(script)
+    declared = declaration.classes
     report.declared = tuple(sorted(declared))
+    vacuous = declaration.problem() or _vacuous(options)
+    if vacuous is not None:
+        report.verdict, report.reason = Verdict.UNCHECKED, vacuous
+        report.seconds = time.perf_counter() - started
+        return report
     run = _Run(tool, script, modules, engines, declared)
     shapes = tool_shapes(tool.effective)
     report.findings = findings(tool)
@@ -397,7 +404,11 @@ def check_tool(
     report.witnesses = {c: run.witnesses[c] for c in report.declared if c in run.witnesses}
     if report.counterexample is not None:
         report.verdict = Verdict.DIFFERS
-        report.reason = _unexplained(report.counterexample, declared)
+        example = report.counterexample
+        example.advice = undeclared(example, declaration)
+        report.reason = "\n".join([*(d.render() for d in example.differences), *example.advice])
+    elif run.count == 0:
+        report.verdict, report.reason = Verdict.UNCHECKED, "no scenario ran: nothing is certified"
     elif report.witnesses:
         report.verdict = Verdict.EQUIVALENT_EXCEPT
     report.seconds = time.perf_counter() - started
@@ -407,14 +418,34 @@ def check_tool(
     return report
 
 
-def _unexplained(example: Counterexample, declared: frozenset[str]) -> str:
-    lines = [d.render() for d in example.differences]
-    fired = sorted(example.composite.fired() - declared)
-    if fired:
-        lines.append(
-            "the workflow exercised " + ", ".join(fired) + ", which the script does not declare"
+def _vacuous(options: CheckOptions) -> str | None:
+    """Why these options would certify without looking, or None."""
+    if options.paths < 1:
+        return (
+            f"--paths {options.paths} (or `paths:` in the policy) runs no outcome combination, "
+            "not even the all-success one: nothing would be certified; give at least 1"
         )
-    return "\n".join(lines)
+    if options.examples < 0:
+        return f"--examples {options.examples}: give 0 or more"
+    return None
+
+
+def undeclared(example: Counterexample, declaration: Declaration) -> tuple[str, ...]:
+    """What to add to the script's header if it may differ the way the workflow's run allowed,
+    for each class the run exercised that the script does not declare."""
+    fired = sorted(example.composite.fired() - declaration.classes)
+    if not fired:
+        return ()
+    lines = ["the workflow exercised " + ", ".join(fired) + ", which the script does not declare"]
+    if declaration.title_line is None:
+        lines += ["if the script may differ that way, add to its header:", f"  # {TITLE}"]
+    else:
+        lines.append(
+            "if the script may differ that way, add under its header's line "
+            f"{declaration.title_line} (`Where it differs from vMCP`):"
+        )
+    lines.extend(f"  {header_item(class_id)}" for class_id in fired)
+    return tuple(lines)
 
 
 def findings(tool: LoadedTool) -> tuple[Finding, ...]:
@@ -446,7 +477,15 @@ def _exhaustive(
     run: _Run, tool: LoadedTool, shapes: ToolShapes, options: CheckOptions, report: ToolReport
 ) -> Counterexample | None:
     params = sample_params(tool.effective.parameters)
-    chosen, total = combinations(shapes, tool.effective.name, params, options.paths, options.seed)
+    expected = expected_answers(tool.effective)
+    chosen, total = combinations(
+        shapes, tool.effective.name, params, options.paths, options.seed, expected
+    )
+    required = sample_params(tool.effective.parameters, optional=False)
+    if chosen and required != params:
+        # The first combination (everything succeeds, every answer accepts) once more with the
+        # optional parameters left out: where a default of the workflow or the script shows.
+        chosen.append(replace(chosen[0], params=required))
     report.paths_enumerated, report.paths_run = total, len(chosen)
     return run.compare_all(chosen)
 

@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from transpiler.composite.foreach import iteration_limit
 from transpiler.config.model import (
     STEP_ELICITATION,
     STEP_FOR_EACH,
@@ -41,6 +42,7 @@ class Shape:
     fields: dict[str, Shape] = field(default_factory=dict)
     item: Shape | None = None
     encoded: Shape | None = None
+    cap: int | None = None  # a list that feeds a forEach: its maxIterations
 
     def at(self, name: str) -> Shape:
         """The shape of a field (this value is then a map)."""
@@ -66,19 +68,33 @@ class Shape:
         if self.kind in ("string", "number", "bool"):
             self.kind, self.literal = kind, literal
 
-    def value(self) -> Any:
-        """A JSON value of this shape."""
+    def value(self, lists: str = "one") -> Any:
+        """A JSON value of this shape; its lists hold one item, or by ``lists``: ``none``,
+        ``three``, or (``cap``, ``over``) a forEach's maxIterations and one more."""
         if self.kind == "map":
-            return {name: sub.value() for name, sub in self.fields.items()}
+            return {name: sub.value(lists) for name, sub in self.fields.items()}
         if self.kind == "list":
-            return [(self.item or Shape()).value()]
+            return [(self.item or Shape()).value(lists)] * self._length(lists)
         if self.kind == "json":
-            return json.dumps((self.encoded or Shape()).value())
+            return json.dumps((self.encoded or Shape()).value(lists))
         if self.kind == "number":
             return float(self.literal) if isinstance(self.literal, int | float) else 7.0
         if self.kind == "bool":
             return True if self.literal is None else bool(self.literal)
         return self.literal if isinstance(self.literal, str) else _WORD
+
+    def _length(self, lists: str) -> int:
+        if lists == "none":
+            return 0
+        if lists == "three":
+            return 3
+        if self.cap is not None and lists in ("cap", "over"):
+            return self.cap + (lists == "over")
+        return 1
+
+
+#: How long the lists of an expected answer are, in the order outcomes are given.
+LIST_LENGTHS = ("one", "none", "three", "cap", "over")
 
 
 @dataclass
@@ -241,14 +257,15 @@ def _encodes(text: str) -> bool:
     return isinstance(last, ast.IdentifierNode) and last.ident == "json"
 
 
-def happy_scenario(tool: CompositeToolConfig) -> Scenario:
-    """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
+def _walked(tool: CompositeToolConfig) -> _Walk:
+    """Every template of ``tool`` walked: the shapes its readers expect."""
     walk = _Walk()
-    shapes = ToolShapes(content_tools=content_tools(tool, dataflow(tool)))
     items_of: dict[str, tuple[Shape, str]] = {}
     for step in tool.steps:
         if step.effective_type == STEP_FOR_EACH:
             items = walk.template(step.collection)
+            if items is not None:
+                items.cap = iteration_limit(step)
             item_shape = Shape() if items is None else items.items()
             items_of[step.id] = (item_shape, step.item_var or "item")
     for site in template_sites(tool):
@@ -260,26 +277,57 @@ def happy_scenario(tool: CompositeToolConfig) -> Scenario:
         walk.item = None
     if tool.output is not None:
         _output(walk, dict(tool.output.properties))
-    backends: dict[str, dict[str, Any]] = {}
-    answers: list[dict[str, Any]] = []
-    for step in tool.steps:
-        shape = walk.steps.get(step.id, Shape(kind="map"))
-        if step.effective_type == STEP_ELICITATION:
-            content = shape.fields.get("content", Shape(kind="map"))
-            answers.append({"action": "accept", "content": _as_map(content.value())})
-            continue
-        if step.effective_type == STEP_FOR_EACH:
-            called, body = (step.inner_step.tool if step.inner_step else ""), {}
-        else:
-            called, body = step.tool, _as_map(shape.value())
-        if called:
-            backends.setdefault(called, {}).update(body)
+    return walk
+
+
+def expected_answers(tool: CompositeToolConfig) -> dict[str, list[dict[str, Any]]]:
+    """Each backend tool's answers as its readers expect them, by tool: lists of one item
+    first, then each other length of :data:`LIST_LENGTHS` that makes a different answer. A
+    tool called by several steps answers with every field they read."""
+    walk = _walked(tool)
+    answers: dict[str, list[dict[str, Any]]] = {}
+    for lists in LIST_LENGTHS:
+        backends: dict[str, dict[str, Any]] = {}
+        for step in tool.steps:
+            if step.effective_type == STEP_ELICITATION:
+                continue
+            if step.effective_type == STEP_FOR_EACH:
+                called, body = (step.inner_step.tool if step.inner_step else ""), {}
+            else:
+                shape = walk.steps.get(step.id, Shape(kind="map"))
+                called, body = step.tool, _as_map(shape.value(lists))
+            if called:
+                backends.setdefault(called, {}).update(body)
+        for name, body in backends.items():
+            held = answers.setdefault(name, [])
+            if body not in held:
+                held.append(body)
+    return answers
+
+
+def happy_scenario(tool: CompositeToolConfig) -> Scenario:
+    """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
+    walk = _walked(tool)
+    shapes = ToolShapes(content_tools=content_tools(tool, dataflow(tool)))
+    answers = [
+        {
+            "action": "accept",
+            "content": _as_map(
+                walk.steps.get(step.id, Shape(kind="map"))
+                .fields.get("content", Shape(kind="map"))
+                .value()
+            ),
+        }
+        for step in tool.steps
+        if step.effective_type == STEP_ELICITATION
+    ]
     return scenario_from_document(
         {
             "tool": tool.name,
             "params": {**_as_map(walk.params.value()), **_params(tool.parameters)},
             "backends": {
-                name: {"results": [shapes.success(name, body)]} for name, body in backends.items()
+                name: {"results": [shapes.success(name, bodies[0])]}
+                for name, bodies in expected_answers(tool).items()
             },
             "elicitations": answers or [{"action": "accept", "content": {}}],
         }

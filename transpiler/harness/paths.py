@@ -1,6 +1,10 @@
 """Path-exhaustive scenarios: every combination of step outcomes, up to a limit.
 
-Each backend tool gets a small set of outcomes — success with the read fields
+Each backend tool gets a small set of outcomes — first the answers its readers
+expect (fields of the kinds templates use, forEach items with the fields the
+inner step reads, JSON text that ``fromJson`` parses into what is read of it;
+lists of one item, none, three, a forEach's ``maxIterations`` and one more),
+then success with the read fields
 set to one template literal, to another, or to a text no template compares
 with (so every condition can go either way with every field present), success
 with the fields missing, an ``isError`` result, a
@@ -18,7 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from transpiler.harness.shapes import ToolShapes, Trie
@@ -38,17 +42,21 @@ def _filled(trie: Trie, value: Any, lists: set[str], size: int) -> dict[str, Any
     return body
 
 
-def tool_outcomes(shapes: ToolShapes, tool: str) -> list[dict[str, Any]]:
-    """The distinct outcomes one backend tool is given."""
+def tool_outcomes(
+    shapes: ToolShapes, tool: str, expected: Sequence[dict[str, Any]] = ()
+) -> list[dict[str, Any]]:
+    """The distinct outcomes one backend tool is given: first the ``expected`` answers (what
+    its readers expect, :func:`transpiler.harness.happy.expected_answers`), then the rest."""
     trie = shapes.output_fields.get(tool, {})
     lists = shapes.collection_fields.get(tool, set())
     literals = shapes.literals or ["x"]
     other = next(text for text in ("other", "other-1", "other-2") if text not in literals)
-    outcomes: list[dict[str, Any]] = []
+    outcomes: list[dict[str, Any]] = [{"results": [shapes.success(tool, b)]} for b in expected]
     for size in (1, 0, 3) if lists else (1,):
         for value in dict.fromkeys([literals[0], literals[-1], other]):
             outcomes.append({"results": [shapes.success(tool, _filled(trie, value, lists, size))]})
     outcomes.append({"results": [shapes.success(tool, {})]})
+    outcomes = [o for i, o in enumerate(outcomes) if o not in outcomes[:i]]
     outcomes.append(
         {"results": [{"isError": True, "content": [{"type": "text", "text": "failed"}]}]}
     )
@@ -72,10 +80,17 @@ def elicitation_outcomes(shapes: ToolShapes) -> list[list[dict[str, Any]]]:
 
 
 def combinations(
-    shapes: ToolShapes, name: str, params: dict[str, Any], limit: int, seed: int
+    shapes: ToolShapes,
+    name: str,
+    params: dict[str, Any],
+    limit: int,
+    seed: int,
+    expected: Mapping[str, Sequence[dict[str, Any]]] | None = None,
 ) -> tuple[list[Scenario], int]:
-    """Up to ``limit`` scenarios, one per outcome combination, and how many combinations exist."""
-    per_tool = [tool_outcomes(shapes, tool) for tool in shapes.tools]
+    """Up to ``limit`` scenarios, one per outcome combination, and how many combinations exist
+    (``expected``: each tool's answers as its readers expect them, tried first)."""
+    answers_of = expected or {}
+    per_tool = [tool_outcomes(shapes, tool, answers_of.get(tool, ())) for tool in shapes.tools]
     answers = elicitation_outcomes(shapes)
     total = len(answers)
     for outcomes in per_tool:
@@ -132,11 +147,18 @@ def path_of(trace: Trace) -> str:
     return json.dumps([trace.outcome, statuses, sorted(per_tool.items())])
 
 
-def sample_params(schema: Any) -> dict[str, Any]:
-    """One plain argument map conforming to the parameter schema (every property set)."""
+def sample_params(schema: Any, *, optional: bool = True) -> dict[str, Any]:
+    """One plain argument map conforming to the parameter schema: every property set, or
+    (``optional=False``) only the required ones, as an ordinary client often sends."""
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return {}
-    return {str(name): _sample_value(spec) for name, spec in schema["properties"].items()}
+    required = schema.get("required")
+    wanted = set(required) if isinstance(required, list) and not optional else None
+    return {
+        str(name): _sample_value(spec)
+        for name, spec in schema["properties"].items()
+        if wanted is None or name in wanted
+    }
 
 
 def _sample_value(schema: Any) -> Any:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
+from transpiler.declaration import TITLE as DECLARATION_TITLE
 from transpiler.deviations import CLASSES
 from transpiler.emit.inert import comment_text
 from transpiler.emit.limits import EmitterLimit, check_template
@@ -114,7 +115,7 @@ def _header(tool: CompositeToolConfig, source: str, state: State) -> list[str]:
     lines = [comment_text(f"{tool.name}: {tool.description}".rstrip(": "))]
     lines += ["", comment_text(f"Migrated from the vMCP composite tool at {source}.")]
     sections = (
-        ("deviation", "Where it differs from vMCP (see docs/deviations.md):"),
+        ("deviation", DECLARATION_TITLE),
         ("finding", "vMCP behaviour it keeps on purpose (see the findings of `check`):"),
     )
     for kind, title in sections:
