@@ -30,8 +30,23 @@ ALL_ENGINES = frozenset({"rust", "go"})
 
 
 @dataclass(frozen=True)
+class Variant:
+    """One way a script may behave instead of vMCP, at a site where its class applies: a switch
+    of the composite model (:mod:`transpiler.composite.variants` implements each by name)."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
 class DeviationClass:
-    """One named difference between vMCP's engine and a plain script."""
+    """One named difference between vMCP's engine and a plain script.
+
+    ``variants``: what a script may do instead at each site where the class applies; the
+    gate takes one of them (or vMCP's behaviour) per site, the same in every scenario. A
+    class without variants is still judged by ``affects``: a difference in what it can change
+    is excused on a run where it fired.
+    """
 
     id: str
     title: str
@@ -41,6 +56,7 @@ class DeviationClass:
     why: str
     affects: frozenset[Observable] = EVERYTHING
     engines: frozenset[str] = ALL_ENGINES
+    variants: tuple[Variant, ...] = ()
 
     def render(self) -> str:
         """One line for a script header: the id and how the script differs."""
@@ -62,6 +78,16 @@ CLASSES: dict[str, DeviationClass] = {
             "optional string parameter, else `None`",
             "sending `<no value>` to a backend is never what the author meant; failing loudly "
             "shows the broken assumption",
+            variants=(
+                Variant("stop", "the script stops there: the run fails with the script's text"),
+                Variant("empty", "the missing value prints as empty text"),
+                Variant(
+                    "none",
+                    "the missing value is `None`: `null` where the template is that one value, "
+                    "`None` inside text",
+                ),
+                Variant("default", "an output property takes its `default`"),
+            ),
         ),
         DeviationClass(
             "number-text",
@@ -71,6 +97,7 @@ CLASSES: dict[str, DeviationClass] = {
             "parameter or output built from that text fails to parse)",
             "prints the number as its digits (`1500000`)",
             "exponent notation for whole numbers is an artefact of Go's float64, not data",
+            variants=(Variant("digits", "whole numbers print as their digits"),),
         ),
         DeviationClass(
             "value-text",
@@ -82,6 +109,10 @@ CLASSES: dict[str, DeviationClass] = {
             "prints Starlark's text (`True`, `{\"a\": 1}`, `[\"x\", \"y\"]`) or JSON where the "
             "value is encoded on purpose",
             "Go's map syntax cannot be parsed by anything downstream",
+            variants=(
+                Variant("starlark", "booleans, maps and lists print as Starlark's `str()`"),
+                Variant("json", "booleans, maps and lists print as JSON"),
+            ),
         ),
         DeviationClass(
             "json-text",
@@ -105,6 +136,12 @@ CLASSES: dict[str, DeviationClass] = {
             "halts with the host's wording (`call_tool: <t>: <cause>`) or its own `fail()` text",
             "the wording of an error is not part of a tool's contract; the outcome is the same",
             affects=frozenset({Observable.ERROR_TEXT}),
+            variants=(
+                Variant(
+                    "own-text",
+                    "the run fails with any text; whether it fails and every call are unchanged",
+                ),
+            ),
         ),
         DeviationClass(
             "output-rendering",
@@ -146,6 +183,13 @@ CLASSES: dict[str, DeviationClass] = {
             "still runs",
             "returns at once, as the workflow's author asked: later steps do not run",
             "running a deployment the user declined is the opposite of the configured intent",
+            variants=(
+                Variant(
+                    "return",
+                    "the run ends there: every step not started is skipped, as vMCP skips a "
+                    "step, and the output is built from that",
+                ),
+            ),
         ),
         DeviationClass(
             "last-step-race",
@@ -224,17 +268,20 @@ A readable script is the code a person would write; where it behaves
 differently from vMCP's composite engine, the difference is one of the named
 classes below. A script declares the classes it may show in its header's
 `Where it differs from vMCP` block (the README gives the syntax; `emit --format
-json` and `Transpiled.deviations` repeat it); `check` excuses a difference only on
-a scenario where the composite run exercised a declared class whose reach
-covers every field that differs, and shows the smallest such scenario as the
-class's witness. Exact-style scripts declare none (except what a script cannot
-know, `workflow-metadata`, and fixes asked for with `--fix`).
+json` and `Transpiled.deviations` repeat it). A class with *variants* is a
+switch of the composite model: at each site where it applies, `check` lets the
+script take vMCP's behaviour or one of the variants, the same in every
+scenario, and nothing else ([equivalence.md](equivalence.md)); a class without
+variants yet excuses a difference in what it can change on a run where it
+fired. The smallest scenario where a declared class shows is its witness.
+Exact-style scripts declare none (except what a script cannot know,
+`workflow-metadata`, and fixes asked for with `--fix`).
 
 `check --accept CLASS,...` (or `--strict`, or the policy file) decides which
 classes a tool may show and still pass. This page is generated from
 `transpiler/deviations.py` (`python -m transpiler deviations --format markdown`).
 
-| class | when | vMCP | the script | why a script would rather differ | can change | engines |
+| class | when | vMCP | the script | why a script would differ | variants (else reach) | engines |
 |---|---|---|---|---|---|---|
 """
 
@@ -244,7 +291,9 @@ def markdown() -> str:
     rows = []
     for deviation in CLASSES.values():
         reach = (
-            "everything"
+            "; ".join(f"`{v.name}`: {v.text}" for v in deviation.variants)
+            if deviation.variants
+            else "everything"
             if deviation.affects == EVERYTHING
             else ", ".join(o.value for o in Observable if o in deviation.affects)
         )

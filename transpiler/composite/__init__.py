@@ -43,6 +43,7 @@ import json
 from dataclasses import replace
 
 from transpiler.composite.engine import execute
+from transpiler.composite.variants import VMCP, Variants
 from transpiler.config.model import CompositeToolConfig
 from transpiler.sim.backoff import CENTRE, Jitter, SeededJitter
 from transpiler.sim.scenario import Scenario
@@ -75,9 +76,11 @@ def run_composite(
     *,
     chooser: Chooser = CANONICAL,
     jitter: Jitter = CENTRE,
+    variants: Variants = VMCP,
 ) -> Trace:
-    """Run ``tool`` once against ``scenario`` under one schedule."""
-    return execute(tool, scenario, chooser, jitter)
+    """Run ``tool`` once against ``scenario`` under one schedule (and, with ``variants``, as a
+    script taking those deviations would run)."""
+    return execute(tool, scenario, chooser, jitter, variants)
 
 
 def run_composite_schedules(
@@ -86,6 +89,7 @@ def run_composite_schedules(
     schedule: str,
     limit: int = 64,
     canonical: tuple[Trace, ScriptedChooser] | None = None,
+    variants: Variants = VMCP,
 ) -> Explored:
     """Traces under ``schedule``: one for canonical/random, every distinct one for all.
 
@@ -103,7 +107,11 @@ def run_composite_schedules(
     distinct: dict[str, Trace] = {}
     summary = Exploration(0, False)
     first = None if canonical is None else (replace(canonical[0]), canonical[1])
-    runs = explore(lambda chooser: run_composite(tool, scenario, chooser=chooser), limit, first)
+    runs = explore(
+        lambda chooser: run_composite(tool, scenario, chooser=chooser, variants=variants),
+        limit,
+        first,
+    )
     for item in runs:
         if isinstance(item, Exploration):
             summary = item

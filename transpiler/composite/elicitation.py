@@ -177,9 +177,10 @@ def _apply_handler(
         error = GoError(f"{text}: step {step.id}")
     elif handler.action == "skip_remaining":
         state.record_success(step.id, {"action": reason, "skipped": True}, session.now)
-        session.recorder.quirks.add(
-            "skip-remaining", Site(step.id, "on" + reason.capitalize()), f"answer: {reason}"
-        )
+        site = Site(step.id, "on" + reason.capitalize())
+        session.recorder.quirks.add("skip-remaining", site, f"answer: {reason}")
+        taken = session.expander.variants.at("skip-remaining", site) == "return"
+        session.returning = session.returning or taken
         return None
     elif handler.action == "continue":
         state.record_success(step.id, {"action": reason}, session.now)

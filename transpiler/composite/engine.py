@@ -32,6 +32,7 @@ from transpiler.composite.params import apply_parameter_defaults
 from transpiler.composite.quirks import Site
 from transpiler.composite.session import Recorder, Session, ToolView
 from transpiler.composite.state import WorkflowMetadata, WorkflowState
+from transpiler.composite.variants import VMCP, Variants
 from transpiler.config.model import CompositeToolConfig
 from transpiler.golang.values import GoValue
 from transpiler.sim.backends import SimulatedBackends
@@ -79,9 +80,14 @@ def _workflow_id(name: str, scenario: Scenario) -> str:
 
 
 def execute(
-    tool: CompositeToolConfig, scenario: Scenario, chooser: Chooser, jitter: Jitter
+    tool: CompositeToolConfig,
+    scenario: Scenario,
+    chooser: Chooser,
+    jitter: Jitter,
+    variants: Variants = VMCP,
 ) -> Trace:
-    """Run the tool once against the scenario's backends; the trace of what happened."""
+    """Run the tool once against the scenario's backends; the trace of what happened (under
+    ``variants``: as a script with those deviations would run, :mod:`.variants`)."""
     kernel = Kernel(chooser)
     backends = SimulatedBackends(scenario)
     params = apply_parameter_defaults(tool.parameters, scenario.params)
@@ -91,7 +97,7 @@ def execute(
     session = Session(
         kernel,
         state,
-        Expander(state, chooser, recorder.quirks),
+        Expander(state, chooser, recorder.quirks, variants),
         ToolView(backends, sorted(scenario.backends)),
         recorder,
         jitter,
@@ -99,6 +105,9 @@ def execute(
     ending = _Ending()
     main = kernel.spawn(_workflow(session, tool, ending), (-1,), "workflow")
     kernel.run()
+    if kernel.halted is not None:  # a variant stopped the script: it fails, in its own words
+        ending.output, ending.error = None, GoError(str(kernel.halted))
+        return _trace(session, tool, ending, backends.incomplete, any_error_text=True)
     if main.error is not None:
         raise main.error
     return _trace(session, tool, ending, backends.incomplete)
@@ -151,9 +160,18 @@ def _levels(tool: CompositeToolConfig) -> list[list[str]]:
         return []
 
 
-def _trace(session: Session, tool: CompositeToolConfig, ending: _Ending, incomplete: bool) -> Trace:
+def _trace(
+    session: Session,
+    tool: CompositeToolConfig,
+    ending: _Ending,
+    incomplete: bool,
+    any_error_text: bool = False,
+) -> Trace:
     if ending.error is not None:
-        session.recorder.quirks.add("error-text", Site(None, "result"), ending.error.text)
+        site = Site(None, "result")
+        session.recorder.quirks.add("error-text", site, ending.error.text)
+        own_text = session.expander.variants.at("error-text", site) == "own-text"
+        any_error_text = any_error_text or own_text
     view = client_view(ending.output, ending.error)
     steps = {
         step_id: StepRecord(
@@ -179,4 +197,5 @@ def _trace(session: Session, tool: CompositeToolConfig, ending: _Ending, incompl
         incomplete=incomplete,
         virtual_duration_ns=session.now,
         quirks=recorder.quirks.events,
+        any_error_text=any_error_text,
     )

@@ -31,6 +31,7 @@ from transpiler.composite.quirks import (
     judge_text,
 )
 from transpiler.composite.state import WorkflowState
+from transpiler.composite.variants import VMCP, ScriptStopped, Variants, printer
 from transpiler.diagnostics import TranspilerError
 from transpiler.golang.strconv import quote
 from transpiler.golang.values import GoValue
@@ -81,10 +82,17 @@ class Expander:
     quirks goes to ``quirks`` (:mod:`transpiler.composite.quirks`).
     """
 
-    def __init__(self, state: WorkflowState, chooser: Chooser, quirks: QuirkLog) -> None:
+    def __init__(
+        self,
+        state: WorkflowState,
+        chooser: Chooser,
+        quirks: QuirkLog,
+        variants: Variants = VMCP,
+    ) -> None:
         self.state = state
         self.chooser = chooser
         self.quirks = quirks
+        self.variants = variants
 
     def string(
         self,
@@ -104,18 +112,29 @@ class Expander:
         if isinstance(template, GoError):
             return template
         seen = Observation() if seen is None else seen
+        data = self.state.template_data(for_each)
         try:
-            rendered = render(template, self.state.template_data(for_each), observation=seen)
+            rendered = render(template, data, observation=seen)
         except (TemplateLimitError, TemplateUnsupportedError) as beyond:
             raise SimulationLimitError(
                 f"cannot simulate this template: {beyond.go_message}"
             ) from None
         except TemplateExecError as failure:
             judge_text(self.quirks, site, template, seen)
+            self._stop_at_missing(site, seen)
             judge_failure(self.quirks, site, failure.go_message)
             return _exec_error(failure.go_message)
         judge_text(self.quirks, site, template, seen)
-        return rendered
+        self._stop_at_missing(site, seen)
+        choices = self.variants.printing(site)
+        if not choices:
+            return rendered
+        return render(template, data, printer=printer(choices))
+
+    def _stop_at_missing(self, site: Site, seen: Observation) -> None:
+        """``missing-value: stop``: a script that indexes a missing field stops there."""
+        if seen.missing and self.variants.at("missing-value", site) == "stop":
+            raise ScriptStopped(site)
 
     def arguments(
         self,

@@ -31,6 +31,7 @@ from transpiler.golang.strconv import NumError, parse_bool, parse_float, parse_i
 from transpiler.golang.types import type_name
 from transpiler.golang.values import NIL_LIST, NIL_MAP, GoValue, Int64
 from transpiler.gotemplate import Observation
+from transpiler.gotemplate.runtime import MISSING
 from transpiler.sim.schedule import Chooser
 
 NO_VALUE = "<no value>"
@@ -120,6 +121,12 @@ def _from_value(
         return expanded.wrap(f"failed to expand template for property {quote(name)}")
     if expanded == NO_VALUE and has_default:
         return coerce_default(definition.default, definition.type)
+    missing = expander.variants.at("missing-value", site) if seen.missing else None
+    if missing == "default" and has_default:
+        return coerce_default(definition.default, definition.type)
+    if missing == "none" and len(seen.printed) == 1 and seen.printed[0] in (MISSING, None):
+        return None  # the script returns the missing value itself
+
     parsed = _parse_typed(name, expanded, definition.type)
     failed = isinstance(parsed, GoError)
     judge_output(expander.quirks, site, definition.type, seen, parsed, failed)

@@ -162,11 +162,36 @@ def _judge_printed(log: QuirkLog, site: Site, value: Any) -> None:
         log.add("value-text", site, f"printed {format_value(value)}", notable=False)
     elif isinstance(value, _CONTAINERS):
         log.add("value-text", site, f"printed {format_value(value)[:60]}")
+        if _engine_sensitive(value):
+            log.add(
+                "rust-engine", site, "text of a value holding non-ASCII or a float", notable=False
+            )
     elif isinstance(value, float) and math.isfinite(value):
         if value.is_integer() and 1e6 <= abs(value) < _WHOLE_TEXT_LIMIT:
             log.add("number-text", site, f"printed {format_value(value)}")
         elif "e" in format_value(value) and not (value.is_integer() and abs(value) < 1e6):
             log.add("rust-engine", site, f"printed {format_value(value)}", notable=False)
+
+
+def _engine_sensitive(value: Any) -> bool:
+    """Whether a value holds what starlark-rust writes its own way in ``str`` and
+    ``json.encode``: non-ASCII text, a float that is not a whole number below 2^53, or
+    object keys out of order."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and not item.isascii():
+            return True
+        if isinstance(item, float) and not (item.is_integer() and abs(item) < _WHOLE_TEXT_LIMIT):
+            return True
+        if isinstance(item, dict):
+            if list(item) != sorted(item):
+                return True  # json.encode sorts keys on go.starlark.net only
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _judge_json(log: QuirkLog, site: Site, value: Any) -> None:

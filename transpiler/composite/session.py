@@ -79,6 +79,8 @@ class Session:
     tools: ToolView
     recorder: Recorder
     jitter: Jitter
+    #: ``skip-remaining: return`` was taken: every step not yet started is skipped.
+    returning: bool = False
 
     @property
     def now(self) -> int:

@@ -32,6 +32,9 @@ def execute_step(
     state.record_start(step.id, level)
     timeout = step.timeout if step.timeout > 0 else DEFAULT_STEP_TIMEOUT_NS
     step_context = level_context.child(session.now + timeout)
+    if session.returning:  # skip-remaining: return, taken by an earlier step
+        state.record_skipped(step.id, level, step.default_results, session.now)
+        return None
     if step.condition:
         verdict = session.expander.condition(
             level_context, step.condition, Site(step.id, "condition", "condition")

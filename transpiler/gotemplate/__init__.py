@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from transpiler.golang.values import GoValue
 from transpiler.gotemplate.errors import (
@@ -65,9 +67,11 @@ def render(
     *,
     limits: ExecutionLimits | None = None,
     observation: Observation | None = None,
+    printer: Callable[[Any], str] | None = None,
 ) -> str:
     """Execute ``template`` over ``data``; raises :class:`TemplateExecError`.
 
-    ``observation``, when given, records what was read and printed.
+    ``observation``, when given, records what was read and printed; ``printer`` writes what
+    actions print instead of Go's ``%v``.
     """
-    return execute(template, data, limits, observation)
+    return execute(template, data, limits, observation, printer)

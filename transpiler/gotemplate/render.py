@@ -12,7 +12,7 @@ that would make vMCP spin or exhaust memory (:class:`ExecutionLimits`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,8 +149,10 @@ class _Executor:
         budget: _Budget,
         depth: int = 0,
         observation: Observation | None = None,
+        printer: Callable[[Any], str] | None = None,
     ) -> None:
         self.observation = observation
+        self.printer = printer
         self.template = template
         self.tree_name = tree_name
         self.out = out
@@ -195,6 +197,12 @@ class _Executor:
 
     # --- walking -----------------------------------------------------------------
 
+    def show(self, value: Any) -> str:
+        """The text an action prints for ``value``."""
+        if self.printer is not None:
+            return self.printer(value)
+        return NO_VALUE if value is MISSING else format_value(value)
+
     def walk(self, dot: Any, boxed: bool, node: ast.Node) -> Call[None]:
         self.at(node)
         self.step()
@@ -206,7 +214,7 @@ class _Executor:
                 self.at(node)
                 if self.observation is not None:
                     self.observation.printed.append(value)
-                self.out.write(NO_VALUE if value is MISSING else format_value(value))
+                self.out.write(self.show(value))
         elif isinstance(node, ast.ListNode):
             for child in node.nodes:
                 if isinstance(child, ast.TextNode):
@@ -250,7 +258,7 @@ class _Executor:
                 self.at(child)
                 if self.observation is not None:
                     self.observation.printed.append(value)
-                self.out.write(NO_VALUE if value is MISSING else format_value(value))
+                self.out.write(self.show(value))
 
     def walk_if_or_with(self, dot: Any, boxed: bool, node: ast.BranchNode) -> Call[None]:
         mark = len(self.vars)
@@ -340,7 +348,13 @@ class _Executor:
         if node.pipe is not None:
             new_dot = yield self.eval_pipeline(dot, boxed, node.pipe)
         callee = _Executor(
-            self.template, node.name, self.out, self.budget, self.depth + 1, self.observation
+            self.template,
+            node.name,
+            self.out,
+            self.budget,
+            self.depth + 1,
+            self.observation,
+            self.printer,
         )
         callee.vars = [_Variable("$", new_dot, False)]
         yield callee.walk(new_dot, False, tree)
@@ -641,14 +655,17 @@ def execute(
     data: Any,
     limits: ExecutionLimits | None = None,
     observation: Observation | None = None,
+    printer: Callable[[Any], str] | None = None,
 ) -> str:
     """Run ``template`` over ``data`` as ``tmpl.Execute`` does, then vMCP's size check.
 
-    ``observation``, when given, is filled with what the execution read and printed.
+    ``observation``, when given, is filled with what the execution read and printed;
+    ``printer``, when given, writes what actions print instead of Go's ``%v`` (the model's
+    variants of printing classes).
     """
     out = _Output()
     budget = _Budget(limits or ExecutionLimits())
-    executor = _Executor(template, template.name, out, budget, observation=observation)
+    executor = _Executor(template, template.name, out, budget, 0, observation, printer)
     root = MISSING if data is None else data
     executor.vars = [_Variable("$", root, False)]
     if _flat(template.root):

@@ -25,9 +25,11 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from transpiler.composite import run_composite, run_composite_schedules
+from transpiler.composite import run_composite
+from transpiler.composite.variants import SiteKey
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
+from transpiler.deviations import CLASSES
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
 from transpiler.emit.inert import has_unsafe_text
@@ -38,26 +40,22 @@ from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import expected_answers, happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
-from transpiler.harness.relation import (
-    Difference,
-    Match,
-    best_match,
-    differences,
-    explain,
-    necessary,
-    shown_by,
-)
+from transpiler.harness.readings import VMCP_CHOICE, Readings, variants_of
+from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.verdict import Verdict
-from transpiler.sim.scenario import Scenario
+from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace
 from transpiler.starlark_runtime import EngineError, run_starlark, run_starlark_many
 from transpiler.starlark_runtime.run import GoOnlyScript
 from transpiler.starlark_runtime.versions import engine_versions
 
-SCHEDULE_LIMIT = 32
 ENGINES = ("rust", "go")
+#: Numbers on either side of where Go starts writing whole floats in exponent form.
+THRESHOLD_NUMBERS = (999_999, 1_000_000)
+#: Scenarios kept per site, smallest first, to find the witness of its variant.
+WITNESS_CANDIDATES = 3
 
 
 @dataclass(frozen=True)
@@ -228,6 +226,9 @@ class _Run:
         self.modules = modules
         self.engines = engines
         self.declared = declared
+        switchable = frozenset(c for c in declared if CLASSES[c].variants)
+        self.readings = Readings(self.config, switchable, declared - switchable)
+        self.reached: dict[SiteKey, list[tuple[int, Scenario, str, Trace]]] = {}
         self.count = 0
         self.paths: set[str] = set()
         self.witnesses: dict[str, Witness] = {}
@@ -256,15 +257,20 @@ class _Run:
         return None
 
     def compare(
-        self, scenario: Scenario, ran: Mapping[str, Trace | EngineError] | None = None
+        self,
+        scenario: Scenario,
+        ran: Mapping[str, Trace | EngineError] | None = None,
+        keep: bool = True,
     ) -> Counterexample | None:
         """Run both forms on every engine (the script's runs ``ran`` already, when given); the
-        counterexample when nothing explains a difference."""
-        self.count += 1
+        counterexample when no reading (:mod:`readings`) makes the model's run match the
+        script's. With ``keep``, the scenario narrows the readings and may give witnesses."""
+        if keep:
+            self.count += 1
         recorder = ScriptedChooser()
         composite = run_composite(self.config, scenario, chooser=recorder)
-        self.paths.add(path_of(composite))
-        schedules: list[Trace] | None = None
+        if keep:
+            self.paths.add(path_of(composite))
         done: set[str] = set()
         while pending := [e for e in self.engines if e not in done]:
             engine = pending[0]
@@ -275,21 +281,66 @@ class _Run:
                 continue
             if isinstance(script, EngineError):
                 raise script
-            match = explain(composite, script, self.declared, engine)
-            if match is None or not match.exact:
-                if schedules is None:
-                    schedules = [composite]
-                    if recorder.branched:  # else the canonical schedule is the only one
-                        schedules += run_composite_schedules(
-                            self.config, scenario, "all", SCHEDULE_LIMIT, (composite, recorder)
-                        )
-                match = best_match(schedules, script, self.declared, engine)
-            if match is None:
-                found = differences(composite, script)
-                return Counterexample(scenario, engine, found, composite, script)
-            if not match.exact:
-                self._witness(scenario, engine, match, script)
+            found = self.readings.match(
+                scenario, composite, recorder.branched, script, engine, keep
+            )
+            if found is None:
+                return Counterexample(
+                    scenario, engine, differences(composite, script), composite, script
+                )
+            if keep:
+                self._reached(scenario, engine, found.trace, script)
+                if not found.match.exact:
+                    self._witness(scenario, engine, found.match, script)
         return None
+
+    def _reached(self, scenario: Scenario, engine: str, trace: Trace, script: Trace) -> None:
+        """Keep the smallest scenarios that reached each site of a switchable class."""
+        size = len(json.dumps(scenario.to_json(), sort_keys=True, default=str))
+        for event in trace.quirks:
+            if event.deviation not in self.readings.switchable:
+                continue
+            held = self.reached.setdefault((event.deviation, event.step, event.site), [])
+            if any(entry[1] is scenario for entry in held):
+                continue
+            held.append((size, scenario, engine, script))
+            held.sort(key=lambda entry: entry[0])
+            del held[WITNESS_CANDIDATES:]
+
+    def variant_witnesses(self) -> dict[str, Witness]:
+        """For each class the chosen reading takes a variant of, the smallest scenario where
+        that variant and vMCP's behaviour differ, the script beside vMCP at that site."""
+        chosen = self.readings.chosen
+        found: dict[str, Witness] = {}
+        for site, choice in chosen.items():
+            if choice == VMCP_CHOICE:
+                continue
+            for size, scenario, engine, script in self.reached.get(site, []):
+                held = found.get(site[0])
+                if held is not None and held.size <= size:
+                    break
+                base = run_composite(
+                    self.config, scenario, variants=variants_of({**chosen, site: VMCP_CHOICE})
+                )
+                shown = differences(base, script)
+                if not shown:
+                    continue
+                where = f"step {site[1]}, {site[2]}" if site[1] else site[2]
+                first = shown[0]
+                found[site[0]] = Witness(
+                    site[0],
+                    scenario,
+                    engine,
+                    frozenset({site[0]}),
+                    shown,
+                    base,
+                    script,
+                    size,
+                    (False, 1, size),
+                    Difference(f"{first.field} ({where}: {choice})", first.composite, first.script),
+                )
+                break
+        return found
 
     def _run(self, engine: str, scenario: Scenario) -> Trace | EngineError:
         """The script's run of one scenario on one engine, or the engine's refusal."""
@@ -401,7 +452,8 @@ def check_tool(
     report.engines = run.engines
     if run.go_only is not None:
         report.notes = (f"checked on go.starlark.net only: {run.go_only}",)
-    report.witnesses = {c: run.witnesses[c] for c in report.declared if c in run.witnesses}
+    witnessed = {**run.witnesses, **run.variant_witnesses()}
+    report.witnesses = {c: witnessed[c] for c in report.declared if c in witnessed}
     if report.counterexample is not None:
         report.verdict = Verdict.DIFFERS
         example = report.counterexample
@@ -481,11 +533,17 @@ def _exhaustive(
     chosen, total = combinations(
         shapes, tool.effective.name, params, options.paths, options.seed, expected
     )
-    required = sample_params(tool.effective.parameters, optional=False)
-    if chosen and required != params:
+    if chosen:
         # The first combination (everything succeeds, every answer accepts) once more with the
-        # optional parameters left out: where a default of the workflow or the script shows.
-        chosen.append(replace(chosen[0], params=required))
+        # optional parameters left out (where a default of the workflow or the script shows),
+        # and with every number just below and at a million (where Go's text of it changes).
+        schema = tool.effective.parameters
+        others = [sample_params(schema, optional=False)]
+        others += [sample_params(schema, number=n) for n in THRESHOLD_NUMBERS]
+        first = chosen[0].to_json()
+        for other in dict.fromkeys(json.dumps(o, sort_keys=True) for o in others):
+            if other != json.dumps(params, sort_keys=True):
+                chosen.append(scenario_from_document({**first, "params": json.loads(other)}))
     report.paths_enumerated, report.paths_run = total, len(chosen)
     return run.compare_all(chosen)
 
@@ -524,13 +582,13 @@ def _shrunk(run: _Run, generator: Gen, options: CheckOptions) -> Counterexample 
     try:
         minimal = find(
             generator.strategy(),
-            lambda s: run.compare(s) is not None,
+            lambda s: run.compare(s, keep=False) is not None,
             settings=budget,
             random=Random(options.seed),
         )
     except NoSuchExample:
         return None
-    return run.compare(minimal)
+    return run.compare(minimal, keep=False)
 
 
 def pair_digest(

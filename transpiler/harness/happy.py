@@ -68,20 +68,24 @@ class Shape:
         if self.kind in ("string", "number", "bool"):
             self.kind, self.literal = kind, literal
 
-    def value(self, lists: str = "one") -> Any:
+    def value(self, lists: str = "one", nth: int = 0) -> Any:
         """A JSON value of this shape; its lists hold one item, or by ``lists``: ``none``,
-        ``three``, or (``cap``, ``over``) a forEach's maxIterations and one more."""
+        ``three``, or (``cap``, ``over``) a forEach's maxIterations and one more. Items after
+        the first differ from it (``nth``: a text gets ``-n``, a number ``+n``)."""
         if self.kind == "map":
-            return {name: sub.value(lists) for name, sub in self.fields.items()}
+            return {name: sub.value(lists, nth) for name, sub in self.fields.items()}
         if self.kind == "list":
-            return [(self.item or Shape()).value(lists)] * self._length(lists)
+            item = self.item or Shape()
+            return [item.value(lists, nth + index) for index in range(self._length(lists))]
         if self.kind == "json":
-            return json.dumps((self.encoded or Shape()).value(lists))
+            return json.dumps((self.encoded or Shape()).value(lists, nth))
         if self.kind == "number":
-            return float(self.literal) if isinstance(self.literal, int | float) else 7.0
+            base = float(self.literal) if isinstance(self.literal, int | float) else 7.0
+            return base + nth
         if self.kind == "bool":
             return True if self.literal is None else bool(self.literal)
-        return self.literal if isinstance(self.literal, str) else _WORD
+        text = self.literal if isinstance(self.literal, str) else _WORD
+        return f"{text}-{nth}" if nth else text
 
     def _length(self, lists: str) -> int:
         if lists == "none":

@@ -147,29 +147,32 @@ def path_of(trace: Trace) -> str:
     return json.dumps([trace.outcome, statuses, sorted(per_tool.items())])
 
 
-def sample_params(schema: Any, *, optional: bool = True) -> dict[str, Any]:
+def sample_params(
+    schema: Any, *, optional: bool = True, number: int | None = None
+) -> dict[str, Any]:
     """One plain argument map conforming to the parameter schema: every property set, or
-    (``optional=False``) only the required ones, as an ordinary client often sends."""
+    (``optional=False``) only the required ones, as an ordinary client often sends; numbers are
+    ``number`` when given (to sit on either side of a formatting threshold)."""
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return {}
     required = schema.get("required")
     wanted = set(required) if isinstance(required, list) and not optional else None
     return {
-        str(name): _sample_value(spec)
+        str(name): _sample_value(spec, number)
         for name, spec in schema["properties"].items()
         if wanted is None or name in wanted
     }
 
 
-def _sample_value(schema: Any) -> Any:
+def _sample_value(schema: Any, number: int | None = None) -> Any:
     if not isinstance(schema, dict):
         return "x"
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return schema["enum"][0]
     kind = schema.get("type")
     plain: dict[str, Any] = {
-        "integer": 1,
-        "number": 1.5,
+        "integer": 1 if number is None else number,
+        "number": 1.5 if number is None else float(number),
         "boolean": True,
         "array": [],
         "object": {},

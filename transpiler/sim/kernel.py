@@ -40,6 +40,10 @@ class ContextError(Exception):
         self.deadline = deadline
 
 
+class Halt(Exception):
+    """Raised in a thread to end the whole run at once, every other thread where it stands."""
+
+
 class KernelError(Exception):
     """A bug in a model running on the kernel (e.g. every thread blocked forever)."""
 
@@ -255,6 +259,7 @@ class Kernel:
         self._sequence = 0
         self._threads: list[Thread] = []
         self._deferred: Decision | None = None
+        self.halted: Halt | None = None
 
     def context(self, deadline_ns: int | None = None) -> Context:
         """A root context (``context.Background`` with an optional deadline)."""
@@ -275,7 +280,7 @@ class Kernel:
 
     def run(self) -> None:
         """Run until every thread has finished."""
-        while True:
+        while self.halted is None:
             decision = self._deferred or self._decide()
             self._deferred = None
             if decision is None:
@@ -326,6 +331,8 @@ class Kernel:
             delivery = immediate
 
     def _finish(self, thread: Thread, value: Any, error: BaseException | None) -> None:
+        if isinstance(error, Halt) and self.halted is None:
+            self.halted = error
         thread.done = True
         thread.value = value
         thread.error = error

@@ -108,6 +108,9 @@ class Trace:
     virtual_duration_ns: int = 0
     schedule: str = "canonical"
     quirks: list[QuirkEvent] = field(default_factory=list)
+    #: A model run under a reading whose failure may carry any text (``error-text``'s
+    #: ``own-text``, ``missing-value``'s ``stop``): a script's failure text matches it.
+    any_error_text: bool = False
 
     def fired(self) -> frozenset[str]:
         """The deviation classes this run exercised (composite form only)."""

@@ -1,0 +1,101 @@
+"""A declared class is a semantics, not an excuse: wrong edits of certified scripts are rejected.
+
+Each case edits a hand-written script the gate passes (``corpus/goldens/handwritten``) in a
+way a person might, so that it behaves differently from its workflow outside anything its
+declared classes allow, and checks both engines reject it (issue 20's loopholes).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+from tests.emit.test_readable import HANDWRITTEN, SPECIFIED
+from transpiler.config.loader import load_paths
+from transpiler.gobuild import go_available
+from transpiler.harness.check import ENGINES, CheckOptions, ToolReport, check_tool
+from transpiler.harness.verdict import Verdict
+
+OPTIONS = CheckOptions(
+    examples=20, paths=32, engines=ENGINES if go_available(needs_starlark=True) else ("rust",)
+)
+
+
+def checked(name: str, old: str = "", new: str = "") -> ToolReport:
+    """The gate's report on the hand-written script ``name`` with ``old`` replaced by ``new``."""
+    path, tool_name = SPECIFIED[name]
+    tool = next(t for t in load_paths([REPO_ROOT / path]).tools if t.effective.name == tool_name)
+    script = (HANDWRITTEN / f"{name}.star").read_text()
+    assert old in script, old
+    return check_tool(tool, OPTIONS, script=script.replace(old, new, 1))
+
+
+EDITS = {
+    # missing-value fires on every run (output.results is never there): it must not excuse
+    # an argument dropped elsewhere, a skipped item or another tool called.
+    "co-occurring class, argument dropped": (
+        "scan_image_packages",
+        '            "ecosystem": str(pkg["ecosystem"]),\n',
+        "",
+    ),
+    "co-occurring class, first item skipped": (
+        "scan_image_packages",
+        "        for pkg in packages\n",
+        "        for pkg in packages[1:]\n",
+    ),
+    "co-occurring class, another tool called": (
+        "scan_image_packages",
+        'call_tool("osv.query"',
+        'call_tool("oci.get_image_packages"',
+    ),
+    "co-occurring class, wrong count": (
+        "scan_image_packages",
+        '"scanned": len(packages)',
+        '"scanned": len(packages) + 1',
+    ),
+    # missing-value's variants are stop, empty text, None and the output's default: an
+    # invented default is none of them.
+    "invented default": (
+        "deploy_with_approval",
+        '(pr_number, merge["sha"])',
+        '(pr_number, merge.get("sha", "HEAD"))',
+    ),
+    # number-text lets the number print as digits at its own site, nothing else.
+    "a number decides the environment": (
+        "deploy_with_approval",
+        '"environment": str(approval.content["environment"]),',
+        '"environment": "production" if pr_number >= 1000000 else '
+        'str(approval.content["environment"]),',
+    ),
+    # skip-remaining's variant returns at once: a declined run that still deploys is wrong.
+    "declined, then deployed": (
+        "interactive_workflow",
+        '        return {"action": "decline", "skipped": True}\n',
+        '        call_tool("deploy_app", {})\n'
+        '        return {"action": "decline", "skipped": True}\n',
+    ),
+    # the main path of a fromJson'd answer is reached.
+    "fromJson main path: a call dropped": (
+        "research_topic",
+        '    call_tool("arxiv_download_paper", {"paper_id": paper_id})\n',
+        "",
+    ),
+    "fromJson main path: another item read": (
+        "research_topic",
+        '["papers"][0]["id"]',
+        '["papers"][-1]["id"]',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EDITS))
+def test_a_wrong_edit_is_rejected(case: str) -> None:
+    name, old, new = EDITS[case]
+    report = checked(name, old, new)
+    assert report.verdict is Verdict.DIFFERS, (case, report.verdict, report.reason)
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _, _ in EDITS.values()}))
+def test_the_unedited_script_passes(name: str) -> None:
+    report = checked(name)
+    assert report.verdict in (Verdict.EQUIVALENT, Verdict.EQUIVALENT_EXCEPT), report.reason

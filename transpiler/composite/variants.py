@@ -1,0 +1,172 @@
+"""Deviation classes as switches of the model: at a site, a script's behaviour instead of vMCP's.
+
+A *reading* chooses, for some sites where a class applied on a run, one of the
+class's variants (:mod:`transpiler.deviations`); every other site keeps vMCP's
+behaviour. Running the model under a reading gives the run a script with those
+choices would make, so a script's trace is compared with it exactly: nothing
+is excused that a chosen variant did not produce at its own site. Each variant
+is implemented here, by name:
+
+- ``missing-value``: ``stop`` ends the run where the template reads the
+  missing field (a failure with the script's own text); ``empty`` and ``none``
+  print it as ``""`` and ``None`` (a lone ``None`` argument is ``null``);
+  ``default`` gives an output property its ``default``.
+- ``number-text``: ``digits`` prints a whole number of a million or more as its
+  digits.
+- ``value-text``: ``starlark`` and ``json`` print booleans, maps and lists as
+  Starlark's ``str()`` and as JSON.
+- ``error-text``: ``own-text`` lets a failing run fail with any text.
+- ``skip-remaining``: ``return`` skips every step not yet started, as vMCP
+  skips a step whose condition is false.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from transpiler.composite.quirks import Site
+from transpiler.golang.fmt import format_value
+from transpiler.golang.jsonenc import encode_string
+from transpiler.golang.strconv import format_float, quote
+from transpiler.golang.values import AnyKeyMap, NilList, NilMap
+from transpiler.gotemplate.runtime import MISSING
+from transpiler.sim.kernel import Halt
+
+#: (class, step, place): where a class applied on a run.
+SiteKey = tuple[str, str | None, str]
+#: The classes whose variants change how a template prints a value.
+PRINTING: Final = ("missing-value", "number-text", "value-text")
+_NO_VALUE: Final = "<no value>"
+_WHOLE_TEXT_LIMIT: Final = 2.0**53
+
+
+def site_key(class_id: str, site: Site) -> SiteKey:
+    """The key of ``class_id`` at ``site``."""
+    return (class_id, site.step, site.place)
+
+
+@dataclass(frozen=True)
+class Variants:
+    """The variant each site takes in one run of the model (absent: vMCP's behaviour)."""
+
+    chosen: Mapping[SiteKey, str] = field(default_factory=dict)
+
+    def at(self, class_id: str, site: Site) -> str | None:
+        """The variant ``class_id`` takes at ``site``, or None for vMCP's behaviour."""
+        if not self.chosen:
+            return None
+        return self.chosen.get(site_key(class_id, site))
+
+    def printing(self, site: Site) -> dict[str, str]:
+        """The printing classes' variants at ``site``."""
+        if not self.chosen:
+            return {}
+        found = {c: self.chosen.get(site_key(c, site)) for c in PRINTING}
+        return {c: v for c, v in found.items() if v is not None}
+
+
+VMCP: Final = Variants()
+
+
+class ScriptStopped(Halt):
+    """``missing-value: stop``: the script stops where a template reads a missing field."""
+
+    def __init__(self, site: Site) -> None:
+        where = f"step {site.step}, {site.place}" if site.step else site.place
+        super().__init__(f"the script stopped at a missing value ({where})")
+
+
+def printer(choices: Mapping[str, str]) -> Callable[[Any], str]:
+    """How a template prints a value under the printing ``choices`` (class -> variant)."""
+    missing = choices.get("missing-value")
+    number = choices.get("number-text")
+    value_text = choices.get("value-text")
+
+    def show(value: Any) -> str:
+        if value is MISSING or value is None:
+            if missing == "empty":
+                return ""
+            if missing == "none":
+                return "None"
+            return _NO_VALUE if value is MISSING else format_value(value)
+        if value_text is not None and isinstance(value, bool | dict | list | NilMap | NilList):
+            return starlark_text(value) if value_text == "starlark" else json_text(value)
+        if number == "digits" and _whole_in_range(value):
+            return str(int(value))
+        return format_value(value)
+
+    return show
+
+
+def _whole_in_range(value: Any) -> bool:
+    return (
+        isinstance(value, float)
+        and math.isfinite(value)
+        and value.is_integer()
+        and 1e6 <= abs(value) < _WHOLE_TEXT_LIMIT
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A Go value as the script holds it: whole JSON numbers are ints, typed nils are None."""
+    if isinstance(value, NilMap | NilList) or value is MISSING:
+        return None
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value) if abs(value) < _WHOLE_TEXT_LIMIT else value
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, AnyKeyMap):
+        return {str(k): _plain(v) for k, v in value.items}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def starlark_text(value: Any) -> str:
+    """``str(value)`` in Starlark, of a value decoded from JSON."""
+    held = _plain(value)
+    if isinstance(held, str):
+        return held
+    return _repr(held)
+
+
+def _repr(value: Any) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, str):
+        return quote(value)  # go.starlark.net's repr; starlark-rust's is the rust-engine class
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_repr(k)}: {_repr(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_repr(item) for item in value) + "]"
+    return repr(value)
+
+
+def json_text(value: Any) -> str:
+    """go.starlark.net's ``json.encode(value)`` of a value decoded from JSON: keys sorted,
+    printable ASCII text quoted as Go's ``strconv.Quote``, other text as Go's
+    ``encoding/json`` (starlark-rust keeps keys in order and escapes its own way: the
+    rust-engine class)."""
+    held = _plain(value)
+    if isinstance(held, dict):
+        items = sorted(held.items())
+        return "{" + ",".join(f"{_json_string(k)}:{json_text(v)}" for k, v in items) + "}"
+    if isinstance(held, list):
+        return "[" + ",".join(json_text(item) for item in held) + "]"
+    if isinstance(held, str):
+        return _json_string(held)
+    if isinstance(held, float):
+        return format_float(held, "g", -1)
+    return json.dumps(held)
+
+
+def _json_string(text: str) -> str:
+    if text.isascii() and text.isprintable():
+        return quote(text)
+    return encode_string(text)

@@ -1,0 +1,216 @@
+"""Readings: the deviation variants a script takes, one per site, the same in every scenario.
+
+A *reading* chooses, for each site where a declared class with variants
+(:mod:`transpiler.deviations`) applied, vMCP's behaviour (``vmcp``) or one of
+the class's variants; the model run under it (:mod:`transpiler.composite.variants`)
+is what a script with those choices does. A script passes a scenario when its
+trace matches the model's run under a reading that agrees with every scenario
+before it: the gate holds every reading still possible (the first is the one
+reported) and narrows them scenario by scenario. Nothing else is excused,
+except by the classes that have no variants yet, which keep their reach rule
+(:func:`relation.explain`).
+
+Readings are searched from each held one: the run under it, then every reading
+that adds one variant at a site the run reached and the reading leaves open,
+nearest the script's trace first (:func:`relation.distance`), going on from the
+nearest while it comes nearer. Each search is bounded
+(:data:`RUNS_PER_READING` runs, :data:`READINGS_KEPT` readings kept); a bound
+met can only make the gate reject a script, never pass one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from transpiler.composite import run_composite, run_composite_schedules
+from transpiler.composite.variants import SiteKey, Variants
+from transpiler.config.model import CompositeToolConfig
+from transpiler.deviations import CLASSES
+from transpiler.harness.relation import Match, distance, explain
+from transpiler.sim.scenario import Scenario
+from transpiler.sim.trace import Trace
+
+#: vMCP's own behaviour at a site, as a reading records it.
+VMCP_CHOICE: Final = "vmcp"
+RUNS_PER_READING: Final = 64
+READINGS_KEPT: Final = 16
+SCHEDULED_READINGS: Final = 4
+SCHEDULE_LIMIT: Final = 32
+#: Runs still tried for an exact match once a class without variants excused one.
+EXACT_AFTER_EXCUSED: Final = 8
+
+Reading = dict[SiteKey, str]
+
+
+def variants_of(reading: Reading) -> Variants:
+    """The model's switches for ``reading`` (vMCP's choices are no switch)."""
+    return Variants({key: choice for key, choice in reading.items() if choice != VMCP_CHOICE})
+
+
+@dataclass(frozen=True)
+class Found:
+    """A reading the script's run agrees with, the model's run under it and the match."""
+
+    reading: Reading
+    trace: Trace
+    match: Match
+
+
+class Readings:
+    """The readings still possible for one script of one tool."""
+
+    def __init__(
+        self, config: CompositeToolConfig, switchable: frozenset[str], excusable: frozenset[str]
+    ) -> None:
+        self.config = config
+        self.switchable = switchable
+        self.excusable = excusable
+        self.held: list[Reading] = [{}]
+
+    @property
+    def chosen(self) -> Reading:
+        """The reading reported: the first still possible."""
+        return self.held[0]
+
+    def match(
+        self,
+        scenario: Scenario,
+        vmcp: Trace,
+        branched: bool,
+        script: Trace,
+        engine: str,
+        keep: bool = True,
+    ) -> Found | None:
+        """The best reading under which the model's run of ``scenario`` matches ``script``
+        (``vmcp``: the run under no variant; ``branched``: whether it met a scheduling choice),
+        or None; with ``keep``, only the readings that matched are held from now on."""
+        found: list[Found] = []
+        for reading in self.held:
+            excused: tuple[Reading, Trace, Match, list[SiteKey]] | None = None
+            runs = self._runs(scenario, reading, vmcp if not reading else None, script)
+            for tried, (current, trace, open_sites) in enumerate(runs):
+                match = explain(trace, script, self.excusable, engine)
+                if match is not None and match.exact:
+                    excused = (current, trace, match, open_sites)
+                    break
+                if match is not None and excused is None:
+                    excused, last = (current, trace, match, open_sites), tried + EXACT_AFTER_EXCUSED
+                if excused is not None and tried >= last:
+                    break
+            if excused is not None:
+                current, trace, match, open_sites = excused
+                settled = self._settled(scenario, reading, current, open_sites, script, engine)
+                found.append(Found(settled, trace, match))
+            if len(found) >= READINGS_KEPT:
+                break
+        if not found and branched:
+            found = self._scheduled(scenario, script, engine)
+        if not found:
+            return None
+        if keep:
+            self.held = _unique([f.reading for f in found])[:READINGS_KEPT]
+        return min(found, key=lambda f: (not f.match.exact, _deviations(f.reading)))
+
+    def _runs(
+        self, scenario: Scenario, reading: Reading, first: Trace | None, script: Trace
+    ) -> Iterator[tuple[Reading, Trace, list[SiteKey]]]:
+        """The model's run under ``reading``, then under readings that add one variant at a
+        time, each round every single addition (nearest the script first), going on from the
+        nearest while it comes nearer; each with the sites it reached and leaves open."""
+        current = reading
+        trace = first if first is not None else self._run(scenario, current)
+        runs = 1
+        open_sites = self._open(trace, current)
+        yield current, trace, open_sites
+        far = distance(trace, script)
+        while open_sites and runs < RUNS_PER_READING:
+            tried: list[tuple[int, int, Reading, Trace, list[SiteKey]]] = []
+            for site in open_sites:
+                for variant in CLASSES[site[0]].variants:
+                    if runs >= RUNS_PER_READING:
+                        break
+                    other = {**current, site: variant.name}
+                    other_trace = self._run(scenario, other)
+                    runs += 1
+                    apart = distance(other_trace, script)
+                    tried.append((apart, len(tried), other, other_trace, []))
+            tried.sort(key=lambda entry: entry[:2])
+            for _, _, other, other_trace, _ in tried:
+                yield other, other_trace, self._open(other_trace, other)
+            if not tried or tried[0][0] >= far:
+                return
+            far, _, current, trace, _ = tried[0]
+            open_sites = self._open(trace, current)
+
+    def _open(self, trace: Trace, reading: Reading) -> list[SiteKey]:
+        return [site for site in self._sites(trace) if site not in reading]
+
+    def _settled(
+        self,
+        scenario: Scenario,
+        held: Reading,
+        found: Reading,
+        open_sites: list[SiteKey],
+        script: Trace,
+        engine: str,
+    ) -> Reading:
+        """``held`` with each choice ``found`` made (vMCP's at the sites its run reached and
+        left open) fixed where this scenario rules out every other choice at that site; a site
+        where another choice would match the script too stays open."""
+        chosen = {**found, **dict.fromkeys(open_sites, VMCP_CHOICE)}
+        settled = dict(held)
+        for site, choice in chosen.items():
+            if site in held:
+                continue
+            others = [VMCP_CHOICE, *(v.name for v in CLASSES[site[0]].variants)]
+            trial = ({**chosen, site: other} for other in others if other != choice)
+            if not any(self._matches(scenario, reading, script, engine) for reading in trial):
+                settled[site] = choice
+        return settled
+
+    def _matches(self, scenario: Scenario, reading: Reading, script: Trace, engine: str) -> bool:
+        trace = self._run(scenario, reading)
+        return explain(trace, script, self.excusable, engine) is not None
+
+    def _run(self, scenario: Scenario, reading: Reading) -> Trace:
+        return run_composite(self.config, scenario, variants=variants_of(reading))
+
+    def _sites(self, trace: Trace) -> list[SiteKey]:
+        """The sites of switchable classes that ``trace`` reached, in the order it did."""
+        return list(
+            dict.fromkeys(
+                (event.deviation, event.step, event.site)
+                for event in trace.quirks
+                if event.deviation in self.switchable
+            )
+        )
+
+    def _scheduled(self, scenario: Scenario, script: Trace, engine: str) -> list[Found]:
+        """Matches under vMCP's other schedules, for the first held readings."""
+        found: list[Found] = []
+        for reading in self.held[:SCHEDULED_READINGS]:
+            explored = run_composite_schedules(
+                self.config, scenario, "all", SCHEDULE_LIMIT, variants=variants_of(reading)
+            )
+            for trace in explored:
+                match = explain(trace, script, self.excusable, engine)
+                if match is not None:
+                    found.append(Found(reading, trace, match))
+        return found
+
+
+def _deviations(reading: Reading) -> int:
+    return sum(choice != VMCP_CHOICE for choice in reading.values())
+
+
+def _unique(readings: list[Reading]) -> list[Reading]:
+    seen: set[frozenset[tuple[SiteKey, str]]] = set()
+    kept: list[Reading] = []
+    for reading in readings:
+        key = frozenset(reading.items())
+        if key not in seen:
+            seen.add(key)
+            kept.append(reading)
+    return kept
