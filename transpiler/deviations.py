@@ -153,6 +153,18 @@ CLASSES: dict[str, DeviationClass] = {
             "returns the value itself",
             "the round trip through text loses data and hides type mismatches",
             affects=frozenset({Observable.OUTCOME, Observable.ERROR_TEXT, Observable.OUTPUT}),
+            variants=(
+                Variant(
+                    "as-is",
+                    "an output property whose template prints one value (or encodes one with "
+                    "`json`) is that value, not its text parsed back",
+                ),
+                Variant(
+                    "decoded",
+                    "an output property whose template prints one value is that value decoded "
+                    "as JSON text; a value that is not JSON text stops the script",
+                ),
+            ),
         ),
         DeviationClass(
             "condition-text",
@@ -163,6 +175,13 @@ CLASSES: dict[str, DeviationClass] = {
             "(`<no value>`, `1`, the string of a non-boolean field)",
             "tests the value's truth with `if`",
             "a condition on a string field is almost always meant as a truth test",
+            variants=(
+                Variant(
+                    "truth",
+                    "a condition that prints one value is that value's truth (a missing value "
+                    "is false)",
+                ),
+            ),
         ),
         DeviationClass(
             "template-error",
@@ -201,6 +220,7 @@ CLASSES: dict[str, DeviationClass] = {
             "returns the result of the workflow's final step",
             "a result that depends on timing is not a contract anyone relies on",
             affects=frozenset({Observable.OUTPUT}),
+            variants=(Variant("final", "the result is the output of the workflow's final step"),),
         ),
         DeviationClass(
             "parallel-cap",

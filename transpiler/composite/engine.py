@@ -32,7 +32,7 @@ from transpiler.composite.params import apply_parameter_defaults
 from transpiler.composite.quirks import Site
 from transpiler.composite.session import Recorder, Session, ToolView
 from transpiler.composite.state import WorkflowMetadata, WorkflowState
-from transpiler.composite.variants import VMCP, Variants
+from transpiler.composite.variants import VMCP, ScriptStopped, Variants
 from transpiler.config.model import CompositeToolConfig
 from transpiler.golang.values import GoValue
 from transpiler.sim.backends import SimulatedBackends
@@ -107,7 +107,10 @@ def execute(
     kernel.run()
     if kernel.halted is not None:  # a variant stopped the script: it fails, in its own words
         ending.output, ending.error = None, GoError(str(kernel.halted))
-        return _trace(session, tool, ending, backends.incomplete, any_error_text=True)
+        trace = _trace(session, tool, ending, backends.incomplete, any_error_text=True)
+        if isinstance(kernel.halted, ScriptStopped):
+            trace.stopped_at = kernel.halted.key
+        return trace
     if main.error is not None:
         raise main.error
     return _trace(session, tool, ending, backends.incomplete)
@@ -133,11 +136,15 @@ def _workflow(
         ending.output = None if winner is None else session.state.steps[winner].output
         final = final_step(tool)
         if winner != final:
+            site = Site(None, "result")
             session.recorder.quirks.add(
                 "last-step-race",
-                Site(None, "result"),
+                site,
                 f"vMCP returns the output of {winner or 'no step'}, not of {final}",
             )
+            if session.expander.variants.at("last-step-race", site) == "final":
+                record = session.state.steps.get(final)
+                ending.output = None if record is None else record.output
         return
     built = construct_output(tool.output, session.expander, request)
     if isinstance(built, GoError):

@@ -29,6 +29,7 @@ from transpiler.composite.quirks import (
     judge_condition,
     judge_failure,
     judge_text,
+    missing_site,
 )
 from transpiler.composite.state import WorkflowState
 from transpiler.composite.variants import VMCP, ScriptStopped, Variants, printer
@@ -43,6 +44,7 @@ from transpiler.gotemplate.errors import (
     TemplateUnsupportedError,
 )
 from transpiler.gotemplate.render import MAX_OUTPUT_BYTES
+from transpiler.gotemplate.runtime import MISSING, truth
 from transpiler.sim.schedule import Chooser
 
 MAX_DEPTH = 100
@@ -93,6 +95,8 @@ class Expander:
         self.chooser = chooser
         self.quirks = quirks
         self.variants = variants
+        #: Output properties a variant made null: a script's result has no ``required`` check.
+        self.script_nulls: set[str] = set()
 
     def string(
         self,
@@ -127,14 +131,21 @@ class Expander:
         judge_text(self.quirks, site, template, seen)
         self._stop_at_missing(site, seen)
         choices = self.variants.printing(site)
+        missing = self.missing_variant(site, seen)
+        if missing is not None:
+            choices["missing-value"] = missing
         if not choices:
             return rendered
         return render(template, data, printer=printer(choices))
 
+    def missing_variant(self, site: Site, seen: Observation) -> str | None:
+        """The ``missing-value`` variant this expansion takes, if it read a missing field."""
+        return self.variants.at("missing-value", missing_site(site, seen)) if seen.missing else None
+
     def _stop_at_missing(self, site: Site, seen: Observation) -> None:
         """``missing-value: stop``: a script that indexes a missing field stops there."""
-        if seen.missing and self.variants.at("missing-value", site) == "stop":
-            raise ScriptStopped(site)
+        if self.missing_variant(site, seen) == "stop":
+            raise ScriptStopped("missing-value", missing_site(site, seen))
 
     def arguments(
         self,
@@ -176,6 +187,9 @@ class Expander:
         seen = Observation()
         result = self.string(context, condition, site, seen=seen)
         judge_condition(self.quirks, site, seen, result if isinstance(result, str) else None)
+        if self.variants.at("condition-text", site) == "truth" and len(seen.printed) == 1:
+            value = seen.printed[0]
+            return value is not MISSING and truth(value)
         if isinstance(result, GoError):
             return result.wrap("failed to evaluate condition")
         if result in _TRUE:

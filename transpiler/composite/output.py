@@ -22,8 +22,9 @@ from typing import Any
 from transpiler.composite.errors import GoError
 from transpiler.composite.expand import Expander, first_error_in_map_order
 from transpiler.composite.gocontext import GoContext
-from transpiler.composite.quirks import Site, judge_output
+from transpiler.composite.quirks import Site, judge_output, natural_value
 from transpiler.composite.state import COMPLETED, WorkflowState
+from transpiler.composite.variants import ScriptStopped
 from transpiler.config.model import OutputConfig, OutputProperty
 from transpiler.golang.fmt import format_value
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal
@@ -65,7 +66,7 @@ def construct_output(
     for name in config.required:
         if name not in built:
             return GoError(f"required output field {quote(name)} is missing")
-        if built[name] is None:
+        if built[name] is None and name not in expander.script_nulls:
             return GoError(f"required output field {quote(name)} is nil")
     return built
 
@@ -121,18 +122,39 @@ def _from_value(
         return expanded.wrap(f"failed to expand template for property {quote(name)}")
     if expanded == NO_VALUE and has_default:
         return coerce_default(definition.default, definition.type)
-    missing = expander.variants.at("missing-value", site) if seen.missing else None
+    missing = expander.missing_variant(site, seen)
     if missing == "default" and has_default:
         return coerce_default(definition.default, definition.type)
     if missing == "none" and len(seen.printed) == 1 and seen.printed[0] in (MISSING, None):
+        expander.script_nulls.add(name)  # a script's result has no `required` check
         return None  # the script returns the missing value itself
 
     parsed = _parse_typed(name, expanded, definition.type)
     failed = isinstance(parsed, GoError)
     judge_output(expander.quirks, site, definition.type, seen, parsed, failed)
+    rendering = expander.variants.at("output-rendering", site)
+    if rendering is not None and len(seen.printed) == 1 and seen.printed[0] not in (MISSING, None):
+        return _rendered_by_script(rendering, definition.type, seen, site)
     if failed and has_default:
         return coerce_default(definition.default, definition.type)
     return parsed
+
+
+def _rendered_by_script(rendering: str, kind: str, seen: Observation, site: Site) -> GoValue:
+    """An output property as ``output-rendering``'s variant builds it: ``as-is`` the value the
+    template prints (or encodes); ``decoded`` that value decoded as JSON text, where anything
+    else stops the script."""
+    if rendering == "as-is":
+        natural: GoValue = natural_value(kind, seen)
+        return natural
+    printed = seen.printed[0]
+    if not isinstance(printed, str):
+        raise ScriptStopped("output-rendering", site)
+    try:
+        decoded: GoValue = unmarshal(printed)
+    except JSONDecodeError:
+        raise ScriptStopped("output-rendering", site) from None
+    return decoded
 
 
 def _parse_typed(name: str, text: str, kind: str) -> GoValue | GoError:

@@ -67,7 +67,7 @@ class QuirkLog:
 def judge_text(log: QuirkLog, site: Site, template: Template, seen: Observation) -> None:
     """The classes one expanded template exercised through what it read and printed."""
     if seen.missing:
-        log.add("missing-value", site, ", ".join(dict.fromkeys(seen.missing)))
+        log.add("missing-value", missing_site(site, seen), ", ".join(dict.fromkeys(seen.missing)))
     if site.use in _TEXT_USES:
         for value in seen.printed:
             _judge_printed(log, site, value)
@@ -83,6 +83,14 @@ def judge_text(log: QuirkLog, site: Site, template: Template, seen: Observation)
             log.add("rust-engine", site, "len of a non-ASCII string", notable=False)
     if _reads_metadata(template):
         log.add("workflow-metadata", site)
+
+
+def missing_site(site: Site, seen: Observation) -> Site:
+    """Where ``missing-value`` applies: an absent field and a null one are two sites, since a
+    script tells them apart (``x.get("f", d)`` gives ``d`` for one and ``None`` for the other)."""
+    if seen.nulls and len(seen.nulls) == len(seen.missing):
+        return Site(site.step, f"{site.place} (null)", site.use)
+    return site
 
 
 def judge_failure(log: QuirkLog, site: Site, message: str) -> None:
@@ -112,9 +120,16 @@ def judge_output(
     if kind in ("object", "array") and not isinstance(printed, str):
         log.add("output-rendering", site, f"{kind} property parsed from Go's text of a value")
         return
-    natural = _encoded_argument(seen, printed) if kind in ("object", "array") else printed
+    natural = natural_value(kind, seen)
     if not _same_value(natural, parsed):
         log.add("output-rendering", site, f"{kind} property built from {_kind_of(printed)} text")
+
+
+def natural_value(kind: str, seen: Observation) -> Any:
+    """What an output property's template holds before vMCP prints it (its one printed value,
+    or for an object or array what ``json`` encoded into it): the value a script returns."""
+    printed = seen.printed[0]
+    return _encoded_argument(seen, printed) if kind in ("object", "array") else printed
 
 
 def _encoded_argument(seen: Observation, printed: Any) -> Any:

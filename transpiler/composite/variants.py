@@ -38,8 +38,9 @@ from transpiler.sim.kernel import Halt
 
 #: (class, step, place): where a class applied on a run.
 SiteKey = tuple[str, str | None, str]
-#: The classes whose variants change how a template prints a value.
-PRINTING: Final = ("missing-value", "number-text", "value-text")
+#: The classes whose variants change how a template prints a value (and ``missing-value``,
+#: whose site depends on what was missing: :func:`quirks.missing_site`).
+PRINTING: Final = ("number-text", "value-text")
 _NO_VALUE: Final = "<no value>"
 _WHOLE_TEXT_LIMIT: Final = 2.0**53
 
@@ -73,11 +74,13 @@ VMCP: Final = Variants()
 
 
 class ScriptStopped(Halt):
-    """``missing-value: stop``: the script stops where a template reads a missing field."""
+    """A variant that stops the script where it stands (``missing-value: stop``,
+    ``output-rendering: decoded`` of what is not JSON text); ``key``: the class at its site."""
 
-    def __init__(self, site: Site) -> None:
+    def __init__(self, class_id: str, site: Site) -> None:
         where = f"step {site.step}, {site.place}" if site.step else site.place
-        super().__init__(f"the script stopped at a missing value ({where})")
+        super().__init__(f"the script stopped ({class_id} at {where})")
+        self.key = site_key(class_id, site)
 
 
 def printer(choices: Mapping[str, str]) -> Callable[[Any], str]:

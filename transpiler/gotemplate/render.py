@@ -68,15 +68,16 @@ class ExecutionLimits:
 class Observation:
     """What one execution read and printed, for callers that judge it (the composite model).
 
-    ``missing``: field names whose lookup found no key or a null; ``printed``:
+    ``missing``: field names whose lookup found no key or a null (``nulls``: a null); ``printed``:
     the values actions wrote (before formatting); ``calls``: each function
     called, its arguments and its result.
     """
 
-    __slots__ = ("calls", "missing", "printed")
+    __slots__ = ("calls", "missing", "nulls", "printed")
 
     def __init__(self) -> None:
         self.missing: list[str] = []
+        self.nulls: list[str] = []
         self.printed: list[Any] = []
         self.calls: list[tuple[str, tuple[Any, ...], Any]] = []
 
@@ -492,6 +493,8 @@ class _Executor:
                         break
             if self.observation is not None and (found is MISSING or found is None):
                 self.observation.missing.append(name)
+                if found is None:
+                    self.observation.nulls.append(name)
             return found
         if isinstance(receiver, GoTime):
             if name in _TIME_METHODS:
@@ -566,6 +569,8 @@ class _Executor:
             self.observation.calls.append((name, tuple(values), result))
             if name == "index" and (result is MISSING or result is None):
                 self.observation.missing.append("index")
+                if result is None:
+                    self.observation.nulls.append("index")
         return self.budget.checked(result)
 
     def short_circuit(

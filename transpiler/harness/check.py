@@ -285,14 +285,28 @@ class _Run:
                 scenario, composite, recorder.branched, script, engine, keep
             )
             if found is None:
-                return Counterexample(
-                    scenario, engine, differences(composite, script), composite, script
-                )
+                return self._counterexample(scenario, engine, composite, script)
             if keep:
                 self._reached(scenario, engine, found.trace, script)
                 if not found.match.exact:
                     self._witness(scenario, engine, found.match, script)
         return None
+
+    def _counterexample(
+        self, scenario: Scenario, engine: str, composite: Trace, script: Trace
+    ) -> Counterexample:
+        """The difference from the model's run under the reading earlier scenarios fixed (or,
+        where the two agree but no reading fits, from vMCP's own run)."""
+        read = self.readings.run_chosen(scenario)
+        found = differences(read, script)
+        if not found:
+            found = differences(composite, script)
+            read = composite
+        example = Counterexample(scenario, engine, found, read, script)
+        taken = self.readings.describe()
+        if taken and read is not composite:
+            example.advice = ("earlier scenarios read the script as taking: " + "; ".join(taken),)
+        return example
 
     def _reached(self, scenario: Scenario, engine: str, trace: Trace, script: Trace) -> None:
         """Keep the smallest scenarios that reached each site of a switchable class."""
@@ -457,7 +471,7 @@ def check_tool(
     if report.counterexample is not None:
         report.verdict = Verdict.DIFFERS
         example = report.counterexample
-        example.advice = undeclared(example, declaration)
+        example.advice = (*example.advice, *undeclared(example, declaration))
         report.reason = "\n".join([*(d.render() for d in example.differences), *example.advice])
     elif run.count == 0:
         report.verdict, report.reason = Verdict.UNCHECKED, "no scenario ran: nothing is certified"

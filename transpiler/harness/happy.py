@@ -287,7 +287,8 @@ def _walked(tool: CompositeToolConfig) -> _Walk:
 def expected_answers(tool: CompositeToolConfig) -> dict[str, list[dict[str, Any]]]:
     """Each backend tool's answers as its readers expect them, by tool: lists of one item
     first, then each other length of :data:`LIST_LENGTHS` that makes a different answer. A
-    tool called by several steps answers with every field they read."""
+    tool called by several steps answers with every field they read; one whose answer nothing
+    reads names itself (``answered_by``)."""
     walk = _walked(tool)
     answers: dict[str, list[dict[str, Any]]] = {}
     for lists in LIST_LENGTHS:
@@ -303,6 +304,9 @@ def expected_answers(tool: CompositeToolConfig) -> dict[str, list[dict[str, Any]
             if called:
                 backends.setdefault(called, {}).update(body)
         for name, body in backends.items():
+            # A tool whose answer no template reads still answers as itself, so a script that
+            # returns one step's answer for another's differs.
+            body = body or {"answered_by": name}
             held = answers.setdefault(name, [])
             if body not in held:
                 held.append(body)

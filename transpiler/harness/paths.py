@@ -51,7 +51,8 @@ def tool_outcomes(
     lists = shapes.collection_fields.get(tool, set())
     literals = shapes.literals or ["x"]
     other = next(text for text in ("other", "other-1", "other-2") if text not in literals)
-    outcomes: list[dict[str, Any]] = [{"results": [shapes.success(tool, b)]} for b in expected]
+    bodies = [*expected, *(leaf_variants(expected[0]) if expected else [])]
+    outcomes: list[dict[str, Any]] = [{"results": [shapes.success(tool, b)]} for b in bodies]
     for size in (1, 0, 3) if lists else (1,):
         for value in dict.fromkeys([literals[0], literals[-1], other]):
             outcomes.append({"results": [shapes.success(tool, _filled(trie, value, lists, size))]})
@@ -65,6 +66,62 @@ def tool_outcomes(
         success = outcomes[0]["results"][0]
         outcomes.append({"results": [{"transportError": "busy", "times": 1}, success]})
     return outcomes
+
+
+#: A whole number past a million that is not a round one, where Go writes ``1.5e+06``.
+BIG_NUMBER = 1_500_000.0
+
+
+def leaf_variants(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """``body`` with one field changed at a time: left out, null, or present but falsy (``""``,
+    ``0``, ``false``); then with every number a large whole one. Fields inside list items are
+    changed in the first item."""
+    variants: list[dict[str, Any]] = []
+    for path, value in _leaves(body):
+        falsy = False if isinstance(value, bool) else 0 if isinstance(value, int | float) else ""
+        variants += [_without(body, path), _with(body, path, None), _with(body, path, falsy)]
+    big = _numbers(body, BIG_NUMBER)
+    if big != body:
+        variants.append(big)
+    return variants
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    if isinstance(value, dict):
+        return [leaf for key, item in value.items() for leaf in _leaves(item, (*path, key))]
+    if isinstance(value, list) and value:
+        return _leaves(value[0], (*path, 0))
+    return [(path, value)] if path else []
+
+
+def _with(body: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    copy = dict(body) if isinstance(body, dict) else list(body)
+    copy[path[0]] = _with(copy[path[0]], path[1:], value)
+    return copy
+
+
+def _without(body: Any, path: tuple[Any, ...]) -> Any:
+    if len(path) == 1:
+        if isinstance(body, dict):
+            return {k: v for k, v in body.items() if k != path[0]}
+        return body[1:]
+    copy = dict(body) if isinstance(body, dict) else list(body)
+    copy[path[0]] = _without(copy[path[0]], path[1:])
+    return copy
+
+
+def _numbers(value: Any, number: float) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return number
+    if isinstance(value, dict):
+        return {k: _numbers(v, number) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_numbers(item, number) for item in value]
+    return value
 
 
 def elicitation_outcomes(shapes: ToolShapes) -> list[list[dict[str, Any]]]:
@@ -120,13 +177,22 @@ def _sample(
 ) -> list[tuple[Any, ...]]:
     """``limit`` distinct combinations: first the one where every backend answers its first
     outcome (success) and the first answer is given (accept), as in the full product, then
-    random ones."""
+    those that differ from it in one outcome, then random ones."""
     if limit <= 0:
         return []
     chooser = random.Random(seed)
     first = (answers[0], *(options[0] for options in per_tool))
     seen = {json.dumps(first, sort_keys=True)}
     picked: list[tuple[Any, ...]] = [first]
+    # Then every combination one outcome away from it: each field missing, null or falsy on
+    # its own, each failure of each tool, each other answer, while all else goes as expected.
+    for index, options in enumerate([answers, *per_tool]):
+        for option in options[1:]:
+            combo = (*first[:index], option, *first[index + 1 :])
+            key = json.dumps(combo, sort_keys=True)
+            if len(picked) < limit and key not in seen:
+                seen.add(key)
+                picked.append(combo)
     for _ in range(limit * 20):
         if len(picked) >= limit:
             break

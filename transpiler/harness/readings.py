@@ -11,8 +11,9 @@ except by the classes that have no variants yet, which keep their reach rule
 (:func:`relation.explain`).
 
 Readings are searched from each held one: the run under it, then every reading
-that adds one variant at a site the run reached and the reading leaves open,
-nearest the script's trace first (:func:`relation.distance`), going on from the
+that adds one variant at a site the run reached and the reading leaves open (or
+one variant at every such site of its class at once), nearest the script's
+trace first (:func:`relation.distance`), going on from the
 nearest while it comes nearer. Each search is bounded
 (:data:`RUNS_PER_READING` runs, :data:`READINGS_KEPT` readings kept); a bound
 met can only make the gate reject a script, never pass one.
@@ -28,7 +29,7 @@ from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.composite.variants import SiteKey, Variants
 from transpiler.config.model import CompositeToolConfig
 from transpiler.deviations import CLASSES
-from transpiler.harness.relation import Match, distance, explain
+from transpiler.harness.relation import Match, differences, distance, explain
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
 
@@ -38,6 +39,10 @@ RUNS_PER_READING: Final = 64
 READINGS_KEPT: Final = 16
 SCHEDULED_READINGS: Final = 4
 SCHEDULE_LIMIT: Final = 32
+#: Model runs remembered (per scenario and switches), for the searches of one scenario.
+MEMO_KEPT: Final = 256
+#: Moves to a reading no nearer the script's trace, but whose run differs, in one search.
+LEVEL_MOVES: Final = 3
 #: Runs still tried for an exact match once a class without variants excused one.
 EXACT_AFTER_EXCUSED: Final = 8
 
@@ -68,11 +73,24 @@ class Readings:
         self.switchable = switchable
         self.excusable = excusable
         self.held: list[Reading] = [{}]
+        self._memo: dict[tuple[int, frozenset[tuple[SiteKey, str]]], tuple[Scenario, Trace]] = {}
 
     @property
     def chosen(self) -> Reading:
         """The reading reported: the first still possible."""
         return self.held[0]
+
+    def run_chosen(self, scenario: Scenario) -> Trace:
+        """The model's run of ``scenario`` under the reading reported."""
+        return self._run(scenario, self.chosen)
+
+    def describe(self) -> list[str]:
+        """The reported reading's variants, one line each (vMCP's choices left out)."""
+        return [
+            f"{class_id} at {f'step {step}, ' if step else ''}{place}: {choice}"
+            for (class_id, step, place), choice in self.chosen.items()
+            if choice != VMCP_CHOICE
+        ]
 
     def match(
         self,
@@ -101,7 +119,9 @@ class Readings:
                     break
             if excused is not None:
                 current, trace, match, open_sites = excused
-                settled = self._settled(scenario, reading, current, open_sites, script, engine)
+                settled = self._settled(
+                    scenario, reading, current, open_sites, script, engine, trace.stopped_at
+                )
                 found.append(Found(settled, trace, match))
             if len(found) >= READINGS_KEPT:
                 break
@@ -120,28 +140,35 @@ class Readings:
         time, each round every single addition (nearest the script first), going on from the
         nearest while it comes nearer; each with the sites it reached and leaves open."""
         current = reading
-        trace = first if first is not None else self._run(scenario, current)
+        if first is not None:
+            self._memo[(id(scenario), frozenset())] = (scenario, first)
+        trace = self._run(scenario, current)
         runs = 1
         open_sites = self._open(trace, current)
         yield current, trace, open_sites
         far = distance(trace, script)
+        level_moves = 0
         while open_sites and runs < RUNS_PER_READING:
             tried: list[tuple[int, int, Reading, Trace, list[SiteKey]]] = []
-            for site in open_sites:
-                for variant in CLASSES[site[0]].variants:
-                    if runs >= RUNS_PER_READING:
-                        break
-                    other = {**current, site: variant.name}
-                    other_trace = self._run(scenario, other)
-                    runs += 1
-                    apart = distance(other_trace, script)
-                    tried.append((apart, len(tried), other, other_trace, []))
+            for other in _additions(current, open_sites):
+                if runs >= RUNS_PER_READING:
+                    break
+                other_trace = self._run(scenario, other)
+                runs += 1
+                apart = distance(other_trace, script)
+                tried.append((apart, len(tried), other, other_trace, []))
             tried.sort(key=lambda entry: entry[:2])
             for _, _, other, other_trace, _ in tried:
                 yield other, other_trace, self._open(other_trace, other)
-            if not tried or tried[0][0] >= far:
+            # Go on from the nearest: nearer, or as near but a different run (a failure that
+            # moved on to another site), a few times.
+            moves = [entry for entry in tried if entry[0] < far]
+            if not moves and level_moves < LEVEL_MOVES:
+                moves = [e for e in tried if e[0] == far and differences(e[3], trace)]
+                level_moves += 1
+            if not moves:
                 return
-            far, _, current, trace, _ = tried[0]
+            far, _, current, trace, _ = moves[0]
             open_sites = self._open(trace, current)
 
     def _open(self, trace: Trace, reading: Reading) -> list[SiteKey]:
@@ -155,15 +182,17 @@ class Readings:
         open_sites: list[SiteKey],
         script: Trace,
         engine: str,
+        stopped_at: SiteKey | None,
     ) -> Reading:
         """``held`` with each choice ``found`` made (vMCP's at the sites its run reached and
         left open) fixed where this scenario rules out every other choice at that site; a site
-        where another choice would match the script too stays open."""
+        where another choice would match the script too stays open, and so does the site whose
+        variant stopped the run (``stopped_at``: another site's stop may be the script's)."""
         chosen = {**found, **dict.fromkeys(open_sites, VMCP_CHOICE)}
         settled = dict(held)
         for site, choice in chosen.items():
-            if site in held:
-                continue
+            if site in held or site == stopped_at:
+                continue  # which site a failure stops at is not for one scenario to settle
             others = [VMCP_CHOICE, *(v.name for v in CLASSES[site[0]].variants)]
             trial = ({**chosen, site: other} for other in others if other != choice)
             if not any(self._matches(scenario, reading, script, engine) for reading in trial):
@@ -175,7 +204,17 @@ class Readings:
         return explain(trace, script, self.excusable, engine) is not None
 
     def _run(self, scenario: Scenario, reading: Reading) -> Trace:
-        return run_composite(self.config, scenario, variants=variants_of(reading))
+        """The model's run under ``reading`` (once per scenario and reading's switches)."""
+        variants = variants_of(reading)
+        key = (id(scenario), frozenset(variants.chosen.items()))
+        held = self._memo.get(key)
+        if held is not None and held[0] is scenario:
+            return held[1]
+        trace = run_composite(self.config, scenario, variants=variants)
+        if len(self._memo) >= MEMO_KEPT:
+            self._memo.clear()
+        self._memo[key] = (scenario, trace)  # the scenario held, so its id is not reused
+        return trace
 
     def _sites(self, trace: Trace) -> list[SiteKey]:
         """The sites of switchable classes that ``trace`` reached, in the order it did."""
@@ -199,6 +238,24 @@ class Readings:
                 if match is not None:
                     found.append(Found(reading, trace, match))
         return found
+
+
+def _additions(reading: Reading, open_sites: list[SiteKey]) -> list[Reading]:
+    """The readings one step from ``reading``: each variant at every open site of its class at
+    once (a script tends to treat alike what is alike), then each variant at each open site."""
+    classes = list(dict.fromkeys(site[0] for site in open_sites))
+    uniform = [
+        {**reading, **{site: variant.name for site in open_sites if site[0] == class_id}}
+        for class_id in classes
+        for variant in CLASSES[class_id].variants
+        if sum(site[0] == class_id for site in open_sites) > 1
+    ]
+    single = [
+        {**reading, site: variant.name}
+        for site in open_sites
+        for variant in CLASSES[site[0]].variants
+    ]
+    return uniform + single
 
 
 def _deviations(reading: Reading) -> int:

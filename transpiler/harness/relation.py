@@ -12,15 +12,18 @@ reported):
 4. the backend calls as a multiset of (tool, arguments, attempt);
 5. the elicitation requests, message and schema, in order.
 
-A difference is *excused* when the composite run exercised deviation classes
-(:mod:`transpiler.deviations`) that the script may exhibit and whose reach on
-this engine covers every field that differs; :func:`explain` says which.
+The composite trace is the model's run under a reading (:mod:`readings`): the
+deviation variants a script takes make that run, so it is compared exactly,
+except that a run whose failure may carry any text (``any_error_text``) matches
+a script's failure whatever its text. Only classes without variants yet still
+*excuse*: a difference is excused when such classes, fired on the composite
+run, declared by the script and applying to the engine, reach every field
+that differs; :func:`explain` says which. :func:`distance` measures how far
+apart two traces are, for the search of a reading.
 
 Logs, virtual times, step records and call order inside a concurrency group
-are not compared. A script trace is equivalent to a workflow when it equals
-*some* trace the composite model produces under its schedules (canonical
-first, then every schedule up to a limit), because vMCP itself may behave in
-any of those ways.
+are not compared. A script trace may match the model's run under any of its
+schedules, because vMCP itself may behave in any of those ways.
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -319,25 +321,3 @@ def shown_by(match: Match, class_id: str, engine: str) -> Difference:
     if CLASSES[class_id].affects <= _WORDING:
         return own[0]
     return next((d for d in own if d.observables != _WORDING), own[0])
-
-
-def best_match(
-    composites: Sequence[Trace], script: Trace, excusable: frozenset[str], engine: str
-) -> Match | None:
-    """The composite trace ``script`` matches best: exactly if any, else with fewest classes."""
-    best: Match | None = None
-    for trace in composites:
-        match = explain(trace, script, excusable, engine)
-        if match is None:
-            continue
-        if match.exact:
-            return match
-        if best is None or len(match.excused) < len(best.excused):
-            best = match
-    return best
-
-
-def matching(composites: Sequence[Trace], script: Trace) -> Trace | None:
-    """A composite trace exactly equivalent to ``script``, or None."""
-    match = best_match(composites, script, frozenset(), "")
-    return None if match is None or not match.exact else match.composite

@@ -111,6 +111,8 @@ class Trace:
     #: A model run under a reading whose failure may carry any text (``error-text``'s
     #: ``own-text``, ``missing-value``'s ``stop``): a script's failure text matches it.
     any_error_text: bool = False
+    #: The site (class, step, place) whose variant stopped the run, if one did.
+    stopped_at: tuple[str, str | None, str] | None = None
 
     def fired(self) -> frozenset[str]:
         """The deviation classes this run exercised (composite form only)."""

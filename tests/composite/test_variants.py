@@ -1,0 +1,247 @@
+"""Each deviation class's variants as switches of the model: the run a script taking them makes.
+
+One test per variant (``transpiler/deviations.py`` lists them; ``transpiler/composite/variants.py``
+implements them): the run under the variant, beside vMCP's run of the same scenario.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from tests.composite.helpers import scenario, tool
+from transpiler.composite import run_composite
+from transpiler.composite.variants import SiteKey, Variants, json_text, starlark_text
+from transpiler.deviations import CLASSES
+from transpiler.sim.trace import Trace
+
+ECHO = """
+name: t
+description: d
+steps:
+  - id: a
+    tool: svc.a
+  - id: b
+    tool: svc.b
+    dependsOn: [a]
+    arguments: {text: '%s'}
+"""
+
+
+def _run(text: str, a: Any, chosen: Mapping[SiteKey, str]) -> Trace:
+    backends = {
+        "svc.a": {"results": [{"structuredContent": a}]},
+        "svc.b": {"results": [{"structuredContent": {}}]},
+    }
+    return run_composite(tool(text), scenario(backends=backends), variants=Variants(chosen))
+
+
+def _sent(text: str, a: Any, chosen: Mapping[SiteKey, str]) -> Any:
+    trace = _run(ECHO % text, a, chosen)
+    return [call.args["text"] for call in trace.calls if call.tool == "svc.b"]
+
+
+def at_b(class_id: str) -> SiteKey:
+    """``class_id`` at step b's argument ``text``."""
+    return (class_id, "b", "arguments.text")
+
+
+def test_every_variant_has_a_test_here() -> None:
+    tested = {
+        ("missing-value", "stop"),
+        ("missing-value", "empty"),
+        ("missing-value", "none"),
+        ("missing-value", "default"),
+        ("number-text", "digits"),
+        ("value-text", "starlark"),
+        ("value-text", "json"),
+        ("error-text", "own-text"),
+        ("skip-remaining", "return"),
+        ("output-rendering", "as-is"),
+        ("output-rendering", "decoded"),
+        ("condition-text", "truth"),
+        ("last-step-race", "final"),
+    }
+    assert tested == {(c.id, v.name) for c in CLASSES.values() for v in c.variants}
+
+
+def test_missing_value_stop_ends_the_run_there_in_the_scripts_words() -> None:
+    trace = _run(ECHO % "{{.steps.a.output.x}}", {}, {at_b("missing-value"): "stop"})
+    assert trace.outcome == "error" and trace.any_error_text
+    assert trace.stopped_at == at_b("missing-value")
+    assert [call.tool for call in trace.calls] == ["svc.a"]
+    vmcp = _run(ECHO % "{{.steps.a.output.x}}", {}, {})
+    assert vmcp.outcome == "success" and not vmcp.any_error_text
+
+
+@pytest.mark.parametrize(("variant", "text"), [("empty", "id "), ("none", "id None")])
+def test_missing_value_prints_as_empty_or_none(variant: str, text: str) -> None:
+    chosen = {at_b("missing-value"): variant}
+    assert _sent("id {{.steps.a.output.x}}", {}, chosen) == [text]
+    assert _sent("id {{.steps.a.output.x}}", {}, {}) == ["id <no value>"]
+
+
+def test_an_absent_field_and_a_null_one_are_two_sites() -> None:
+    chosen: dict[SiteKey, str] = {("missing-value", "b", "arguments.text (null)"): "empty"}
+    assert _sent("{{.steps.a.output.x}}", {"x": None}, chosen) == [""]
+    assert _sent("{{.steps.a.output.x}}", {}, chosen) == ["<no value>"]
+
+
+OUTPUT = """
+name: t
+description: d
+steps:
+  - id: a
+    tool: svc.a
+output:
+  properties:
+    v: {type: %s, description: d, value: '%s'%s}
+"""
+
+
+def _output(
+    kind: str, value: str, a: Any, chosen: Mapping[SiteKey, str], default: str = ""
+) -> Trace:
+    text = OUTPUT % (kind, value, f", default: {default}" if default else "")
+    backends = {"svc.a": {"results": [{"structuredContent": a}]}}
+    return run_composite(tool(text), scenario(backends=backends), variants=Variants(chosen))
+
+
+def test_missing_value_default_gives_an_output_its_default() -> None:
+    site = ("missing-value", None, "output.v")
+    vmcp = _output("string", "x{{.steps.a.output.x}}", {}, {}, default="fallback")
+    chosen = _output("string", "x{{.steps.a.output.x}}", {}, {site: "default"}, "fallback")
+    assert vmcp.output == {"v": "x<no value>"} and chosen.output == {"v": "fallback"}
+
+
+def test_missing_value_none_of_a_lone_value_is_null_in_an_output() -> None:
+    site = ("missing-value", None, "output.v")
+    assert _output("string", "{{.steps.a.output.x}}", {}, {site: "none"}).output == {"v": None}
+
+
+def test_number_text_digits() -> None:
+    chosen = {at_b("number-text"): "digits"}
+    assert _sent("{{.steps.a.output.n}}", {"n": 1500000}, chosen) == ["1500000"]
+    assert _sent("{{.steps.a.output.n}}", {"n": 1500000}, {}) == ["1.5e+06"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "text"),
+    [("starlark", '{"b": True, "a": [1, "x"]}'), ("json", '{"a":[1,"x"],"b":true}')],
+)
+def test_value_text_prints_as_starlark_or_json(variant: str, text: str) -> None:
+    value = {"b": True, "a": [1, "x"]}
+    assert _sent("{{.steps.a.output.m}}", {"m": value}, {at_b("value-text"): variant}) == [text]
+    assert _sent("{{.steps.a.output.m}}", {"m": value}, {}) == ["map[a:[1 x] b:true]"]
+
+
+def test_starlark_and_json_text_follow_go_starlark() -> None:
+    assert starlark_text({"k": ["é\n", None, 2.5]}) == '{"k": ["é\\n", None, 2.5]}'
+    assert json_text({"z": "<b>", "a": "é"}) == '{"a":"é","z":"<b>"}'
+    assert json_text({"t": "<é>"}) == '{"t":"\\u003cé\\u003e"}'
+
+
+def test_error_text_own_text_lets_a_failure_carry_any_text() -> None:
+    backends = {"svc.a": {"results": [{"transportError": "reset"}]}}
+    text = ECHO % "x"
+    site = ("error-text", None, "result")
+    own_text = Variants({site: "own-text"})
+    chosen = run_composite(tool(text), scenario(backends=backends), variants=own_text)
+    vmcp = run_composite(tool(text), scenario(backends=backends))
+    assert chosen.any_error_text and not vmcp.any_error_text
+    assert chosen.client_result == vmcp.client_result
+
+
+SKIP = """
+name: t
+description: d
+steps:
+  - id: ask
+    type: elicitation
+    message: go?
+    schema: {type: object, properties: {}}
+    onDecline: {action: skip_remaining}
+  - id: later
+    tool: svc.a
+    dependsOn: [ask]
+    defaultResults: {done: false}
+output:
+  properties:
+    done: {type: boolean, description: d, value: '{{.steps.later.output.done}}'}
+"""
+
+
+def test_skip_remaining_return_skips_every_step_not_started() -> None:
+    world = scenario(
+        backends={"svc.a": {"results": [{"structuredContent": {"done": True}}]}},
+        elicitations=[{"action": "decline"}],
+    )
+    site = ("skip-remaining", "ask", "onDecline")
+    chosen = run_composite(tool(SKIP), world, variants=Variants({site: "return"}))
+    vmcp = run_composite(tool(SKIP), world)
+    assert [c.tool for c in vmcp.calls] == ["svc.a"] and vmcp.output == {"done": True}
+    assert chosen.calls == [] and chosen.output == {"done": False}
+
+
+def test_output_rendering_as_is_and_decoded() -> None:
+    site = ("output-rendering", None, "output.v")
+    assert _output("integer", "{{.steps.a.output.n}}", {"n": "7x"}, {}).outcome == "error"
+    as_is = _output("integer", "{{.steps.a.output.n}}", {"n": "7x"}, {site: "as-is"})
+    assert as_is.output == {"v": "7x"}
+    decoded = _output("array", "{{.steps.a.output.j}}", {"j": "[1]"}, {site: "decoded"})
+    assert decoded.output == {"v": [1.0]}
+    stopped = _output("array", "{{.steps.a.output.j}}", {"j": []}, {site: "decoded"})
+    assert stopped.stopped_at == site and stopped.outcome == "error"
+
+
+CONDITION = """
+name: t
+description: d
+steps:
+  - id: a
+    tool: svc.a
+  - id: b
+    tool: svc.b
+    dependsOn: [a]
+    condition: '{{.steps.a.output.flag}}'
+"""
+
+
+@pytest.mark.parametrize(("flag", "called"), [("yes", True), ("", False), (None, False)])
+def test_condition_text_truth(flag: Any, called: bool) -> None:
+    backends = {
+        "svc.a": {"results": [{"structuredContent": {"flag": flag}}]},
+        "svc.b": {"results": [{"structuredContent": {}}]},
+    }
+    site = ("condition-text", "b", "condition")
+    chosen = run_composite(
+        tool(CONDITION), scenario(backends=backends), variants=Variants({site: "truth"})
+    )
+    assert ("svc.b" in [c.tool for c in chosen.calls]) is called
+    assert run_composite(tool(CONDITION), scenario(backends=backends)).outcome == "error"
+
+
+RACE = """
+name: t
+description: d
+steps:
+  - id: a
+    tool: svc.a
+  - id: b
+    tool: svc.b
+    condition: '{{eq .params.go "yes"}}'
+"""
+
+
+def test_last_step_race_final_returns_the_final_steps_output() -> None:
+    backends = {
+        "svc.a": {"results": [{"structuredContent": {"from": "a"}}]},
+        "svc.b": {"results": [{"structuredContent": {"from": "b"}}]},
+    }
+    world = scenario(backends=backends, params={"go": "no"})
+    site = ("last-step-race", None, "result")
+    assert run_composite(tool(RACE), world).output == {"from": "a"}
+    final = run_composite(tool(RACE), world, variants=Variants({site: "final"}))
+    assert final.client_result["content"][0]["text"] == "null"  # b was skipped: no output
