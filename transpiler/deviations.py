@@ -26,6 +26,10 @@ class Observable(StrEnum):
 
 
 EVERYTHING = frozenset(Observable)
+#: What a script knows of ``.workflow`` (``workflow-metadata``'s ``placeholders``): no run id,
+#: no clock.
+RUN_ID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000"
+START_TIME_PLACEHOLDER = "1970-01-01T00:00:00Z"
 ALL_ENGINES = frozenset({"rust", "go"})
 
 
@@ -249,6 +253,13 @@ CLASSES: dict[str, DeviationClass] = {
             "fills them from its own execution: a random UUID, the start time, the elapsed time",
             "cannot know them and leaves them out",
             "no scripted-tool builtin exposes them",
+            variants=(
+                Variant(
+                    "placeholders",
+                    f"`.workflow.id` is {RUN_ID_PLACEHOLDER}, `start_time` "
+                    f"{START_TIME_PLACEHOLDER} and `duration_ms` 0",
+                ),
+            ),
         ),
         DeviationClass(
             "rust-engine",

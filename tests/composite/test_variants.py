@@ -14,7 +14,7 @@ import pytest
 from tests.composite.helpers import scenario, tool
 from transpiler.composite import run_composite
 from transpiler.composite.variants import SiteKey, Variants, json_text, starlark_text
-from transpiler.deviations import CLASSES
+from transpiler.deviations import CLASSES, RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
 from transpiler.sim.trace import Trace
 
 ECHO = """
@@ -63,6 +63,7 @@ def test_every_variant_has_a_test_here() -> None:
         ("output-rendering", "decoded"),
         ("condition-text", "truth"),
         ("last-step-race", "final"),
+        ("workflow-metadata", "placeholders"),
     }
     assert tested == {(c.id, v.name) for c in CLASSES.values() for v in c.variants}
 
@@ -245,3 +246,10 @@ def test_last_step_race_final_returns_the_final_steps_output() -> None:
     assert run_composite(tool(RACE), world).output == {"from": "a"}
     final = run_composite(tool(RACE), world, variants=Variants({site: "final"}))
     assert final.client_result["content"][0]["text"] == "null"  # b was skipped: no output
+
+
+def test_workflow_metadata_placeholders() -> None:
+    chosen = {at_b("workflow-metadata"): "placeholders"}
+    text = "{{.workflow.id}} {{.workflow.start_time}}"
+    assert _sent(text, {}, chosen) == [f"{RUN_ID_PLACEHOLDER} {START_TIME_PLACEHOLDER}"]
+    assert _sent(text, {}, {}) != _sent(text, {}, chosen)

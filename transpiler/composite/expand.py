@@ -32,7 +32,13 @@ from transpiler.composite.quirks import (
     missing_site,
 )
 from transpiler.composite.state import WorkflowState
-from transpiler.composite.variants import VMCP, ScriptStopped, Variants, printer
+from transpiler.composite.variants import (
+    VMCP,
+    ScriptStopped,
+    Variants,
+    printer,
+    with_placeholders,
+)
 from transpiler.diagnostics import TranspilerError
 from transpiler.golang.strconv import quote
 from transpiler.golang.values import GoValue
@@ -134,9 +140,12 @@ class Expander:
         missing = self.missing_variant(site, seen)
         if missing is not None:
             choices["missing-value"] = missing
-        if not choices:
+        placeholders = self.variants.at("workflow-metadata", site) == "placeholders"
+        if not choices and not placeholders:
             return rendered
-        return render(template, data, printer=printer(choices))
+        if placeholders:
+            data = with_placeholders(data)
+        return render(template, data, printer=printer(choices) if choices else None)
 
     def missing_variant(self, site: Site, seen: Observation) -> str | None:
         """The ``missing-value`` variant this expansion takes, if it read a missing field."""

@@ -18,6 +18,10 @@ is implemented here, by name:
 - ``error-text``: ``own-text`` lets a failing run fail with any text.
 - ``skip-remaining``: ``return`` skips every step not yet started, as vMCP
   skips a step whose condition is false.
+- ``output-rendering``, ``condition-text``, ``last-step-race``: in ``output``,
+  ``expand`` and ``engine``, where vMCP's rule is.
+- ``workflow-metadata``: ``placeholders`` gives templates the ``.workflow`` a
+  script knows.
 """
 
 from __future__ import annotations
@@ -29,10 +33,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from transpiler.composite.quirks import Site
+from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
 from transpiler.golang.fmt import format_value
 from transpiler.golang.jsonenc import encode_string
 from transpiler.golang.strconv import format_float, quote
-from transpiler.golang.values import AnyKeyMap, NilList, NilMap
+from transpiler.golang.values import AnyKeyMap, Int64, NilList, NilMap
 from transpiler.gotemplate.runtime import MISSING
 from transpiler.sim.kernel import Halt
 
@@ -103,6 +108,18 @@ def printer(choices: Mapping[str, str]) -> Callable[[Any], str]:
         return format_value(value)
 
     return show
+
+
+def with_placeholders(data: dict[str, Any]) -> dict[str, Any]:
+    """Template data whose ``.workflow`` is what a script knows of it (``workflow-metadata``'s
+    ``placeholders``)."""
+    workflow = {
+        **data["workflow"],
+        "id": RUN_ID_PLACEHOLDER,
+        "start_time": START_TIME_PLACEHOLDER,
+        "duration_ms": Int64(0),
+    }
+    return {**data, "workflow": workflow}
 
 
 def _whole_in_range(value: Any) -> bool:

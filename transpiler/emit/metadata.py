@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from transpiler.config.model import CompositeToolConfig
+from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
 from transpiler.emit.layout import Code
 from transpiler.emit.literals import string_literal
 from transpiler.gotemplate import TemplateSyntaxError, parse
@@ -19,8 +20,6 @@ from transpiler.plan.dataflow import template_sites
 if TYPE_CHECKING:
     from transpiler.emit.scope import EmitState
 
-RUN_ID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000"
-START_TIME_PLACEHOLDER = "1970-01-01T00:00:00Z"
 
 
 SiteReads = tuple[tuple[str, ContextRead], ...]

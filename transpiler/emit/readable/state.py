@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
+from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
 from transpiler.emit.naming import Namer
 from transpiler.emit.readable.code import Expr, Raw, call, literal, name, string
 from transpiler.emit.readable.templates import NotReadable, TemplateCompiler
@@ -24,8 +25,6 @@ from transpiler.gotemplate import TemplateSyntaxError, parse, reads
 from transpiler.plan.dataflow import template_sites
 
 STEP_PARTS = ("status", "output", "content", "error")
-RUN_ID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000"
-START_TIME_PLACEHOLDER = "1970-01-01T00:00:00Z"
 _KINDS = {
     "string": Kind.STR,
     "integer": Kind.NUM,
