@@ -7,11 +7,14 @@ declared classes allow, and checks both engines reject it (issue 20's loopholes)
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import REPO_ROOT
 from tests.emit.test_readable import HANDWRITTEN, SPECIFIED
 from transpiler.config.loader import load_paths
+from transpiler.declaration import TITLE, header_item
 from transpiler.gobuild import go_available
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport, check_tool
 from transpiler.harness.verdict import Verdict
@@ -99,3 +102,45 @@ def test_a_wrong_edit_is_rejected(case: str) -> None:
 def test_the_unedited_script_passes(name: str) -> None:
     report = checked(name)
     assert report.verdict in (Verdict.EQUIVALENT, Verdict.EQUIVALENT_EXCEPT), report.reason
+
+
+FETCH = """\
+compositeTools:
+  - name: fetch_user
+    description: Fetch a user
+    steps:
+      - id: fetch
+        tool: user.get
+        arguments: {user_id: "{{.params.user_id}}"}
+    output:
+      properties:
+        name: {type: string, description: Name, value: "{{.steps.fetch.output.name}}"}
+"""
+HEADER = f"# {TITLE}\n{header_item('error-text')}\n{header_item('missing-value')}\n"
+
+
+def _fetch_user(script: str, tmp_path: Path) -> ToolReport:
+    config = tmp_path / "fetch.yaml"
+    config.write_text(FETCH)
+    (tool,) = load_paths([config]).tools
+    return check_tool(tool, OPTIONS, script=HEADER + script)
+
+
+def test_a_parameter_no_schema_declares_is_still_sent(tmp_path: Path) -> None:
+    """The ordinary run sends what templates read even without a parameter schema, so a script
+    whose call is dropped cannot pass as one that stops at a parameter never given."""
+    dropped = 'def run(params):\n    fetch = None\n    return {"name": fetch["name"]}\n'
+    assert _fetch_user(dropped, tmp_path).verdict is Verdict.DIFFERS
+
+
+def test_a_stop_that_no_scenario_settles_is_still_reported(tmp_path: Path) -> None:
+    """A script that stops where a parameter is missing takes missing-value's stop; that the
+    failure's site is never settled does not hide the class from the verdict."""
+    stops = (
+        "def run(params):\n"
+        '    fetch = call_tool("user.get", {"user_id": params["user_id"]})\n'
+        '    return {"name": fetch["name"]}\n'
+    )
+    report = _fetch_user(stops, tmp_path)
+    assert report.verdict is Verdict.EQUIVALENT_EXCEPT, report.reason
+    assert "missing-value" in report.observed and "missing-value" in report.witnesses

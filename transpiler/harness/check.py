@@ -38,9 +38,9 @@ from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
 from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
-from transpiler.harness.happy import expected_answers, happy_scenario
+from transpiler.harness.happy import expected_answers, expected_params, happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
-from transpiler.harness.readings import VMCP_CHOICE, Readings, variants_of
+from transpiler.harness.readings import VMCP_CHOICE, Reading, Readings, variants_of
 from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.verdict import Verdict
@@ -54,7 +54,7 @@ from transpiler.starlark_runtime.versions import engine_versions
 ENGINES = ("rust", "go")
 #: Numbers on either side of where Go starts writing whole floats in exponent form.
 THRESHOLD_NUMBERS = (999_999, 1_000_000)
-#: Scenarios kept per site, smallest first, to find the witness of its variant.
+#: Scenarios kept per variant taken at a site, smallest first, to find its witness.
 WITNESS_CANDIDATES = 3
 
 
@@ -228,7 +228,7 @@ class _Run:
         self.declared = declared
         switchable = frozenset(c for c in declared if CLASSES[c].variants)
         self.readings = Readings(self.config, switchable, declared - switchable)
-        self.reached: dict[SiteKey, list[tuple[int, Scenario, str, Trace]]] = {}
+        self.used: dict[tuple[SiteKey, str], list[tuple[int, Scenario, str, Trace, Reading]]] = {}
         self.count = 0
         self.paths: set[str] = set()
         self.witnesses: dict[str, Witness] = {}
@@ -287,7 +287,7 @@ class _Run:
             if found is None:
                 return self._counterexample(scenario, engine, composite, script)
             if keep:
-                self._reached(scenario, engine, found.trace, script)
+                self._used(scenario, engine, found.used, script)
                 if not found.match.exact:
                     self._witness(scenario, engine, found.match, script)
         return None
@@ -308,33 +308,31 @@ class _Run:
             example.advice = ("earlier scenarios read the script as taking: " + "; ".join(taken),)
         return example
 
-    def _reached(self, scenario: Scenario, engine: str, trace: Trace, script: Trace) -> None:
-        """Keep the smallest scenarios that reached each site of a switchable class."""
+    def _used(self, scenario: Scenario, engine: str, reading: Reading, script: Trace) -> None:
+        """Keep, for each variant the matching reading took (settled or not), the smallest
+        scenarios where it did, with that reading and the script's run."""
         size = len(json.dumps(scenario.to_json(), sort_keys=True, default=str))
-        for event in trace.quirks:
-            if event.deviation not in self.readings.switchable:
+        for site, choice in reading.items():
+            if choice == VMCP_CHOICE:
                 continue
-            held = self.reached.setdefault((event.deviation, event.step, event.site), [])
+            held = self.used.setdefault((site, choice), [])
             if any(entry[1] is scenario for entry in held):
                 continue
-            held.append((size, scenario, engine, script))
+            held.append((size, scenario, engine, script, reading))
             held.sort(key=lambda entry: entry[0])
             del held[WITNESS_CANDIDATES:]
 
     def variant_witnesses(self) -> dict[str, Witness]:
-        """For each class the chosen reading takes a variant of, the smallest scenario where
+        """For each class whose variant a matching reading took, the smallest scenario where
         that variant and vMCP's behaviour differ, the script beside vMCP at that site."""
-        chosen = self.readings.chosen
         found: dict[str, Witness] = {}
-        for site, choice in chosen.items():
-            if choice == VMCP_CHOICE:
-                continue
-            for size, scenario, engine, script in self.reached.get(site, []):
+        for (site, choice), entries in self.used.items():
+            for size, scenario, engine, script, reading in entries:
                 held = found.get(site[0])
                 if held is not None and held.size <= size:
                     break
                 base = run_composite(
-                    self.config, scenario, variants=variants_of({**chosen, site: VMCP_CHOICE})
+                    self.config, scenario, variants=variants_of({**reading, site: VMCP_CHOICE})
                 )
                 shown = differences(base, script)
                 if not shown:
@@ -355,6 +353,7 @@ class _Run:
                 )
                 break
         return found
+
 
     def _run(self, engine: str, scenario: Scenario) -> Trace | EngineError:
         """The script's run of one scenario on one engine, or the engine's refusal."""
@@ -542,11 +541,12 @@ def _engines(tool: LoadedTool, options: CheckOptions) -> tuple[str, ...]:
 def _exhaustive(
     run: _Run, tool: LoadedTool, shapes: ToolShapes, options: CheckOptions, report: ToolReport
 ) -> Counterexample | None:
-    params = sample_params(tool.effective.parameters)
+    params = {**expected_params(tool.effective), **sample_params(tool.effective.parameters)}
     expected = expected_answers(tool.effective)
     chosen, total = combinations(
         shapes, tool.effective.name, params, options.paths, options.seed, expected
     )
+    report.paths_enumerated, report.paths_run = total, len(chosen)
     if chosen:
         # The first combination (everything succeeds, every answer accepts) once more with the
         # optional parameters left out (where a default of the workflow or the script shows),
@@ -558,7 +558,6 @@ def _exhaustive(
         for other in dict.fromkeys(json.dumps(o, sort_keys=True) for o in others):
             if other != json.dumps(params, sort_keys=True):
                 chosen.append(scenario_from_document({**first, "params": json.loads(other)}))
-    report.paths_enumerated, report.paths_run = total, len(chosen)
     return run.compare_all(chosen)
 
 

@@ -313,6 +313,12 @@ def expected_answers(tool: CompositeToolConfig) -> dict[str, list[dict[str, Any]
     return answers
 
 
+def expected_params(tool: CompositeToolConfig) -> dict[str, Any]:
+    """The parameters an ordinary client sends: every one the schema declares, and every one
+    a template reads (shaped as it reads it), declared or not."""
+    return {**_as_map(_walked(tool).params.value()), **_params(tool.parameters)}
+
+
 def happy_scenario(tool: CompositeToolConfig) -> Scenario:
     """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
     walk = _walked(tool)
@@ -332,7 +338,7 @@ def happy_scenario(tool: CompositeToolConfig) -> Scenario:
     return scenario_from_document(
         {
             "tool": tool.name,
-            "params": {**_as_map(walk.params.value()), **_params(tool.parameters)},
+            "params": expected_params(tool),
             "backends": {
                 name: {"results": [shapes.success(name, bodies[0])]}
                 for name, bodies in expected_answers(tool).items()

@@ -56,9 +56,12 @@ def variants_of(reading: Reading) -> Variants:
 
 @dataclass(frozen=True)
 class Found:
-    """A reading the script's run agrees with, the model's run under it and the match."""
+    """A match: the reading to hold from now on (``reading``: what this scenario settled), the
+    reading the model ran under (``used``: every variant it took, settled or not), the run and
+    the match."""
 
     reading: Reading
+    used: Reading
     trace: Trace
     match: Match
 
@@ -122,7 +125,7 @@ class Readings:
                 settled = self._settled(
                     scenario, reading, current, open_sites, script, engine, trace.stopped_at
                 )
-                found.append(Found(settled, trace, match))
+                found.append(Found(settled, current, trace, match))
             if len(found) >= READINGS_KEPT:
                 break
         if not found and branched:
@@ -131,7 +134,7 @@ class Readings:
             return None
         if keep:
             self.held = _unique([f.reading for f in found])[:READINGS_KEPT]
-        return min(found, key=lambda f: (not f.match.exact, _deviations(f.reading)))
+        return min(found, key=lambda f: (not f.match.exact, _deviations(f.used)))
 
     def _runs(
         self, scenario: Scenario, reading: Reading, first: Trace | None, script: Trace
@@ -236,7 +239,7 @@ class Readings:
             for trace in explored:
                 match = explain(trace, script, self.excusable, engine)
                 if match is not None:
-                    found.append(Found(reading, trace, match))
+                    found.append(Found(reading, reading, trace, match))
         return found
 
 
