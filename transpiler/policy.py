@@ -13,6 +13,7 @@ run of ``check`` is the same run::
     seed: 7
     style: readable                       # how scripts are emitted when a tool has none
     library_path: [lib]                   # directories for load(), relative to this file
+    accept_gaps: [tool/step]              # steps no scenario may complete, accepted by name
 
 Options given on the command line win over the file. Unknown keys and values
 of the wrong type are errors naming the file and the key.
@@ -47,6 +48,7 @@ class Policy:
     seed: int | None = None
     style: str | None = None
     library_path: tuple[Path, ...] = ()
+    accept_gaps: frozenset[str] = frozenset()
 
 
 def find_policy(paths: list[str]) -> Path | None:
@@ -70,7 +72,17 @@ def load_policy(path: Path) -> Policy:
         return Policy(path)
     if not isinstance(data, Mapping):
         raise InputError(f"{path}: the policy must be a mapping of options")
-    known = {"accept", "strict", "engines", "examples", "paths", "seed", "style", "library_path"}
+    known = {
+        "accept",
+        "strict",
+        "engines",
+        "examples",
+        "paths",
+        "seed",
+        "style",
+        "library_path",
+        "accept_gaps",
+    }
     unknown = sorted(str(key) for key in data if key not in known)
     if unknown:
         raise InputError(f"{path}: unknown policy key(s): {', '.join(unknown)}")
@@ -83,6 +95,7 @@ def load_policy(path: Path) -> Policy:
         seed=_count(path, data, "seed"),
         style=_choice(path, data, "style", STYLE_CHOICES),
         library_path=tuple(path.parent / entry for entry in _strings(path, data, "library_path")),
+        accept_gaps=frozenset(_strings(path, data, "accept_gaps")),
     )
 
 

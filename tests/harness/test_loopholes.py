@@ -7,6 +7,7 @@ declared classes allow, and checks both engines reject it (issue 20's loopholes)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,32 @@ def test_a_stop_that_no_scenario_settles_is_still_reported(tmp_path: Path) -> No
     report = _fetch_user(stops, tmp_path)
     assert report.verdict is Verdict.EQUIVALENT_EXCEPT, report.reason
     assert "missing-value" in report.observed and "missing-value" in report.witnesses
+
+
+def test_the_certificate_says_what_the_workflow_reached(tmp_path: Path) -> None:
+    """Coverage: each step's statuses, each elicitation's answers, and a note naming any step
+    no scenario completed."""
+    report = checked("deploy_with_approval")
+    coverage = report.certificate["coverage"]
+    assert set(coverage["steps"]) == {"merge", "approval", "deploy", "announce"}
+    assert "completed" in coverage["steps"]["deploy"] and coverage["never_completed"] == []
+    assert {"accept", "failed"} <= set(coverage["elicitation_answers"]["approval"])
+    never = FETCH.replace(
+        "        tool: user.get\n", '        tool: user.get\n        condition: "{{eq 1 2}}"\n'
+    )
+    config = tmp_path / "never.yaml"
+    config.write_text(never)
+    (tool,) = load_paths([config]).tools
+    script = 'def run(params):\n    return {"name": "<no value>"}\n'
+    skipped = check_tool(tool, OPTIONS, script=script)
+    assert skipped.certificate["coverage"]["never_completed"] == ["fetch"]
+    # A step no scenario completed: incomplete (exit 1), naming it and why, until the policy
+    # accepts that gap by name.
+    assert skipped.verdict is Verdict.INCOMPLETE and not skipped.passes(None)
+    assert "fetch: skipped in every scenario" in skipped.reason
+    assert "--accept-gap fetch_user/fetch" in skipped.reason
+    accepted = check_tool(
+        tool, replace(OPTIONS, accept_gaps=frozenset({"fetch_user/fetch"})), script=script
+    )
+    assert accepted.verdict is Verdict.EQUIVALENT
+    assert any("accepted gap" in note for note in accepted.notes)

@@ -12,8 +12,10 @@ from transpiler.cli.common import (
     EXIT_FAILED,
     EXIT_INPUT,
     EXIT_OK,
+    add_accept_gap_option,
     add_emit_options,
     add_format_option,
+    add_library_path_option,
     print_json,
 )
 from transpiler.deviations import CLASSES
@@ -68,14 +70,7 @@ def register(subparsers: Any) -> None:
         "--script", metavar="FILE.star", help="check this script against --tool's workflow"
     )
     pairing.add_argument("--tool", metavar="NAME", help="the composite tool --script replaces")
-    pairing.add_argument(
-        "--library-path",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="where load() finds modules (repeatable; default: the folder of the file that "
-        "holds the script)",
-    )
+    add_library_path_option(pairing)
     add_options(parser)
     parser.add_argument("--shard", default="1/1", help="check every n-th pair from the i-th: i/n")
     parser.add_argument("--jobs", type=int, help="worker processes (default: the core count)")
@@ -122,6 +117,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     policy.add_argument(
         "--strict", action="store_true", help="accept no deviation class: only equivalent passes"
     )
+    add_accept_gap_option(parser)
     add_emit_options(parser)
     parser.set_defaults(style=None)
 
@@ -140,6 +136,7 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         style=args.style or policy.style or DEFAULTS.style,
         inline_helpers=args.inline_helpers,
         accept=_accepted(args) if args.strict or args.accept is not None else policy.accept,
+        accept_gaps=frozenset(args.accept_gap) | policy.accept_gaps,
     )
 
 

@@ -26,6 +26,30 @@ def add_format_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_library_path_option(parser: Any) -> None:
+    """``--library-path DIR`` (repeatable): where a script's ``load()`` finds modules."""
+    parser.add_argument(
+        "--library-path",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="where load() finds modules (repeatable; default: the folder of the file that "
+        "holds the script)",
+    )
+
+
+def add_accept_gap_option(parser: argparse.ArgumentParser) -> None:
+    """``--accept-gap TOOL/STEP`` (repeatable): a step no scenario may complete."""
+    parser.add_argument(
+        "--accept-gap",
+        action="append",
+        default=[],
+        metavar="TOOL/STEP",
+        help="a step no scenario completes that the tool may still pass with (repeatable; "
+        "check adds the policy's accept_gaps)",
+    )
+
+
 def print_json(value: Any) -> None:
     """Print a JSON document deterministically (sorted keys, two-space indent)."""
     json.dump(value, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)

@@ -11,7 +11,9 @@ from transpiler.cli.common import (
     EXIT_FAILED,
     EXIT_INPUT,
     EXIT_OK,
+    add_accept_gap_option,
     add_emit_options,
+    add_library_path_option,
     print_json,
 )
 from transpiler.diagnostics import InputError
@@ -48,14 +50,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--script", metavar="FILE.star", help="mutate this script, checked against --tool's"
     )
-    parser.add_argument(
-        "--library-path",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="where load() finds modules (repeatable; default: the folder of the file that "
-        "holds the script)",
-    )
+    add_library_path_option(parser)
     parser.add_argument(
         "--examples",
         type=int,
@@ -70,6 +65,7 @@ def register(subparsers: Any) -> None:
         help=f"most outcome combinations per check (default {DEFAULT_PATHS})",
     )
     parser.add_argument("--engine", choices=ENGINE_CHOICES, default="rust", help="default: rust")
+    add_accept_gap_option(parser)
     parser.add_argument(
         "--seed", type=int, default=0, help="seed for scenarios and for sampling (default 0)"
     )
@@ -104,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
         fixes=tuple(sorted(checked_fixes(args.fix))),
         style=args.style,
         inline_helpers=args.inline_helpers,
+        accept_gaps=frozenset(args.accept_gap),
     )
     request = Request(
         Where(tuple(args.paths)), None, args.script, args.tool, tuple(args.library_path)

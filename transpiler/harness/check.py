@@ -27,6 +27,7 @@ from typing import Any
 
 from transpiler.composite import run_composite
 from transpiler.composite.variants import SiteKey
+from transpiler.config.model import STEP_ELICITATION
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
 from transpiler.deviations import CLASSES
@@ -65,7 +66,8 @@ class CheckOptions:
     ``style`` is the emitter's (readable or exact), ``inline_helpers`` whether
     an exact script carries its helpers instead of loading them; ``accept``
     the deviation classes a tool may show and still pass (None: every class
-    it declares).
+    it declares); ``accept_gaps`` the steps (``tool/step``) no scenario may
+    complete and the tool still pass.
     """
 
     examples: int = 100
@@ -77,6 +79,7 @@ class CheckOptions:
     style: str = "readable"
     inline_helpers: bool = False
     accept: frozenset[str] | None = None
+    accept_gaps: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -100,6 +103,40 @@ class Counterexample:
     def unexplained_classes(self) -> frozenset[str]:
         """Classes the composite run fired that the script does not declare."""
         return self.composite.fired()
+
+
+@dataclass
+class Coverage:
+    """What the workflow's runs reached over every scenario: each step's statuses, and each
+    elicitation step's answers (``action``; ``failed`` where the answer failed the step)."""
+
+    elicitations: frozenset[str] = frozenset()
+    steps: dict[str, set[str]] = field(default_factory=dict)
+    answers: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, trace: Trace) -> None:
+        """Count one run of the workflow."""
+        for step_id, record in (trace.steps or {}).items():
+            self.steps.setdefault(step_id, set()).add(record.status)
+            if step_id in self.elicitations:
+                output = record.output
+                action = output.get("action") if isinstance(output, dict) else None
+                self.answers.setdefault(step_id, set()).add(str(action or record.status))
+
+    def never_completed(self, steps: Sequence[str]) -> list[str]:
+        """The steps of ``steps`` no run completed."""
+        return [s for s in steps if "completed" not in self.steps.get(s, set())]
+
+    def to_json(self, steps: Sequence[str]) -> dict[str, Any]:
+        """Statuses by step (in workflow order), answers by elicitation step, and the steps no
+        run completed."""
+        return {
+            "steps": {s: sorted(self.steps.get(s, set())) for s in steps},
+            "elicitation_answers": {
+                s: sorted(self.answers.get(s, set())) for s in steps if s in self.elicitations
+            },
+            "never_completed": self.never_completed(steps),
+        }
 
 
 @dataclass
@@ -175,6 +212,7 @@ class ToolReport:
     script_source: str = ""
     notes: tuple[str, ...] = ()
     carried: dict[str, Any] | None = None
+    coverage: dict[str, Any] = field(default_factory=dict)
 
     @property
     def observed(self) -> tuple[str, ...]:
@@ -231,6 +269,9 @@ class _Run:
         self.used: dict[tuple[SiteKey, str], list[tuple[int, Scenario, str, Trace, Reading]]] = {}
         self.count = 0
         self.paths: set[str] = set()
+        self.coverage = Coverage(
+            frozenset(s.id for s in self.config.steps if s.effective_type == STEP_ELICITATION)
+        )
         self.witnesses: dict[str, Witness] = {}
         self.go_only: str | None = None
 
@@ -271,6 +312,7 @@ class _Run:
         composite = run_composite(self.config, scenario, chooser=recorder)
         if keep:
             self.paths.add(path_of(composite))
+            self.coverage.add(composite)
         done: set[str] = set()
         while pending := [e for e in self.engines if e not in done]:
             engine = pending[0]
@@ -463,6 +505,8 @@ def check_tool(
     report.scenarios = run.count
     report.distinct_paths = len(run.paths)
     report.engines = run.engines
+    steps = [step.id for step in tool.effective.steps]
+    report.coverage = run.coverage.to_json(steps)
     if run.go_only is not None:
         report.notes = (f"checked on go.starlark.net only: {run.go_only}",)
     witnessed = {**run.witnesses, **run.variant_witnesses()}
@@ -474,13 +518,42 @@ def check_tool(
         report.reason = "\n".join([*(d.render() for d in example.differences), *example.advice])
     elif run.count == 0:
         report.verdict, report.reason = Verdict.UNCHECKED, "no scenario ran: nothing is certified"
-    elif report.witnesses:
-        report.verdict = Verdict.EQUIVALENT_EXCEPT
+    else:
+        if report.witnesses:
+            report.verdict = Verdict.EQUIVALENT_EXCEPT
+        _gaps(report, run.coverage, steps, options.accept_gaps)
     report.seconds = time.perf_counter() - started
     report.certificate = certificate(
         tool, script, modules, report, pair_digest(tool, script, modules, options)
     )
     return report
+
+
+def _gaps(
+    report: ToolReport, coverage: Coverage, steps: Sequence[str], accepted: frozenset[str]
+) -> None:
+    """A step no scenario completed leaves the script unchecked there: the verdict is
+    ``incomplete`` unless the policy accepts that gap by name (it is then a note)."""
+    never = coverage.never_completed(steps)
+    if not never:
+        return
+    why = "; ".join(
+        f"{step}: {' or '.join(sorted(coverage.steps.get(step, set())) or ['never started'])} "
+        "in every scenario"
+        for step in never
+    )
+    named = [f"{report.tool}/{step}" for step in never]
+    open_gaps = [gap for gap in named if gap not in accepted]
+    if open_gaps:
+        report.verdict = Verdict.INCOMPLETE
+        report.reason = (
+            f"no scenario completed step(s) {', '.join(never)}, so the script was never "
+            f"compared with the workflow there ({why}); if that is expected, accept the gap "
+            f"by name: {' '.join(f'--accept-gap {gap}' for gap in open_gaps)}, or list it "
+            "under accept_gaps in the policy"
+        )
+    else:
+        report.notes = (*report.notes, f"accepted gap: no scenario completed {why}")
 
 
 def _vacuous(options: CheckOptions) -> str | None:
@@ -651,6 +724,7 @@ def certificate(
             "run": report.paths_run,
             "distinct": report.distinct_paths,
         },
+        "coverage": report.coverage,
         "scenarios": report.scenarios,
         "verdict": str(report.verdict),
         "declared": list(report.declared),

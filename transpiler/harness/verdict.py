@@ -14,6 +14,9 @@ class Verdict(StrEnum):
     explains (a counterexample). ``not-converted``: there is no script to check
     (vMCP would not run the tool, or it cannot be expressed). ``unchecked``: the
     check could not finish (a limit of ours was met); nothing is claimed.
+    ``incomplete``: no scenario differed, but none completed some step of the
+    workflow, so the script was never compared with it there (a gap the policy
+    may accept by name).
     """
 
     EQUIVALENT = "equivalent"
@@ -21,3 +24,4 @@ class Verdict(StrEnum):
     DIFFERS = "differs"
     NOT_CONVERTED = "not-converted"
     UNCHECKED = "unchecked"
+    INCOMPLETE = "incomplete"

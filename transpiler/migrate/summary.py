@@ -27,6 +27,7 @@ _PHRASES = {
     Verdict.DIFFERS: "converted, differs from the workflow",
     Verdict.NOT_CONVERTED: "not converted",
     Verdict.UNCHECKED: "converted, not checked",
+    Verdict.INCOMPLETE: "converted, not checked everywhere",
     Pairing.ALREADY: "already migrated",
     Pairing.CONFLICT: "not migrated",
     None: "converted, not checked",
