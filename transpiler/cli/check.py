@@ -47,8 +47,8 @@ def register(subparsers: Any) -> None:
         "beside it, a baseline's, one --script, or the emitter's), run both on generated and "
         "path-exhaustive scenarios, and report. Exit 0 when every pair is equivalent, or "
         "equivalent except for accepted deviation classes; 1 when one differs, shows a class "
-        "not accepted or has nothing to check; 2 when an input cannot be read (the other "
-        "inputs' tools are still checked). Options can also "
+        "not accepted, is incomplete or unchecked, or there is nothing to check; 2 when an "
+        "input cannot be read (the other inputs' tools are still checked). Options can also "
         f"come from {POLICY_FILE} next to the first PATH; the command line wins.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH")
