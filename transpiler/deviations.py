@@ -236,6 +236,13 @@ CLASSES: dict[str, DeviationClass] = {
             "one fails",
             "THV-0051's `parallel` has a fixed cap; only the calls made before a failure differ",
             affects=frozenset({Observable.CALLS, Observable.ERROR_TEXT}),
+            variants=(
+                Variant(
+                    "cap",
+                    "the loop runs up to 10 iterations at once (`parallel()`'s cap), the first "
+                    "failure cancelling the rest",
+                ),
+            ),
         ),
         DeviationClass(
             "argument-coercion",

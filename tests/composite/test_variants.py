@@ -64,6 +64,7 @@ def test_every_variant_has_a_test_here() -> None:
         ("condition-text", "truth"),
         ("last-step-race", "final"),
         ("workflow-metadata", "placeholders"),
+        ("parallel-cap", "cap"),
     }
     assert tested == {(c.id, v.name) for c in CLASSES.values() for v in c.variants}
 
@@ -253,3 +254,28 @@ def test_workflow_metadata_placeholders() -> None:
     text = "{{.workflow.id}} {{.workflow.start_time}}"
     assert _sent(text, {}, chosen) == [f"{RUN_ID_PLACEHOLDER} {START_TIME_PLACEHOLDER}"]
     assert _sent(text, {}, {}) != _sent(text, {}, chosen)
+
+
+LOOP = """
+name: t
+description: d
+steps:
+  - id: each
+    type: forEach
+    collection: '[1, 2, 3]'
+    maxParallel: 1
+    step:
+      id: one
+      tool: svc.a
+      arguments: {n: '{{.forEach.item}}'}
+"""
+
+
+def test_parallel_cap_runs_up_to_ten_iterations_at_once() -> None:
+    failing = {"svc.a": {"results": [{"transportError": "reset", "delay": "1s"}]}}
+    world = scenario(backends=failing)
+    site = ("parallel-cap", "each", "forEach")
+    vmcp = run_composite(tool(LOOP), world)
+    capped = run_composite(tool(LOOP), world, variants=Variants({site: "cap"}))
+    assert len(vmcp.calls) == 1 and len(capped.calls) == 3
+    assert (site[0], site[1], site[2]) in {(e.deviation, e.step, e.site) for e in vmcp.quirks}

@@ -93,7 +93,9 @@ def execute_for_each_step(
         state.record_success(step.id, aggregate([], 0), session.now)
         return None
     parallel = step.max_parallel if step.max_parallel > 0 else DEFAULT_MAX_PARALLEL
-    slots = session.kernel.semaphore(min(parallel, MAX_PARALLEL))
+    site = Site(step.id, "forEach")
+    capped = session.expander.variants.at("parallel-cap", site) == "cap"
+    slots = session.kernel.semaphore(PARALLEL_CAP if capped else min(parallel, MAX_PARALLEL))
     loop = ErrGroup(context)
     keep_going = step.continues_on_error
     results: list[Iteration] = [Iteration(i, item, "cancelled") for i, item in enumerate(items)]
@@ -107,7 +109,7 @@ def execute_for_each_step(
     if failure is not None and not keep_going:
         judge_for_each_abort(
             session.recorder.quirks,
-            Site(step.id, "forEach"),
+            site,
             min(parallel, MAX_PARALLEL),
             PARALLEL_CAP,
             len(items),
