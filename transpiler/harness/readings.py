@@ -109,19 +109,19 @@ class Readings:
         or None; with ``keep``, only the readings that matched are held from now on."""
         found: list[Found] = []
         for reading in self.held:
-            excused: tuple[Reading, Trace, Match, list[SiteKey]] | None = None
+            best: tuple[Reading, Trace, Match, list[SiteKey]] | None = None
+            last = 0
             runs = self._runs(scenario, reading, vmcp if not reading else None, script)
             for tried, (current, trace, open_sites) in enumerate(runs):
                 match = explain(trace, script, self.excusable, engine)
-                if match is not None and match.exact:
-                    excused = (current, trace, match, open_sites)
-                    break
-                if match is not None and excused is None:
-                    excused, last = (current, trace, match, open_sites), tried + EXACT_AFTER_EXCUSED
-                if excused is not None and tried >= last:
-                    break
-            if excused is not None:
-                current, trace, match, open_sites = excused
+                if match is not None and (match.exact or best is None):
+                    best, last = (current, trace, match, open_sites), tried + EXACT_AFTER_EXCUSED
+                    if match.exact:
+                        break
+                if best is not None and tried >= last:
+                    break  # a match the reach rule excused: a few more runs for an exact one
+            if best is not None:
+                current, trace, match, open_sites = best
                 settled = self._settled(
                     scenario, reading, current, open_sites, script, engine, trace.stopped_at
                 )
