@@ -53,8 +53,9 @@ from transpiler.starlark_runtime.run import GoOnlyScript
 from transpiler.starlark_runtime.versions import engine_versions
 
 ENGINES = ("rust", "go")
-#: Numbers on either side of where Go starts writing whole floats in exponent form.
-THRESHOLD_NUMBERS = (999_999, 1_000_000)
+#: Numbers on either side of where Go starts writing whole floats in exponent form, and one
+#: past it that is not a round million.
+THRESHOLD_NUMBERS = (999_999, 1_000_000, 1_500_000)
 #: Scenarios kept per variant taken at a site, smallest first, to find its witness.
 WITNESS_CANDIDATES = 3
 
@@ -623,7 +624,7 @@ def _exhaustive(
     if chosen:
         # The first combination (everything succeeds, every answer accepts) once more with the
         # optional parameters left out (where a default of the workflow or the script shows),
-        # and with every number just below and at a million (where Go's text of it changes).
+        # and with every number just below, at and past a million (where Go's text changes).
         schema = tool.effective.parameters
         others = [sample_params(schema, optional=False)]
         others += [sample_params(schema, number=n) for n in THRESHOLD_NUMBERS]
