@@ -39,7 +39,7 @@ from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
 from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
-from transpiler.harness.happy import expected_answers, expected_params, happy_scenario
+from transpiler.harness.happy import expected, happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
 from transpiler.harness.readings import VMCP_CHOICE, Reading, Readings, variants_of
 from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
@@ -354,7 +354,7 @@ class _Run:
     def _used(self, scenario: Scenario, engine: str, reading: Reading, script: Trace) -> None:
         """Keep, for each variant the matching reading took (settled or not), the smallest
         scenarios where it did, with that reading and the script's run."""
-        size = len(json.dumps(scenario.to_json(), sort_keys=True, default=str))
+        size = _size(scenario)
         for site, choice in reading.items():
             if choice == VMCP_CHOICE:
                 continue
@@ -425,7 +425,7 @@ class _Run:
     def _witness(self, scenario: Scenario, engine: str, match: Match, script: Trace) -> None:
         """Keep, per class, the scenario that shows it best: where the other classes could not
         explain the difference without it, with the fewest classes fired, then the smallest."""
-        size = len(json.dumps(scenario.to_json(), sort_keys=True, default=str))
+        size = _size(scenario)
         for deviation in match.excused:
             held = self.witnesses.get(deviation)
             rank = (not necessary(match, deviation, engine), len(match.candidates), size)
@@ -530,6 +530,11 @@ def check_tool(
     return report
 
 
+def _size(scenario: Scenario) -> int:
+    """How large a scenario is, to keep the smallest as a witness: its JSON text's length."""
+    return len(json.dumps(scenario.to_json(), sort_keys=True, default=str))
+
+
 def _gaps(
     report: ToolReport, coverage: Coverage, steps: Sequence[str], accepted: frozenset[str]
 ) -> None:
@@ -615,23 +620,25 @@ def _engines(tool: LoadedTool, options: CheckOptions) -> tuple[str, ...]:
 def _exhaustive(
     run: _Run, tool: LoadedTool, shapes: ToolShapes, options: CheckOptions, report: ToolReport
 ) -> Counterexample | None:
-    params = {**expected_params(tool.effective), **sample_params(tool.effective.parameters)}
-    expected = expected_answers(tool.effective)
+    call = expected(tool.effective)
+    schema = tool.effective.parameters
+    params = {**call.params, **sample_params(schema)}
     chosen, total = combinations(
-        shapes, tool.effective.name, params, options.paths, options.seed, expected
+        shapes, tool.effective.name, params, options.paths, options.seed, call.answers
     )
     report.paths_enumerated, report.paths_run = total, len(chosen)
     if chosen:
         # The first combination (everything succeeds, every answer accepts) once more with the
         # optional parameters left out (where a default of the workflow or the script shows),
         # and with every number just below, at and past a million (where Go's text changes).
-        schema = tool.effective.parameters
+        first = chosen[0].to_json()
         others = [sample_params(schema, optional=False)]
         others += [sample_params(schema, number=n) for n in THRESHOLD_NUMBERS]
-        first = chosen[0].to_json()
-        for other in dict.fromkeys(json.dumps(o, sort_keys=True) for o in others):
-            if other != json.dumps(params, sort_keys=True):
-                chosen.append(scenario_from_document({**first, "params": json.loads(other)}))
+        tried = [params]
+        for other in others:
+            if other not in tried:
+                tried.append(other)
+                chosen.append(scenario_from_document({**first, "params": other}))
     return run.compare_all(chosen)
 
 

@@ -284,11 +284,23 @@ def _walked(tool: CompositeToolConfig) -> _Walk:
     return walk
 
 
-def expected_answers(tool: CompositeToolConfig) -> dict[str, list[dict[str, Any]]]:
-    """Each backend tool's answers as its readers expect them, by tool: lists of one item
-    first, then each other length of :data:`LIST_LENGTHS` that makes a different answer. A
-    tool called by several steps answers with every field they read; one whose answer nothing
-    reads names itself (``answered_by``)."""
+@dataclass(frozen=True)
+class Expected:
+    """What an ordinary call of a tool carries, from one walk of its templates: ``params``
+    (every one the schema declares, and every one a template reads, shaped as it reads it,
+    declared or not); ``answers``, each backend tool's answers by tool (lists of one item
+    first, then each other length of :data:`LIST_LENGTHS` that makes a different answer; a
+    tool called by several steps answers with every field they read, and one whose answer
+    nothing reads names itself, ``answered_by``); ``contents``, each elicitation's accepted
+    content in step order."""
+
+    params: dict[str, Any]
+    answers: dict[str, list[dict[str, Any]]]
+    contents: list[dict[str, Any]]
+
+
+def expected(tool: CompositeToolConfig) -> Expected:
+    """The :class:`Expected` call of ``tool``."""
     walk = _walked(tool)
     answers: dict[str, list[dict[str, Any]]] = {}
     for lists in LIST_LENGTHS:
@@ -310,38 +322,29 @@ def expected_answers(tool: CompositeToolConfig) -> dict[str, list[dict[str, Any]
             held = answers.setdefault(name, [])
             if body not in held:
                 held.append(body)
-    return answers
-
-
-def expected_params(tool: CompositeToolConfig) -> dict[str, Any]:
-    """The parameters an ordinary client sends: every one the schema declares, and every one
-    a template reads (shaped as it reads it), declared or not."""
-    return {**_as_map(_walked(tool).params.value()), **_params(tool.parameters)}
+    contents = [
+        _as_map(
+            walk.steps.get(step.id, Shape(kind="map")).fields.get("content", Shape()).value()
+        )
+        for step in tool.steps
+        if step.effective_type == STEP_ELICITATION
+    ]
+    params = {**_as_map(walk.params.value()), **_params(tool.parameters)}
+    return Expected(params, answers, contents)
 
 
 def happy_scenario(tool: CompositeToolConfig) -> Scenario:
     """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
-    walk = _walked(tool)
+    call = expected(tool)
     shapes = ToolShapes(content_tools=content_tools(tool, dataflow(tool)))
-    answers = [
-        {
-            "action": "accept",
-            "content": _as_map(
-                walk.steps.get(step.id, Shape(kind="map"))
-                .fields.get("content", Shape(kind="map"))
-                .value()
-            ),
-        }
-        for step in tool.steps
-        if step.effective_type == STEP_ELICITATION
-    ]
+    answers = [{"action": "accept", "content": content} for content in call.contents]
     return scenario_from_document(
         {
             "tool": tool.name,
-            "params": expected_params(tool),
+            "params": call.params,
             "backends": {
                 name: {"results": [shapes.success(name, bodies[0])]}
-                for name, bodies in expected_answers(tool).items()
+                for name, bodies in call.answers.items()
             },
             "elicitations": answers or [{"action": "accept", "content": {}}],
         }

@@ -46,7 +46,7 @@ def tool_outcomes(
     shapes: ToolShapes, tool: str, expected: Sequence[dict[str, Any]] = ()
 ) -> list[dict[str, Any]]:
     """The distinct outcomes one backend tool is given: first the ``expected`` answers (what
-    its readers expect, :func:`transpiler.harness.happy.expected_answers`), then the rest."""
+    its readers expect, :func:`transpiler.harness.happy.expected`), then the rest."""
     trie = shapes.output_fields.get(tool, {})
     lists = shapes.collection_fields.get(tool, set())
     literals = shapes.literals or ["x"]
