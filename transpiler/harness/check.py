@@ -2,10 +2,11 @@
 
 For each scenario the composite model runs under the canonical schedule; when
 the script's trace differs, every schedule (up to a limit) is tried, since
-vMCP may legitimately behave in any of those ways. A difference is excused
-when the composite run exercised deviation classes the script declares and
-those classes reach every differing field (:func:`relation.explain`); the
-smallest scenario where each class shows is kept as its *witness*. Scenarios
+vMCP may legitimately behave in any of those ways. A script passes a scenario
+when its trace is the model's run under a reading of the classes it declares
+(:mod:`readings`: one choice per site, the same in every scenario, fixed once
+all have passed); the smallest scenario where each class shows is kept as its
+*witness*. Scenarios
 come from every outcome combination (:mod:`paths`, up to a limit) and from a
 seeded generator (:mod:`generate`), drawn in bulk, each set run as one batch
 per engine; once an unexplained difference shows, hypothesis searches the same
@@ -41,7 +42,13 @@ from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import expected, happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
-from transpiler.harness.readings import VMCP_CHOICE, Reading, Readings, variants_of
+from transpiler.harness.readings import (
+    SETTLE_ROUNDS,
+    VMCP_CHOICE,
+    Reading,
+    Readings,
+    variants_of,
+)
 from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.verdict import Verdict
@@ -341,6 +348,34 @@ class _Run:
                     self._witness(scenario, engine, found.match, script)
         return None
 
+    def settle(self) -> Counterexample | None:
+        """One choice per site for every scenario passed: those that took another choice at a
+        site are matched again under the fixed reading; a counterexample where one cannot be."""
+        for _ in range(SETTLE_ROUNDS):
+            again = self.readings.one_choice_per_site()
+            if not again:
+                return None
+            for record in again:
+                found = self.readings.match(
+                    record.scenario, record.vmcp, record.branched, record.script, record.engine
+                )
+                if found is None:
+                    return self._counterexample(
+                        record.scenario, record.engine, record.vmcp, record.script
+                    )
+        left = self.readings.one_choice_per_site()
+        if not left:
+            return None
+        example = self._counterexample(
+            left[0].scenario, left[0].engine, left[0].vmcp, left[0].script
+        )
+        example.advice = (
+            *example.advice,
+            "no one choice per site explains every scenario: scenarios need different choices "
+            "at a site",
+        )
+        return example
+
     def _confirm_on_go(
         self, scenario: Scenario, composite: Trace, branched: bool
     ) -> Counterexample | None:
@@ -523,8 +558,10 @@ def check_tool(
     run = _Run(tool, script, modules, engines, declared)
     shapes = tool_shapes(tool.effective)
     report.findings = findings(tool)
-    report.counterexample = _exhaustive(run, tool, shapes, options, report) or _random(
-        run, tool, shapes, options, emitted
+    report.counterexample = (
+        _exhaustive(run, tool, shapes, options, report)
+        or _random(run, tool, shapes, options, emitted)
+        or run.settle()
     )
     report.scenarios = run.count
     report.distinct_paths = len(run.paths)

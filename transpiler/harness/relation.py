@@ -15,10 +15,10 @@ reported):
 The composite trace is the model's run under a reading (:mod:`readings`): the
 deviation variants a script takes make that run, so it is compared exactly,
 except that a run whose failure may carry any text (``any_error_text``) matches
-a script's failure whatever its text. Only classes without variants yet still
-*excuse*: a difference is excused when such classes, fired on the composite
-run, declared by the script and applying to the engine, reach every field
-that differs; :func:`explain` says which. :func:`distance` measures how far
+a script's failure whatever its text. Only a class without variants (starlark-rust's
+own, ``rust-engine``) still *excuses*: a difference is excused when it fired on
+the composite run, is declared by the script, applies to the engine and reaches
+every field that differs; :func:`explain` says so. :func:`distance` measures how far
 apart two traces are, for the search of a reading.
 
 Logs, virtual times, step records and call order inside a concurrency group
