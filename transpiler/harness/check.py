@@ -33,7 +33,6 @@ from transpiler.declaration import TITLE, Declaration, declared_in, header_item
 from transpiler.deviations import CLASSES
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
-from transpiler.emit.inert import has_unsafe_text
 from transpiler.emit.report import EmitResult
 from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
@@ -45,6 +44,7 @@ from transpiler.harness.readings import VMCP_CHOICE, Reading, Readings, variants
 from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.verdict import Verdict
+from transpiler.inert import has_unsafe_text
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace
@@ -396,7 +396,6 @@ class _Run:
                 )
                 break
         return found
-
 
     def _run(self, engine: str, scenario: Scenario) -> Trace | EngineError:
         """The script's run of one scenario on one engine, or the engine's refusal."""

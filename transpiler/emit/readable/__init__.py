@@ -18,13 +18,13 @@ from typing import Any
 from transpiler.config.model import CompositeToolConfig
 from transpiler.declaration import TITLE as DECLARATION_TITLE
 from transpiler.deviations import CLASSES
-from transpiler.emit.inert import comment_text
 from transpiler.emit.limits import EmitterLimit, check_template
 from transpiler.emit.readable.state import State
 from transpiler.emit.readable.templates import NotReadable
 from transpiler.emit.readable.workflow import run_function
 from transpiler.emit.report import EmitResult, Note, SourceMapEntry
 from transpiler.gotemplate import TemplateSyntaxError, parse
+from transpiler.inert import comment_text
 from transpiler.plan.dataflow import template_sites
 
 HELPERS = {
