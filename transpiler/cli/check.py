@@ -35,6 +35,7 @@ from transpiler.harness.reports import (
 from transpiler.inert import one_line, shown_lines
 from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
+from transpiler.reading import UnreadableFile, read_text
 
 DEFAULTS = CheckOptions()
 
@@ -188,9 +189,9 @@ def _since(path: str | None) -> Since | None:
     if path is None:
         return None
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))
         entries = {(entry["file"], entry["tool"]): entry for entry in data["tools"]}
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+    except (UnreadableFile, ValueError, KeyError, TypeError) as error:
         raise InputError(f"{path}: not a report of check --report-json ({error})") from None
     return entries
 

@@ -102,6 +102,12 @@ class MigrationReport:
     library: LibraryFile | None = None
 
     @property
+    def unreadable(self) -> bool:
+        """Whether an input cannot be read: a config file, or a script file one cites."""
+        files = any(result.status is FileStatus.UNREADABLE for result in self.files)
+        return files or any(note.rule == "INPUT.unreadable" for note in self.notes)
+
+    @property
     def complete(self) -> bool:
         """Every tool migrated and passing the gate, no file refused or failed."""
         tools_ok = all(_settled(o, self.options) for o in self.tools)
