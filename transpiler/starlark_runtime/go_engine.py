@@ -46,7 +46,12 @@ from transpiler.starlark_runtime.host import (
     new_group,
 )
 from transpiler.starlark_runtime.hostlimits import GO_ARENA_BYTES, cap_address_space
-from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS, MAX_PRINT_BYTES, ScriptLimits
+from transpiler.starlark_runtime.profile import (
+    MAX_EXECUTION_STEPS,
+    MAX_LOG_BYTES,
+    MAX_PRINT_BYTES,
+    ScriptLimits,
+)
 from transpiler.starlark_runtime.run import (
     EngineError,
     EngineRun,
@@ -99,6 +104,7 @@ class GoHostProcess:
                 "params": {},
                 "max_steps": MAX_EXECUTION_STEPS,
                 "max_print": MAX_PRINT_BYTES,
+                "max_log": MAX_LOG_BYTES,
             }
         )
         while self.receive().get("type") != "exit":
@@ -272,6 +278,7 @@ class GoRun:
                         "max_steps": MAX_EXECUTION_STEPS,
                         "modules": self._modules,
                         "max_print": MAX_PRINT_BYTES,
+                        "max_log": MAX_LOG_BYTES,
                     }
                 )
             else:
