@@ -24,7 +24,7 @@ import pytest
 
 import transpiler
 from tests.hostile.test_exit_codes import GOOD
-from transpiler.gobuild import go_available
+from tests.starlark_runtime.conftest import ENGINES
 from transpiler.harness.check import CheckOptions
 from transpiler.harness.verdict import Verdict
 
@@ -35,16 +35,6 @@ KILLERS = {
     "rust": "def run(params):\n    x = [0] * 2000000000\n    return {}\n",
     "go": 'def run(params):\n    x = "x" * 900000000\n    return {"n": len(x)}\n',
 }
-ENGINES = [
-    "rust",
-    pytest.param(
-        "go",
-        marks=pytest.mark.skipif(
-            not go_available(needs_starlark=True),
-            reason="LOUD SKIP: go.starlark.net host not built",
-        ),
-    ),
-]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -4,8 +4,9 @@ Promise (README, "Limits"; ``transpiler/inert.py``): names, ids, paths and
 script messages are data wherever they are shown. In the Markdown report (a
 CI job summary) they cannot close a code fence, break out of a table cell,
 start a heading, a link or raw HTML; the JUnit XML report is well-formed for
-any name (no character XML 1.0 forbids); the console shows control characters
-and line breaks escaped, one tool per line.
+any name (no character XML 1.0 forbids); the console (``check``, ``validate``,
+``migrate``) shows control characters and line breaks escaped, one tool per
+line.
 
 Reproductions: a ``fail()`` message holding a line break and three backticks
 closed the witness's fence (raw ``<img onerror>``, a heading and a link
@@ -139,3 +140,16 @@ def test_fuzz_markdown_pieces_cannot_be_escaped_from(text: str) -> None:
     assert "\n" not in span and _CODE_SPAN.fullmatch(span)
     assert not re.search(r"(?<!\\)\|", span)
     assert not re.search(r"[\\`*_\[\]<>&~|!#]", _ESCAPED.sub("", markdown_text(text)))
+
+
+OTHER_COMMANDS = {"validate": [], "migrate": ["--examples", "1", "--paths", "1", "--no-diff"]}
+
+
+@pytest.mark.parametrize("command", OTHER_COMMANDS)
+def test_other_commands_show_names_escaped(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main([command, str(HOSTILE), *OTHER_COMMANDS[command]])
+    out = capsys.readouterr().out
+    assert not any(unsafe(char) for char in out.replace("\n", ""))
+    assert "tick`|pipe\\x0a# heading" in out and "ctl\\x01name" in out
