@@ -263,6 +263,7 @@ class Config:
             (baseline or self)._tool(tool)  # raises: no such tool, or defined twice
             raise InputError(f"no composite tool named {tool!r} to check in {self.name}")
         return outcomes[tool]
+
     def deprecation_messages(self) -> dict[str, str]:
         """For each composite tool, the line a gateway logs about migrating it."""
         messages: dict[str, str] = {}
@@ -366,7 +367,9 @@ def load(source: Source, *, name: str | None = None) -> Config:
     """Load a configuration: a path (file or directory), file content (bytes), or a parsed dict.
 
     A dict is read as the JSON it would be written as. Raises
-    :class:`~transpiler.diagnostics.InputError` when a path cannot be read,
+    :class:`~transpiler.diagnostics.InputError` when a path cannot be read (a
+    configuration file, or a ``scriptFile`` one cites: not a regular file, over
+    the size limit, not UTF-8),
     content is over the size limit, or a dict is not plain JSON data (or nests
     deeper than the loader reads); syntax and validity problems are reported
     by :meth:`Config.validate`.
@@ -422,7 +425,10 @@ def _from_bytes(contents: list[tuple[str, bytes]], name: str) -> Config:
     digest = _digest(name, *(part for file, data in contents for part in (file, data)))
 
     def build() -> Config:
-        return Config(name, digest, load_contents(contents))
+        inputs = load_contents(contents)
+        for problem in inputs.scripted.unreadable:  # a script file the configuration cites
+            raise InputError(problem.message, problem.location)
+        return Config(name, digest, inputs)
 
     return _CACHE.get(digest, build)
 

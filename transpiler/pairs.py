@@ -23,7 +23,6 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-from transpiler.config.loader import MAX_FILE_BYTES
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import validate
 from transpiler.diagnostics import Diagnostic, InputError
@@ -31,6 +30,7 @@ from transpiler.inputs.files import Inputs, inputs_from, read_inputs
 from transpiler.inputs.git import read_revision
 from transpiler.inputs.scripted import Counterpart
 from transpiler.pipeline import judging_units, rejection, tool_key
+from transpiler.reading import UnreadableFile, read_text
 
 #: Most modules one script may load (directly or through other modules).
 MAX_MODULES = 64
@@ -127,10 +127,11 @@ def pair_inputs(
     assert config.load is not None
     pairs: list[Pair] = []
     used: set[str] = set()
+    modules: list[Diagnostic] = []
     for item, counterpart in _pairs_of(config, baseline=False):
         if counterpart is not None:
             used.add(counterpart.where)
-            item = _with(item, counterpart, library_path)
+            item = _with(item, counterpart, library_path, modules)
         pairs.append(item)
     left = _by_name(config, used)
     unreadable = config.load.input_errors
@@ -142,19 +143,19 @@ def pair_inputs(
                 continue  # checked in the configuration, where it is still a composite tool
             counterpart = left.pop(item.tool, None)
             if counterpart is not None:
-                item = _with(item, counterpart, library_path)
+                item = _with(item, counterpart, library_path, modules)
             elif item.refusal is None:
                 why = f"no scripted or composite tool named {item.tool} in the configuration"
                 item = replace(item, refusal=why)
             pairs.append(item)
         unreadable = (*unreadable, *baseline.load.input_errors)
-    return Pairing(tuple(pairs), tuple(sorted(left)), tuple(unreadable))
+    return Pairing(tuple(pairs), tuple(sorted(left)), (*unreadable, *dict.fromkeys(modules)))
 
 
 def _one_script(request: Request, config: Inputs) -> Pairing:
     assert config.load is not None and request.script_file is not None
     path = Path(request.script_file)
-    text = _script_text(path)
+    text = read_text(path)
     found = [item for item, _ in _pairs_of(config, baseline=False) if item.tool == request.tool]
     if not found:
         names = ", ".join(sorted({t.config.name for t in config.load.tools})) or "none"
@@ -190,14 +191,22 @@ def _by_name(inputs: Inputs, used: set[str]) -> dict[str, Counterpart]:
     return found
 
 
-def _with(item: Pair, counterpart: Counterpart, library_path: Sequence[str]) -> Pair:
-    """``item`` paired with a scripted tool (refused when its script cannot be read)."""
+def _with(
+    item: Pair, counterpart: Counterpart, library_path: Sequence[str], problems: list[Diagnostic]
+) -> Pair:
+    """``item`` paired with a scripted tool (refused when its script or a module it loads cannot
+    be read; such a module is added to ``problems``)."""
     if item.refusal is not None:
         return item
     if counterpart.script is None:
         why = f"the scripted tool at {counterpart.where} has no script that can be read"
         return replace(item, refusal=why)
-    modules = library_modules(counterpart.script, _library(library_path, counterpart.folder))
+    try:
+        modules = library_modules(counterpart.script, _library(library_path, counterpart.folder))
+    except UnreadableFile as error:
+        why = f"the scripted tool at {counterpart.where} loads a module that cannot be read: "
+        problems.append(Diagnostic("INPUT.unreadable", error.reason, error.location))
+        return replace(item, refusal=why + str(error))
     return replace(item, script=Script(counterpart.script, counterpart.where, modules))
 
 
@@ -205,22 +214,11 @@ def _library(library_path: Sequence[str], folder: Path) -> tuple[Path, ...]:
     return tuple(Path(entry) for entry in library_path) or (folder,)
 
 
-def _script_text(path: Path) -> str:
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"{path}: file is {size} bytes; the limit is {MAX_FILE_BYTES}")
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text (byte {error.start})") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot read the script: {error.strerror or error}") from None
-
-
 def library_modules(text: str, library_path: Sequence[Path]) -> dict[str, str]:
     """The modules ``text`` loads, and those they load, as found on ``library_path`` (first
     directory first). A name found nowhere, or that leaves its directory, is left out: the run
-    then fails to load it, as vMCP's would."""
+    then fails to load it, as vMCP's would. A module file found that cannot be read (not a
+    regular file, over the size limit, not UTF-8) raises :class:`UnreadableFile`."""
     modules: dict[str, str] = {}
     pending = [text]
     while pending and len(modules) < MAX_MODULES:
@@ -241,9 +239,6 @@ def _module(name: str, library_path: Sequence[Path]) -> str | None:
         return None
     for folder in library_path:
         path = folder.joinpath(*parts)
-        try:
-            if path.is_file() and path.stat().st_size <= MAX_FILE_BYTES:
-                return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
+        if path.exists():
+            return read_text(path)
     return None

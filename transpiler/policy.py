@@ -30,6 +30,7 @@ import yaml
 
 from transpiler.deviations import CLASSES
 from transpiler.diagnostics import InputError
+from transpiler.reading import UnreadableFile, read_text
 
 POLICY_FILE = "vmcp-transpile.yaml"
 ENGINE_CHOICES = ("rust", "go", "both")
@@ -65,8 +66,8 @@ def find_policy(paths: list[str]) -> Path | None:
 def load_policy(path: Path) -> Policy:
     """Read and check a policy file."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        data = yaml.safe_load(read_text(path))
+    except (UnreadableFile, yaml.YAMLError) as error:
         raise InputError(f"{path}: cannot read the policy: {error}") from None
     if data is None:
         return Policy(path)

@@ -32,8 +32,10 @@ from transpiler.harness.reports import (
     save_counterexample,
     side_by_side,
 )
+from transpiler.inert import one_line, shown_lines
 from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
+from transpiler.reading import UnreadableFile, read_text
 
 DEFAULTS = CheckOptions()
 
@@ -187,9 +189,9 @@ def _since(path: str | None) -> Since | None:
     if path is None:
         return None
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))
         entries = {(entry["file"], entry["tool"]): entry for entry in data["tools"]}
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+    except (UnreadableFile, ValueError, KeyError, TypeError) as error:
         raise InputError(f"{path}: not a report of check --report-json ({error})") from None
     return entries
 
@@ -201,14 +203,15 @@ def run(args: argparse.Namespace) -> int:
     since = _since(args.since)
     selected, pairing = select(request, parse_shard(args.shard))
     for problem in pairing.unreadable:
-        print(f"error: {problem.render()}", file=sys.stderr)
+        print(f"error: {one_line(problem.render())}", file=sys.stderr)
     total = len(selected)
 
     def progress(number: int, report: ToolReport) -> None:
         width = 30
         done = width * number // max(total, 1)
         bar = "#" * done + "." * (width - done)
-        print(f"[{bar}] {number}/{total} {report.verdict}: {report.tool}", file=sys.stderr)
+        name = one_line(report.tool)
+        print(f"[{bar}] {number}/{total} {one_line(str(report.verdict))}: {name}", file=sys.stderr)
 
     reports = check_all(selected, request, options, args.jobs, progress, since)
     directory = Path(args.counterexamples)
@@ -238,29 +241,28 @@ def _print(
         if report.carried is not None:
             continue
         for note in report.notes:
-            print(f"  note: {note}")
+            print(f"  note: {one_line(note)}")
         for finding in report.findings:
-            print(f"  finding: {finding.render()}")
+            print(f"  finding: {one_line(finding.render())}")
         if report.counterexample is not None:
             print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
             for line in report.counterexample.advice:
-                print(f"  {line}")
-            print(f"  scenario saved to {report.counterexample.saved_to}")
+                print(f"  {one_line(line)}")
+            print(f"  scenario saved to {one_line(str(report.counterexample.saved_to))}")
         elif report.reason:
-            print("  " + report.reason.replace("\n", "\n  "))
+            print("  " + shown_lines(report.reason).replace("\n", "\n  "))
     if pairing.unpaired:
-        names = ", ".join(pairing.unpaired)
+        names = ", ".join(one_line(name) for name in pairing.unpaired)
         print(f"not checked: scripted tool(s) with no composite tool to check against: {names}")
     if not reports:
-        print("nothing to check: no composite tool (give --baseline or --baseline-git to check "
-              "scripted tools against the composite tools they replaced)")
+        print(
+            "nothing to check: no composite tool (give --baseline or --baseline-git to check "
+            "scripted tools against the composite tools they replaced)"
+        )
     if since is not None:
         carried = sum(r.carried is not None for r in reports)
         checked = sum(r.carried is None and bool(r.certificate) for r in reports)
-        print(
-            f"{carried} pair(s) unchanged since {since}: not checked again; "
-            f"{checked} checked"
-        )
+        print(f"{carried} pair(s) unchanged since {since}: not checked again; {checked} checked")
     passed = sum(r.passes(accept) for r in reports)
     unread = f"; {len(pairing.unreadable)} input(s) cannot be read" if pairing.unreadable else ""
     print(f"{passed} of {len(reports)} tool(s) pass ({_policy(accept)}){unread}")

@@ -7,12 +7,12 @@ from tool name to ``inputSchema``. Each tool is ``{name, inputSchema}``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import yaml
 
 from transpiler.diagnostics import InputError, SourceLocation
+from transpiler.reading import UnreadableFile, read_bytes
 
 MAX_BYTES = 8 * 1024 * 1024
 
@@ -21,11 +21,9 @@ def load_tool_schemas(path: str) -> dict[str, Any]:
     """Tool name → ``inputSchema`` from a tools/list dump."""
     where = SourceLocation(path)
     try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read tools file: {error.strerror}", where) from None
-    if len(data) > MAX_BYTES:
-        raise InputError(f"tools file is over {MAX_BYTES} bytes", where)
+        data = read_bytes(path, MAX_BYTES)
+    except UnreadableFile as error:
+        raise InputError(f"cannot read tools file: {error.reason}", where) from None
     try:
         document = yaml.safe_load(data.decode("utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as error:

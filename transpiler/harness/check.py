@@ -34,7 +34,6 @@ from transpiler.declaration import TITLE, Declaration, declared_in, header_item
 from transpiler.deviations import CLASSES, ENGINE_CLASS
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
-from transpiler.emit.inert import has_unsafe_text
 from transpiler.emit.report import EmitResult
 from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
@@ -52,6 +51,7 @@ from transpiler.harness.readings import (
 from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.verdict import Verdict
+from transpiler.inert import has_unsafe_text
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace

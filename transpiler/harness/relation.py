@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from transpiler.deviations import CLASSES, Observable, covers
+from transpiler.inert import one_line
 from transpiler.sim.trace import Trace, plain_json
 from transpiler.starlark_runtime.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 
@@ -59,8 +60,9 @@ class Difference:
         return _OBSERVABLES[self.field]
 
     def render(self) -> str:
-        """A short side-by-side description."""
-        return f"{self.field}:\n  composite: {self.composite}\n  script:    {self.script}"
+        """A short side-by-side description: each side's text clipped and on one line."""
+        composite, script = one_line(self.composite), one_line(self.script)
+        return f"{self.field}:\n  composite: {composite}\n  script:    {script}"
 
 
 _OBSERVABLES = {

@@ -9,10 +9,10 @@ machinery will see them after this one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from transpiler.config.loader import MAX_FILE_BYTES, Found, discover, load_sources
+from transpiler.config.loader import Found, discover, load_sources
 from transpiler.config.model import DocumentKind
 from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.yamlv3 import YamlSyntaxError
@@ -20,6 +20,7 @@ from transpiler.inputs.scripted import Counterpart, ScriptedIndex
 from transpiler.inputs.textspan import Text
 from transpiler.inputs.view import composite_view, stale_ref_regions
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind, parse_spans
+from transpiler.reading import UnreadableFile, read_bytes
 
 #: A UTF-8 byte order mark: kept on the file, left out of the text that is edited.
 BOM = b"\xef\xbb\xbf"
@@ -83,7 +84,8 @@ def read_inputs(paths: Sequence[str | Path]) -> Inputs:
 
 
 def inputs_from(files: list[SourceFile]) -> Inputs:
-    """Index and load files already read (from disk, or from a git revision)."""
+    """Index and load files already read (from disk, or from a git revision); a script file
+    that cannot be read is an unreadable input of the load result."""
     inputs = Inputs(files, ScriptedIndex())
     for source in files:
         if source.documents is not None:
@@ -94,7 +96,7 @@ def inputs_from(files: list[SourceFile]) -> Inputs:
         if source.text is not None and source.documents is not None:
             stale = stale_ref_regions(source.text, source.documents, scripted_only)
             source.view = composite_view(source.text, source.documents, stale)
-    inputs.load = load_sources(
+    load = load_sources(
         (
             source.name,
             None if source.text is None else (source.view or source.text.text).encode("utf-8"),
@@ -102,6 +104,7 @@ def inputs_from(files: list[SourceFile]) -> Inputs:
         )
         for source in files
     )
+    inputs.load = replace(load, unreadable=(*load.unreadable, *inputs.scripted.unreadable))
     by_name = {source.name: source for source in files}
     for error in inputs.load.errors:
         source = by_name[error.location.file]
@@ -114,17 +117,12 @@ def _read(found: Found) -> SourceFile:
     source = SourceFile(found.path, problem=found.problem)
     if found.problem is not None:
         return source
-    path = found.path
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            source.problem = f"file is {size} bytes; the limit is {MAX_FILE_BYTES}"
-            return source
-        data = path.read_bytes()
-    except OSError as error:
-        source.problem = f"cannot read file: {error.strerror or error}"
+        data = read_bytes(found.path)
+    except UnreadableFile as error:
+        source.problem = error.reason
         return source
-    return source_from_bytes(path, data)
+    return source_from_bytes(found.path, data)
 
 
 def source_from_bytes(path: Path, data: bytes) -> SourceFile:

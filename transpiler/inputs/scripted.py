@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from transpiler.config.model import DocumentKind
+from transpiler.diagnostics import Diagnostic, SourceLocation
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind, SpanNode
+from transpiler.reading import UnreadableFile, read_text
 
 
 @dataclass(frozen=True)
@@ -29,10 +31,12 @@ class Counterpart:
 
 @dataclass
 class ScriptedIndex:
-    """Scripted tools by config mapping (file, document, container) and by resource."""
+    """Scripted tools by config mapping (file, document, container) and by resource; the
+    script files that cannot be read (each an input error, as an unreadable config is)."""
 
     by_container: dict[tuple[str, int, str], dict[str, Counterpart]] = field(default_factory=dict)
     by_resource: dict[tuple[str, str], Counterpart] = field(default_factory=dict)
+    unreadable: list[Diagnostic] = field(default_factory=list)
 
     def add_file(self, file: str, documents: Sequence[SpanDocument]) -> None:
         """Record every scripted tool of one file."""
@@ -53,7 +57,7 @@ class ScriptedIndex:
                 for item in tools.children:
                     name = _text(item, "name")
                     if name is not None:
-                        found.setdefault(name, _counterpart(file, name, item))
+                        found.setdefault(name, self._counterpart(file, name, item))
 
     def _definition(self, file: str, root: SpanNode) -> None:
         metadata = root.get("metadata")
@@ -62,7 +66,23 @@ class ScriptedIndex:
         spec = root.get("spec")
         if name is not None and spec is not None:
             tool = _text(spec, "name") or name
-            self.by_resource.setdefault((namespace, name), _counterpart(file, tool, spec))
+            self.by_resource.setdefault((namespace, name), self._counterpart(file, tool, spec))
+
+    def _counterpart(self, file: str, tool: str, entry: SpanNode) -> Counterpart:
+        where = f"{file}:{entry.line + 1}"
+        inline = _text(entry, "script")
+        if inline is not None:
+            return Counterpart(tool, inline, where, Path(file).parent)
+        script_file = _text(entry, "scriptFile")
+        if script_file is None:
+            return Counterpart(tool, None, where, Path(file).parent)
+        path = Path(file).parent / script_file
+        try:
+            return Counterpart(tool, read_text(path), f"{where} ({path})", path.parent)
+        except UnreadableFile as error:
+            diagnostic = Diagnostic("INPUT.unreadable", error.reason, SourceLocation(str(path)))
+            self.unreadable.append(diagnostic)
+            return Counterpart(tool, None, f"{where} ({path}: {error.reason})", path.parent)
 
 
 def _at(root: SpanNode, path: str) -> SpanNode | None:
@@ -75,21 +95,6 @@ def _at(root: SpanNode, path: str) -> SpanNode | None:
 def _text(node: SpanNode, key: str) -> str | None:
     value = node.get(key) if node.kind is SpanKind.MAPPING else None
     return value.text() if value is not None else None
-
-
-def _counterpart(file: str, tool: str, entry: SpanNode) -> Counterpart:
-    where = f"{file}:{entry.line + 1}"
-    inline = _text(entry, "script")
-    if inline is not None:
-        return Counterpart(tool, inline, where, Path(file).parent)
-    script_file = _text(entry, "scriptFile")
-    if script_file is None:
-        return Counterpart(tool, None, where, Path(file).parent)
-    path = Path(file).parent / script_file
-    try:
-        return Counterpart(tool, path.read_text(encoding="utf-8"), f"{where} ({path})", path.parent)
-    except (OSError, UnicodeDecodeError):
-        return Counterpart(tool, None, f"{where} ({path}: unreadable)", path.parent)
 
 
 def same_code(a: str, b: str) -> bool:

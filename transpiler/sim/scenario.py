@@ -20,6 +20,7 @@ import yaml
 from transpiler.diagnostics import InputError, SourceLocation
 from transpiler.golang.duration import parse_duration
 from transpiler.golang.values import json_numbers_as_floats
+from transpiler.reading import UnreadableFile, read_bytes
 
 DEFAULT_CLOCK_START = datetime(2026, 1, 1, tzinfo=UTC)
 MAX_SCENARIO_BYTES = 8 * 1024 * 1024
@@ -155,16 +156,11 @@ class ScenarioError(InputError):
 def load_scenario(path: Path) -> Scenario:
     """Read a scenario file (YAML or JSON)."""
     try:
-        data = path.read_bytes()
-    except OSError as error:
+        data = read_bytes(path, MAX_SCENARIO_BYTES)
+    except UnreadableFile as error:
         raise ScenarioError(
-            f"cannot read scenario: {error.strerror}", SourceLocation(str(path))
+            f"cannot read scenario: {error.reason}", SourceLocation(str(path))
         ) from None
-    if len(data) > MAX_SCENARIO_BYTES:
-        raise ScenarioError(
-            f"scenario is {len(data)} bytes, over the {MAX_SCENARIO_BYTES}-byte limit",
-            SourceLocation(str(path)),
-        )
     try:
         document = yaml.safe_load(data.decode("utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as error:

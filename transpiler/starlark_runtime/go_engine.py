@@ -46,7 +46,12 @@ from transpiler.starlark_runtime.host import (
     new_group,
 )
 from transpiler.starlark_runtime.hostlimits import GO_ARENA_BYTES, cap_address_space
-from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS, MAX_PRINT_BYTES, ScriptLimits
+from transpiler.starlark_runtime.profile import (
+    MAX_EXECUTION_STEPS,
+    MAX_LOG_BYTES,
+    MAX_PRINT_BYTES,
+    ScriptLimits,
+)
 from transpiler.starlark_runtime.run import (
     EngineError,
     EngineRun,
@@ -99,6 +104,7 @@ class GoHostProcess:
                 "params": {},
                 "max_steps": MAX_EXECUTION_STEPS,
                 "max_print": MAX_PRINT_BYTES,
+                "max_log": MAX_LOG_BYTES,
             }
         )
         while self.receive().get("type") != "exit":
@@ -145,10 +151,12 @@ class GoHostProcess:
         return message
 
     def _died(self) -> EngineError:
-        self.close()
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
         self._stderr.seek(0)
         last_words = self._stderr.read().decode("utf-8", "replace")
-        self._stderr.close()
+        self.close()
         if "fatal error: out of memory" in last_words:
             return ScriptLimitExceeded("memory", self.limits)
         return EngineError(
@@ -156,10 +164,13 @@ class GoHostProcess:
         )
 
     def close(self) -> None:
-        """Stop the process (for good)."""
+        """Stop the process (for good) and close its pipes and scratch file."""
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
+        for stream in (self._process.stdin, self._process.stdout, self._stderr):
+            if stream is not None:
+                stream.close()
 
 
 _HOSTS: dict[tuple[gobuild.Toolchain, ScriptLimits], GoHostProcess] = {}
@@ -168,16 +179,21 @@ _HOST_LOCK = threading.Lock()
 
 def acquire_host(limits: ScriptLimits) -> GoHostProcess:
     """The process every go run on the current toolchain with these limits uses (started,
-    or replaced, as needed), locked for the caller's run; the run releases ``lock``."""
+    or replaced, as needed), alive and locked for the caller's run; the run releases ``lock``.
+
+    Whether it is alive is asked once its lock is held: the run this caller waited for may
+    have ended it, and a process another thread ended is replaced, never handed out."""
     key = (gobuild.toolchain(), limits)
     with _HOST_LOCK:
         host = _HOSTS.get(key)
-        if host is None or not host.alive():
-            if host is not None:
-                with host.lock:  # let a run in another thread finish first
-                    host.close()
-            host = _HOSTS[key] = GoHostProcess(limits)
-        host.lock.acquire()  # under the module lock: nobody replaces it meanwhile
+        if host is not None:
+            host.lock.acquire()  # under the module lock: nobody replaces it meanwhile
+            if host.alive():
+                return host
+            host.close()
+            host.lock.release()
+        host = _HOSTS[key] = GoHostProcess(limits)
+        host.lock.acquire()
         return host
 
 
@@ -262,6 +278,7 @@ class GoRun:
                         "max_steps": MAX_EXECUTION_STEPS,
                         "modules": self._modules,
                         "max_print": MAX_PRINT_BYTES,
+                        "max_log": MAX_LOG_BYTES,
                     }
                 )
             else:
@@ -431,9 +448,13 @@ def start_go(
 
     def start(state: RunState) -> EngineRun:
         host = acquire_host(limits)
-        host.new_run()
-        run = GoRun(host, script, filename, modules, state)
-        run.start()
+        try:
+            host.new_run()
+            run = GoRun(host, script, filename, modules, state)
+            run.start()
+        except BaseException:
+            host.lock.release()  # no run owns it yet to release it
+            raise
         return run
 
     return start

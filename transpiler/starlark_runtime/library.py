@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from transpiler.diagnostics import InputError
+from transpiler.reading import UnreadableFile, read_text
 
 
 def library_modules(directories: Sequence[Path]) -> dict[str, str]:
@@ -27,7 +28,7 @@ def library_modules(directories: Sequence[Path]) -> dict[str, str]:
             if name in modules or not path.is_file() or not path.resolve().is_relative_to(root):
                 continue
             try:
-                modules[name] = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as error:
-                raise InputError(f"cannot read module {path}: {error}") from None
+                modules[name] = read_text(path)
+            except UnreadableFile as error:
+                raise InputError(f"cannot read module {path}: {error.reason}") from None
     return modules

@@ -11,7 +11,7 @@
 // Python -> host:
 //
 //	{"type":"start","script":S,"filename":F,"params":P,"max_steps":N,
-//	 "max_print":B,"modules":{NAME:SOURCE}}
+//	 "max_print":B,"max_log":B,"modules":{NAME:SOURCE}}
 //	{"type":"resume","thread":[...],"value":V}
 //	{"type":"start-branch","thread":[...]}
 //	{"type":"abort"}
@@ -33,7 +33,10 @@
 // and the pinned go.starlark.net turns them into the same FileOptions that
 // vMCP passes (syntax.LegacyFileOptions), so one source serves both.
 //
-// print() writes to stderr, at most max_print bytes a run. Python bounds this
+// print() writes to stderr, at most max_print bytes a run. Python keeps at
+// most max_log bytes of log() lines a run; once a run's lines reach that,
+// log() still asks Python (which checks the argument) but sends an empty line
+// instead of the text, so what crosses the pipe stays small. Python bounds this
 // process's memory (RLIMIT_AS, GOMEMLIMIT) and each run's wall-clock time.
 //
 // Numbers: a Starlark float is written with a decimal point or exponent so
@@ -84,6 +87,7 @@ type incoming struct {
 	Params   json.RawMessage   `json:"params"`
 	MaxSteps uint64            `json:"max_steps"`
 	MaxPrint int               `json:"max_print"`
+	MaxLog   int               `json:"max_log"`
 	Modules  map[string]string `json:"modules"`
 }
 
@@ -108,6 +112,8 @@ type run struct {
 	modules  map[string]string
 	maxPrint int
 	printed  int
+	maxLog   int
+	logged   int
 	loaded   map[string]*loadedModule // nil value: being loaded
 }
 
@@ -188,6 +194,16 @@ func (r *run) print(_ *starlark.Thread, msg string) {
 	}
 	r.printed += len(line)
 	os.Stderr.WriteString(line)
+}
+
+// logFull counts a log() line of n bytes and says whether the run's lines had
+// already reached max_log (Python keeps nothing more of them).
+func (r *run) logFull(n int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	full := r.logged >= r.maxLog
+	r.logged += n
+	return full
 }
 
 func pathKey(path []int) string {
@@ -324,6 +340,9 @@ func builtinLog(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	var message starlark.Value = starlark.None
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message); err != nil {
 		return nil, err
+	}
+	if text, ok := message.(starlark.String); ok && thread.Local("run").(*run).logFull(len(text)) {
+		message = starlark.String("")
 	}
 	if _, err := opValue(thread, "log", map[string]interface{}{"message": toJSON(message)}); err != nil {
 		return nil, err
@@ -473,6 +492,7 @@ func startRun(message incoming) *run {
 		abort:    make(chan struct{}),
 		maxSteps: message.MaxSteps,
 		maxPrint: message.MaxPrint,
+		maxLog:   message.MaxLog,
 		modules:  message.Modules,
 		loaded:   map[string]*loadedModule{},
 	}
