@@ -27,23 +27,31 @@ from transpiler.sim.trace import Trace, plain_json
 
 _MARKDOWN = jinja2.Template(
     """\
-| tool | file | verdict | deviations observed | scenarios | paths | engines |
-|---|---|---|---|---|---|---|
+| tool | file | verdict | deviations observed | scenarios | paths | call sites reached | engines |
+|---|---|---|---|---|---|---|---|
 {% for r in reports -%}
+{%- set sites = call_sites(r) %}
 | `{{ r.tool }}` | `{{ r.file }}` | **{{ r.verdict }}** | {{ r.observed | join(", ") or "none" }} \
 | {{ r.scenarios }} | {{ r.distinct_paths }} reached, {{ r.paths_run }}/{{ r.paths_enumerated }} \
-| {{ r.engines | join(", ") }} |
+| {{ "%d/%d" % (sites.reached, sites.reachable) if sites else "" }} | {{ r.engines | join(", ") }} |
 {% endfor %}
 {% if interpreters %}
 Interpreters: {% for name, version in interpreters.items() %}{{ name }} `{{ version }}`\
 {{ ", " if not loop.last }}{% endfor %}.
 {% endif %}
-{% for r in reports if r.reason or r.witnesses or r.findings or r.declared -%}
+{% for r in reports if r.reason or r.witnesses or r.findings or r.declared \
+or call_sites(r).never -%}
 ### `{{ r.tool }}`: {{ r.verdict }}
 {% if r.reason %}
 ```
 {{ r.reason }}
 ```
+{% endif %}
+{%- if call_sites(r).never %}
+Call sites of the script no scenario reached:
+{% for site in call_sites(r).never %}
+- `{{ site.at }}` {{ site.builtin }}: `{{ site.text | replace("`", "'") }}`
+{%- endfor %}
 {% endif %}
 {%- if r.findings %}
 Findings (vMCP quirks that fire on an ordinary run of this tool):
@@ -65,6 +73,20 @@ Findings (vMCP quirks that fire on an ordinary run of this tool):
     autoescape=False,
     keep_trailing_newline=True,
 )
+
+
+def call_sites(report: ToolReport) -> dict[str, Any]:
+    """The script's reachable call sites as its certificate counts them (reached, reachable,
+    and those never reached); empty when the certificate has none."""
+    script = report.certificate.get("coverage", {}).get("script")
+    if not script:
+        return {}
+    reachable = [site for site in script["call_sites"] if site["reachable"]]
+    return {
+        "reached": sum(bool(site["scenarios"]) for site in reachable),
+        "reachable": len(reachable),
+        "never": script["never_reached"],
+    }
 
 
 def console_line(report: ToolReport) -> str:
@@ -198,6 +220,7 @@ def markdown(reports: Sequence[ToolReport]) -> str:
             reports=reports,
             classes=CLASSES,
             side_by_side=side_by_side,
+            call_sites=call_sites,
             interpreters=interpreters(reports),
         )
     )
