@@ -15,6 +15,7 @@ from tests.emit_templates.starlark import ENGINES, GO_SKIP
 from transpiler.cli import main
 from transpiler.config.loader import load_paths
 from transpiler.config.units import LoadedTool
+from transpiler.gobuild import go_available
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.coverage import ScriptCoverage
 from transpiler.harness.scriptmap import script_map
@@ -130,12 +131,13 @@ def test_the_certificate_and_the_reports_carry_the_script_coverage(
 def test_the_positions_the_engines_report_are_the_call_sites_of_the_parse(engine: str) -> None:
     """Every call a run makes lands on a listed site (starlark-rust by its line, go.starlark.net
     by its parenthesis, counted in characters), through calls across lines, inside brackets,
-    after wide characters, in lambdas and in a loaded module."""
+    after wide characters, of a parenthesised name, in lambdas and in a loaded module."""
     module = 'def helper(x):\n    return try_call_tool("t.x", {"x": x})\n'
     script = (
         'load("lib.star", "helper")\n'
         "def run(params):\n"
         '    log("ééé"); call_tool("t.x", {})\n'
+        '    (call_tool) ("t.x", {"n": 4})\n'
         "    both = parallel([\n"
         '        lambda: call_tool("t.x", {"n": 1}),\n'
         '        lambda: call_tool (\n            "t.x", {"n": 2}),\n'
@@ -152,7 +154,7 @@ def test_the_positions_the_engines_report_are_the_call_sites_of_the_parse(engine
     coverage = ScriptCoverage(mapped)
     coverage.add(engine, trace.reach)
     assert not coverage.unlisted and not coverage.never_reached()
-    assert len(mapped.sites) == 9 and all(site.reachable for site in mapped.sites)
+    assert len(mapped.sites) == 10 and all(site.reachable for site in mapped.sites)
     assert [s.where(SCRIPT_FILENAME) for s in mapped.sites][-1] == "lib.star:2"
 
 
@@ -269,3 +271,23 @@ def test_both_engines_reach_the_same_call_sites_and_lines() -> None:
     report = check_tool(tool, replace(OPTIONS, engines=("rust", "go")), script=DEAD_BRANCH)
     for site in _script_coverage(report)["call_sites"]:
         assert site["scenarios"].get("rust") == site["scenarios"].get("go"), site
+
+
+FORMS = {"readable": ("readable", False), "exact": ("exact", False), "inline": ("exact", True)}
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_the_corpus_scripts_leave_no_call_site_unreached(form: str) -> None:
+    """Every emitted script of corpus/example and corpus/goldens (the goldens are those
+    scripts) reaches each reachable call site on every engine, and every call lands on a
+    listed site."""
+    style, inline = FORMS[form]
+    engines = ("rust", "go") if go_available(needs_starlark=True) else ("rust",)
+    options = CheckOptions(
+        examples=20, paths=32, engines=engines, style=style, inline_helpers=inline
+    )
+    for tool in load_paths([EXAMPLE, CORPUS / "goldens" / "workflows.yaml"]).tools:
+        report = check_tool(tool, options)
+        assert report.verdict is not Verdict.INCOMPLETE, f"{report.tool}: {report.reason}"
+        coverage = _script_coverage(report)
+        assert coverage["unlisted_calls"] == [] and coverage["unread"] == [], report.tool

@@ -222,11 +222,12 @@ class _File:
 
     def _paren(self, line: int, byte_offset: int) -> tuple[int, int]:
         """Line and column (1-based, in characters) of the first ``(`` from a position,
-        past blanks, comments and line continuations."""
+        past blanks, comments, line continuations and the parentheses closing around the
+        function (``(call_tool)(...)``)."""
         column = len(self.lines[line - 1].encode()[:byte_offset].decode(errors="replace"))
         while line <= len(self.lines):
             text = self.lines[line - 1]
-            while column < len(text) and text[column] in " \t\f":
+            while column < len(text) and text[column] in " \t\f)":
                 column += 1
             if column < len(text) and text[column] == "(":
                 return line, column + 1

@@ -249,6 +249,7 @@ class ReplayRun:
         self._calls: set[tuple[str, str, int, int]] = set()
         self._lines: set[tuple[str, int]] = set()
         self._evaluated: set[str] = set()
+        self._stacks: set[tuple[str, str]] = set()
 
     def start(self) -> None:
         """Spawn the main thread; the kernel's loop does the rest."""
@@ -266,7 +267,11 @@ class ReplayRun:
         )
 
     def _note(self, builtin: str, stack: str) -> None:
-        """A builtin was called from the innermost frame of ``stack`` (a ``call_stack()``)."""
+        """A builtin was called from the innermost frame of ``stack`` (a ``call_stack()``);
+        a replayed pass repeats the stacks of the passes before it."""
+        if (builtin, stack) in self._stacks:
+            return
+        self._stacks.add((builtin, stack))
         frames = _frames(stack)
         self._lines.update(f for f in frames if f[0] in self._files)
         if frames and frames[-1][0] in self._files:
