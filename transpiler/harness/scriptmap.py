@@ -103,13 +103,15 @@ def script_map(script: str, modules: Mapping[str, str], filename: str) -> Script
     """The map of ``script`` (run as ``filename``) and of the modules it loads, transitively."""
     files: dict[str, _File] = {}
     unread: list[str] = []
+    tried: set[str] = set()
     pending = [(filename, script)]
     while pending:
         name, source = pending.pop()
-        if name in files or any(u.startswith(f"{name}:") for u in unread):
+        if name in tried:
             continue
+        tried.add(name)
         try:
-            read = _read(name, source)
+            read = _File(name, source) if name == filename else _module(name, source)
         except _Unreadable as problem:
             unread.append(f"{name}: {problem}")
             continue
@@ -237,10 +239,10 @@ class _File:
         return line, column + 1
 
 
-@lru_cache(maxsize=64)
-def _read(name: str, source: str) -> _File:
-    """A file's parse, shared by every map of a script or module with the same source (a
-    helper library is read once, not once per tool)."""
+@lru_cache(maxsize=8)
+def _module(name: str, source: str) -> _File:
+    """A module's parse, shared by every map of a script that loads it (a helper library is
+    read once, not once per tool)."""
     return _File(name, source)
 
 
