@@ -15,6 +15,7 @@ from tests.emit_templates.starlark import ENGINES, GO_SKIP
 from transpiler.cli import main
 from transpiler.config.loader import load_paths
 from transpiler.config.units import LoadedTool
+from transpiler.emit.library import LIBRARY_NAME, library_text
 from transpiler.gobuild import go_available
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.coverage import ScriptCoverage
@@ -291,3 +292,11 @@ def test_the_corpus_scripts_leave_no_call_site_unreached(form: str) -> None:
         assert report.verdict is not Verdict.INCOMPLETE, f"{report.tool}: {report.reason}"
         coverage = _script_coverage(report)
         assert coverage["unlisted_calls"] == [] and coverage["unread"] == [], report.tool
+
+
+def test_the_parser_reads_every_script_of_the_corpus_and_the_helper_library() -> None:
+    library = library_text()
+    for path in sorted(CORPUS.rglob("*.star")):
+        mapped = script_map(path.read_text(), {LIBRARY_NAME: library}, SCRIPT_FILENAME)
+        assert mapped.unread == () and mapped.statements, path
+        assert all(site.reachable for site in mapped.sites if site.file == SCRIPT_FILENAME)
