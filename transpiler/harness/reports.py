@@ -30,7 +30,7 @@ _MARKDOWN = jinja2.Template(
 | tool | file | verdict | deviations observed | scenarios | paths | call sites reached | engines |
 |---|---|---|---|---|---|---|---|
 {% for r in reports -%}
-{%- set sites = call_sites(r) %}
+{%- set sites = call_sites(r) -%}
 | `{{ r.tool }}` | `{{ r.file }}` | **{{ r.verdict }}** | {{ r.observed | join(", ") or "none" }} \
 | {{ r.scenarios }} | {{ r.distinct_paths }} reached, {{ r.paths_run }}/{{ r.paths_enumerated }} \
 | {{ "%d/%d" % (sites.reached, sites.reachable) if sites else "" }} | {{ r.engines | join(", ") }} |
