@@ -13,7 +13,10 @@ run of ``check`` is the same run::
     seed: 7
     style: readable                       # how scripts are emitted when a tool has none
     library_path: [lib]                   # directories for load(), relative to this file
-    accept_gaps: [tool/step]              # steps no scenario may complete, accepted by name
+    accept_gaps: [tool/step, tool/line:12]
+                                          # gaps accepted by name: a step no scenario may
+                                          # complete, the script's call sites on a line
+                                          # (tool/MODULE:LINE: a module's) none may reach
 
 Options given on the command line win over the file. Unknown keys and values
 of the wrong type are errors naming the file and the key.

@@ -47,22 +47,31 @@ _MARKDOWN.filters.update(
 #: Every text from the input or a script goes through a filter of transpiler.inert.
 _MARKDOWN_TEMPLATE = _MARKDOWN.from_string(
     """\
-| tool | file | verdict | deviations observed | scenarios | paths | engines |
-|---|---|---|---|---|---|---|
+| tool | file | verdict | deviations observed | scenarios | paths | call sites reached | engines |
+|---|---|---|---|---|---|---|---|
 {% for r in reports -%}
+{%- set sites = call_sites(r) -%}
 | {{ r.tool | cell }} | {{ r.file | cell }} | **{{ r.verdict | prose }}** \
 | {{ r.observed | join(", ") | prose or "none" }} \
 | {{ r.scenarios }} | {{ r.distinct_paths }} reached, {{ r.paths_run }}/{{ r.paths_enumerated }} \
+| {{ "%d/%d" % (sites.reached, sites.reachable) if sites else "" }} \
 | {{ r.engines | join(", ") | prose }} |
 {% endfor %}
 {% if interpreters %}
 Interpreters: {% for name, version in interpreters.items() %}{{ name | prose }} \
 {{ version | code }}{{ ", " if not loop.last }}{% endfor %}.
 {% endif %}
-{% for r in reports if r.reason or r.witnesses or r.findings or r.declared -%}
+{% for r in reports if r.reason or r.witnesses or r.findings or r.declared \
+or call_sites(r).never -%}
 ### {{ r.tool | code }}: {{ r.verdict | prose }}
 {% if r.reason %}
 {{ r.reason | block }}
+{% endif %}
+{%- if call_sites(r).never %}
+Call sites of the script no scenario reached:
+{% for site in call_sites(r).never %}
+- {{ site.at | code }} {{ site.builtin | prose }}: {{ site.text | code }}
+{%- endfor %}
 {% endif %}
 {%- if r.findings %}
 Findings (vMCP quirks that fire on an ordinary run of this tool):
@@ -83,6 +92,20 @@ Witness ({{ w.engine | prose }}, {{ w.size }} bytes):
 {%- endfor %}
 {% endfor %}"""
 )
+
+
+def call_sites(report: ToolReport) -> dict[str, Any]:
+    """The script's reachable call sites as its certificate counts them (reached, reachable,
+    and those never reached); empty when the certificate has none."""
+    script = report.certificate.get("coverage", {}).get("script")
+    if not script:
+        return {}
+    reachable = [site for site in script["call_sites"] if site["reachable"]]
+    return {
+        "reached": sum(bool(site["scenarios"]) for site in reachable),
+        "reachable": len(reachable),
+        "never": script["never_reached"],
+    }
 
 
 def console_line(report: ToolReport) -> str:
@@ -229,6 +252,7 @@ def markdown(reports: Sequence[ToolReport]) -> str:
             reports=reports,
             classes=CLASSES,
             side_by_side=side_by_side,
+            call_sites=call_sites,
             interpreters=interpreters(reports),
         )
     )

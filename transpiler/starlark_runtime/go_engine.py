@@ -36,6 +36,7 @@ from transpiler.sim.kernel import (
     Join,
     StepOutcome,
 )
+from transpiler.sim.trace import ScriptReach
 from transpiler.starlark_runtime.host import (
     HostOp,
     ParallelGroup,
@@ -236,6 +237,7 @@ class GoRun:
         self._outcome: ScriptOutcome | None = None
         self._open = True
         self._unfinished = 0  # threads the host has a goroutine for that has not exited
+        self._reach = ScriptReach()
 
     def start(self) -> None:
         """Spawn the main thread on the kernel."""
@@ -245,14 +247,19 @@ class GoRun:
         """How ``run(params)`` ended."""
         return self._outcome
 
+    def reached(self) -> ScriptReach:
+        """Where the run went, as the host reported it when the run ended."""
+        return self._reach
+
     def close(self) -> None:
         """Stop whatever still runs in the host (nothing, once every thread has exited: no
         round trip then) and release the process."""
         try:
             if self._open and self._main.started and self._unfinished and self._host.alive():
                 self._host.send({"type": "abort"})
-                while self._host.receive().get("type") != "aborted":
+                while (message := self._host.receive()).get("type") != "aborted":
                     pass
+                self._reach = _reach(message.get("reach"))
         finally:
             if self._open:
                 self._open = False
@@ -357,6 +364,8 @@ class GoRun:
 
     def _exit(self, thread: _GoThread, message: dict[str, Any]) -> StepOutcome:
         self._unfinished -= 1
+        if thread is self._main:
+            self._reach = _reach(message.get("reach"))
         error = None if message.get("ok") else str(message.get("error"))
         if error is not None and message.get("fatal"):
             raise FatalStop(error)
@@ -427,6 +436,17 @@ class GoRun:
             children.append(child.kthread)
         thread.joined = group
         return Blocked(Join(tuple(children)))
+
+
+def _reach(sent: Any) -> ScriptReach:
+    """The host's report of where a run went (see gohost/main.go)."""
+    if not isinstance(sent, dict):
+        return ScriptReach()
+    return ScriptReach(
+        frozenset((str(b), str(f), int(line), int(col)) for b, f, line, col in sent["calls"]),
+        frozenset((str(f), int(line)) for f, line in sent["lines"]),
+        frozenset(str(f) for f in sent["evaluated"]),
+    )
 
 
 def _attempt(thread: _GoThread) -> int:

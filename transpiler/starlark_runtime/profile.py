@@ -11,6 +11,8 @@ from typing import Any
 
 from transpiler.golang.jsonenc import marshal
 
+#: The builtins a scripted tool calls the host with (THV-0051).
+HOST_BUILTINS = ("call_tool", "try_call_tool", "elicit", "retry", "parallel", "log")
 SECOND_NS = 1_000_000_000
 MAX_EXECUTION_STEPS = 1_000_000
 DEFAULT_TIMEOUT_NS = 30 * 60 * SECOND_NS
