@@ -191,12 +191,12 @@ def _judge_printed(log: QuirkLog, site: Site, value: Any) -> None:
 
 def _engine_sensitive(value: Any) -> bool:
     """Whether a value holds what starlark-rust writes its own way in ``str`` and
-    ``json.encode``: non-ASCII text, a float that is not a whole number below 2^53, or
-    object keys out of order."""
+    ``json.encode``: non-ASCII text or DEL, a float that is not a whole number below 2^53,
+    or object keys out of order."""
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, str) and not item.isascii():
+        if isinstance(item, str) and (not item.isascii() or _DEL in item):
             return True
         if isinstance(item, float) and not (item.is_integer() and abs(item) < _WHOLE_TEXT_LIMIT):
             return True

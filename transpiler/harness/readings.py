@@ -96,6 +96,8 @@ class Readings:
         self.excusable = excusable
         self.held: list[Reading] = [{}]
         self.matched: list[Matched] = []
+        #: The variants the last scenario passed took, tried first on the next.
+        self.hint: Reading = {}
         self._memo: dict[tuple[int, frozenset[tuple[SiteKey, str]]], tuple[Scenario, Trace]] = {}
 
     @property
@@ -128,7 +130,8 @@ class Readings:
         (``vmcp``: the run under no variant; ``branched``: whether it met a scheduling choice),
         or None; with ``keep``, only the readings that matched are held from now on."""
         found: list[Found] = []
-        for reading in self.held:
+        unverified: list[Reading] = []
+        for index, reading in enumerate(self.held):
             best: tuple[Reading, Trace, Match, list[SiteKey]] | None = None
             last = 0
             runs = self._runs(scenario, reading, vmcp if not reading else None, script)
@@ -147,6 +150,11 @@ class Readings:
                 )
                 left = tuple(site for site in open_sites if site not in settled)
                 found.append(Found(settled, current, trace, match, left))
+                if match.exact and tried == 0:
+                    # The held reading as it stands: the ones after it stay held, unverified
+                    # here (:meth:`one_choice_per_site` checks the reading fixed at the end).
+                    unverified = self.held[index + 1 :]
+                    break
             if len(found) >= READINGS_KEPT:
                 break
         if not found and branched:
@@ -155,20 +163,21 @@ class Readings:
             return None
         nearest = min(found, key=lambda f: (not f.match.exact, _deviations(f.used)))
         if keep:
-            self.held = _unique([f.reading for f in found])[:READINGS_KEPT]
+            self.held = _unique([f.reading for f in found] + unverified)[:READINGS_KEPT]
             taken = {
                 **dict.fromkeys(nearest.open_sites, VMCP_CHOICE),
                 **nearest.reading,
                 **nearest.used,
             }
             self.matched.append(Matched(scenario, vmcp, branched, script, engine, taken))
+            self.hint = {**self.hint, **nearest.used}
         return nearest
 
     def one_choice_per_site(self) -> list[Matched]:
-        """Fix one reading for every scenario passed: each choice held; at every other site a
-        passed scenario's run reached, the one choice taken there, or, where scenarios took
-        different ones, the choice under which most of them still match (the first taken on
-        a tie). Returns the scenarios whose run under the fixed reading does not match: each
+        """Fix one reading for every scenario passed: each choice held; at every other site
+        where a passed scenario took a variant, that variant, or, where scenarios took
+        different choices, the one under which most of them still match (the first taken on
+        a tie); vMCP's behaviour elsewhere, where a search may still add a variant. Returns the scenarios whose run under the fixed reading does not match: each
         must match again under it (:meth:`match` from the fixed reading alone)."""
         fixed = dict(self.chosen)
         taken: dict[SiteKey, list[str]] = {}
@@ -178,15 +187,18 @@ class Readings:
                 if choice not in seen:
                     seen.append(choice)
         for site, candidates in taken.items():
-            if site not in fixed:
-                fixed[site] = (
-                    candidates[0] if len(candidates) == 1 else self._most_approved(site, candidates)
-                )
+            if site in fixed or candidates == [VMCP_CHOICE]:
+                continue  # vMCP's behaviour wherever no choice is fixed; a search may add one
+            fixed[site] = (
+                candidates[0] if len(candidates) == 1 else self._most_approved(site, candidates)
+            )
         self.held = [fixed]
         again: list[Matched] = []
         kept: list[Matched] = []
         for record in self.matched:
-            agrees = all(fixed[site] == choice for site, choice in record.taken.items())
+            agrees = all(
+                fixed.get(site, VMCP_CHOICE) == choice for site, choice in record.taken.items()
+            )
             if agrees or self._matches(record.scenario, fixed, record.script, record.engine):
                 kept.append(record)
             else:
@@ -213,12 +225,22 @@ class Readings:
     def _runs(
         self, scenario: Scenario, reading: Reading, first: Trace | None, script: Trace
     ) -> Iterator[tuple[Reading, Trace, list[SiteKey]]]:
-        """The model's run under ``reading``, then under readings that add one variant at a
-        time, each round every single addition (nearest the script first), going on from the
-        nearest while it comes nearer; each with the sites it reached and leaves open."""
+        """The model's run under ``reading`` with the variants the last scenario passed took
+        at the sites this run reaches (a script tends to do again what it did), then under
+        ``reading`` alone, then under readings that add one variant at a time, each round every
+        single addition (nearest the script first), going on from the nearest while it comes
+        nearer; each with the sites it reached and leaves open."""
         current = reading
         if first is not None:
             self._memo[(id(scenario), frozenset())] = (scenario, first)
+        hints = {site: c for site, c in self.hint.items() if site not in reading}
+        if hints:
+            hinted = self._run(scenario, {**reading, **hints})
+            reached = set(self._sites(hinted))
+            kept = {site: c for site, c in hints.items() if site in reached}
+            if kept:  # a site the run never reached changes nothing in it
+                with_hints = {**reading, **kept}
+                yield with_hints, hinted, self._open(hinted, with_hints)
         trace = self._run(scenario, current)
         runs = 1
         open_sites = self._open(trace, current)
