@@ -31,6 +31,7 @@ from transpiler.harness.reports import (
     report_json,
     save_counterexample,
     side_by_side,
+    witness_lines,
 )
 from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
@@ -241,6 +242,8 @@ def _print(
             print(f"  note: {note}")
         for finding in report.findings:
             print(f"  finding: {finding.render()}")
+        for witness in report.witnesses.values():
+            print("  witness: " + "\n  ".join(witness_lines(witness)))
         if report.counterexample is not None:
             print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
             for line in report.counterexample.advice:

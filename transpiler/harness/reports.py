@@ -2,7 +2,7 @@
 
 Every report says, per tool, the verdict, the deviation classes the script
 declares with a witness for each one observed (the smallest scenario where it
-showed, composite and script side by side), the tool's findings (vMCP quirks
+showed: its site, and vMCP's value there beside the script's), the tool's findings (vMCP quirks
 that fire on its ordinary run) and, when the script differs, the minimal
 counterexample.
 """
@@ -23,6 +23,7 @@ from transpiler.deviations import CLASSES
 from transpiler.filenames import safe_stem
 from transpiler.harness.check import Counterexample, ToolReport, Witness
 from transpiler.harness.relation import Difference
+from transpiler.harness.sites import value_text
 from transpiler.sim.trace import Trace, plain_json
 
 _MARKDOWN = jinja2.Template(
@@ -56,7 +57,7 @@ Findings (vMCP quirks that fire on an ordinary run of this tool):
 {%- if w %}
 **`{{ c }}`**: {{ classes[c].title }}. Witness ({{ w.engine }}, {{ w.size }} bytes):
 
-{{ side_by_side(w) }}
+{{ witness_block(w) }}
 {% else %}
 **`{{ c }}`**: not observed in {{ r.scenarios }} scenarios.
 {% endif %}
@@ -117,15 +118,23 @@ def _differences_json(differences: Sequence[Difference]) -> list[dict[str, str]]
 
 
 def witness_json(witness: Witness) -> dict[str, Any]:
-    """A witness: the scenario, the classes that excuse it, what differs, both traces."""
+    """A witness: its site, the variant the script takes there, what the values are and
+    vMCP's and the script's value there; the scenario, the classes that excuse it, what
+    differs in the whole traces, and both traces."""
+    values = witness.site
+    shown = witness.shown
     return {
         "class": witness.deviation,
         "engine": witness.engine,
+        "site": None if values is None else {"step": values.step, "place": values.place},
+        "variant": witness.variant,
+        "shows": shown.field if values is None else values.shows,
+        "vmcp": shown.composite if values is None else values.vmcp,
+        "script": shown.script if values is None else values.script,
         "excused_by": sorted(witness.classes),
         "differences": _differences_json(witness.differences),
         "scenario": witness.scenario.to_json(),
-        "composite": witness.composite.to_json(),
-        "script": witness.script.to_json(),
+        "traces": {"vmcp": witness.composite.to_json(), "script": witness.script.to_json()},
     }
 
 
@@ -151,7 +160,7 @@ def _essentials(name: str, trace: Trace) -> list[str]:
     return lines
 
 
-def side_by_side(example: Counterexample | Witness) -> str:
+def side_by_side(example: Counterexample) -> str:
     """What differs, then both runs' essentials, for a person reading the report."""
     lines = ["```", f"scenario: {json.dumps(example.scenario.to_json(), sort_keys=True)}"]
     for difference in example.differences:
@@ -159,6 +168,38 @@ def side_by_side(example: Counterexample | Witness) -> str:
     lines += _essentials("composite", example.composite) + _essentials("script", example.script)
     lines.append("```")
     return "\n".join(lines)
+
+
+#: A value's text longer than this is cut where a person reads it (the JSON report has all).
+SHOWN_CHARACTERS = 160
+
+
+def witness_lines(witness: Witness) -> list[str]:
+    """The witness's site, what its values are, and vMCP's value beside the script's."""
+    values = witness.site
+    if values is None:
+        shown = witness.shown
+        vmcp, script = _cut(shown.composite), _cut(shown.script)
+        head = f"{witness.deviation}: {shown.field}"
+    else:
+        vmcp = _cut(value_text(values.vmcp, values.shows))
+        script = _cut(value_text(values.script, values.shows))
+        variant = f" ({witness.variant})" if witness.variant else ""
+        head = f"{witness.deviation}{variant} at {values.where}: {values.shows}"
+    return [head, f"  vMCP:   {vmcp}", f"  script: {script}"]
+
+
+def _cut(text: str) -> str:
+    """``text``, or its start and how long it is."""
+    if len(text) <= SHOWN_CHARACTERS:
+        return text
+    return f"{text[: SHOWN_CHARACTERS - 20]}… ({len(text)} characters)"
+
+
+def witness_block(witness: Witness) -> str:
+    """A witness for a person: its site and both values there, then the scenario."""
+    scenario = json.dumps(witness.scenario.to_json(), sort_keys=True)
+    return "\n".join(["```", *witness_lines(witness), f"scenario: {scenario}", "```"])
 
 
 def interpreters(reports: Sequence[ToolReport]) -> dict[str, str]:
@@ -197,7 +238,7 @@ def markdown(reports: Sequence[ToolReport]) -> str:
         _MARKDOWN.render(
             reports=reports,
             classes=CLASSES,
-            side_by_side=side_by_side,
+            witness_block=witness_block,
             interpreters=interpreters(reports),
         )
     )
