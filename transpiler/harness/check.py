@@ -680,7 +680,13 @@ def _exhaustive(
     schema = tool.effective.parameters
     params = {**call.params, **sample_params(schema)}
     chosen, total = combinations(
-        shapes, tool.effective.name, params, options.paths, options.seed, call.answers
+        shapes,
+        tool.effective.name,
+        params,
+        options.paths,
+        options.seed,
+        call.answers,
+        call.reshaped,
     )
     report.paths_enumerated, report.paths_run = total, len(chosen)
     if chosen:
