@@ -134,7 +134,8 @@ def test_error_text_shows_the_outcome_and_failing_step(tmp_path: Path) -> None:
 
 
 def test_missing_value_shows_the_output_field(tmp_path: Path) -> None:
-    report = _checked(ISSUE_TITLE, ISSUE_TITLE_SCRIPT, ("error-text", "missing-value"), tmp_path)
+    classes = ("error-text", "missing-value", "value-text")
+    report = _checked(ISSUE_TITLE, ISSUE_TITLE_SCRIPT, classes, tmp_path)
     assert _site(report, "missing-value") == {
         "site": {"step": None, "place": "output.title"},
         "variant": "empty",
@@ -147,7 +148,7 @@ def test_missing_value_shows_the_output_field(tmp_path: Path) -> None:
 def test_two_classes_in_one_scenario_each_get_their_own_values(tmp_path: Path) -> None:
     """The declined run shows skip-remaining (the deployment never runs) and missing-value
     (the URL no step gave prints empty): each class's witness holds its own site's values."""
-    classes = ("error-text", "missing-value", "skip-remaining")
+    classes = ("error-text", "missing-value", "skip-remaining", "value-text")
     report = _checked(RELEASE, RELEASE_SCRIPT, classes, tmp_path)
     skipped, missing = report.witnesses["skip-remaining"], report.witnesses["missing-value"]
     assert skipped.scenario.to_json() == missing.scenario.to_json()
@@ -191,3 +192,43 @@ def test_a_long_value_is_cut_saying_its_length(tmp_path: Path) -> None:
     assert f"… ({len(json.dumps(witness.site.vmcp))} characters)\n" in text
     assert "x" * 300 not in text
     assert witness_json(witness)["vmcp"] == witness.site.vmcp  # the JSON report has it all
+
+
+POST_NOTE = """\
+compositeTools:
+  - name: post_note
+    description: Post a ticket's note as JSON
+    steps:
+      - id: fetch
+        tool: tickets.get
+        arguments: {id: "1"}
+      - id: post
+        tool: chat.post
+        dependsOn: [fetch]
+        arguments:
+          body: "{{json .steps.fetch.output.note}}"
+          empty: '{{if eq .steps.fetch.output.note "<none>"}}yes{{else}}no{{end}}'
+"""
+POST_NOTE_SCRIPT = """\
+def run(params):
+    note = call_tool("tickets.get", {"id": "1"})["note"]
+    empty = "yes" if note == "<none>" else "no"
+    return call_tool("chat.post", {"body": json.encode(note), "empty": empty})
+"""
+
+
+def test_a_class_without_variants_shows_its_own_site(tmp_path: Path) -> None:
+    """json-text excuses by reach, but its witness still names the site where vMCP's encoding
+    and the script's differ, with both values."""
+    classes = ("error-text", "json-text", "missing-value")
+    path = tmp_path / "tools.yaml"
+    path.write_text(POST_NOTE)
+    (tool,) = load_paths([path]).tools
+    header = "\n".join([f"# {TITLE}", *(header_item(c) for c in classes)])
+    report = check_tool(tool, OPTIONS, script=f"{header}\n\n{POST_NOTE_SCRIPT}")
+    assert "json-text" in report.witnesses, report.reason
+    site = _site(report, "json-text")
+    assert site["site"] == {"step": "post", "place": "arguments.body"}
+    assert site["variant"] is None
+    assert site["shows"] == "argument body of the call to chat.post"
+    assert "\\u003c" in site["vmcp"] and "<" in site["script"]

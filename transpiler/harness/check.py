@@ -360,11 +360,13 @@ class _Run:
     def _used(
         self, scenario: Scenario, engine: str, reading: Reading, trace: Trace, script: Trace
     ) -> None:
-        """Keep, for each variant the matching reading took (settled or not), the smallest
-        scenarios where it did, with that reading, the model's run under it and the script's."""
+        """Keep, for each variant the matching reading took (settled or not) at a site the
+        run reached, the smallest scenarios where it did, with that reading, the model's run
+        under it and the script's."""
         size = _size(scenario)
+        reached = {(event.deviation, event.step, event.site) for event in trace.quirks}
         for site, choice in reading.items():
-            if choice == VMCP_CHOICE:
+            if choice == VMCP_CHOICE or site not in reached:
                 continue
             held = self.used.setdefault((site, choice), [])
             if any(use.scenario is scenario for use in held):

@@ -105,10 +105,11 @@ def site_values(
             if canonical(ours) != canonical(theirs):
                 return SiteValues(step, place, shows, ours, shown)
     ours, theirs = outcome(vmcp, vmcp), outcome(model, variant)
-    if variant is None:  # the wording of a failure is error-text's, not this class's
-        ours.pop("error", None)
-        theirs.pop("error", None)
-    if not stopped and canonical(ours) == canonical(theirs):
+    if variant is None:  # the script's trace has no steps; a failure's wording is error-text's
+        apart = ours["outcome"] != theirs["outcome"]
+    else:
+        apart = canonical(ours) != canonical(theirs)
+    if not (stopped or apart):
         return None
     return SiteValues(step, place, OUTCOME, outcome(vmcp, vmcp), outcome(script, variant))
 
@@ -147,11 +148,12 @@ def _values(
     ``model``) and the script's (off ``script``, else as ``model``); None where a side has
     none there (the outcome is shown instead)."""
     parts = place.split(".")
+    guide = vmcp if model is script else model  # the model's run the script's is paired with
     found: tuple[str, Any, Any, Any] | None = None
     if step is not None and parts[0] in ("arguments", "step"):
         path = parts[2:] if parts[0] == "step" else parts[1:]
-        ours, theirs = _step_calls(vmcp, step), _step_calls(model, step)
-        shown = _paired_calls(script, theirs) if model is not script else theirs
+        ours, shown = _step_calls(vmcp, step), _paired_calls(script, _step_calls(guide, step))
+        theirs = shown if model is script else _step_calls(model, step)
         found = (
             _argument_shows(path, ours, theirs),
             _argument(ours, path),
@@ -159,11 +161,12 @@ def _values(
             _argument(shown, path),
         )
     elif step is not None and place == "message":
+        message = _paired_message(script, guide, step)
         found = (
             "the elicitation message",
             _message(vmcp, step),
-            _message(model, step),
-            _paired_message(script, model, step),
+            message if model is script else _message(model, step),
+            message,
         )
     elif step is None and parts[0] == "output" and len(parts) > 1:
         name = parts[1:]
