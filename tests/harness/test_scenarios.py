@@ -11,7 +11,7 @@ from tests.conftest import REPO_ROOT
 from transpiler.config.loader import load_bytes, load_paths
 from transpiler.config.model import CompositeToolConfig
 from transpiler.harness.happy import OTHER_KINDS, expected, reshapes
-from transpiler.harness.paths import FALSY, combinations, tool_answers
+from transpiler.harness.paths import FALSY, combinations, tool_answers, unexpected_answers
 from transpiler.harness.shapes import tool_shapes
 
 LOOPHOLES = REPO_ROOT / "corpus" / "loopholes" / "workflows.yaml"
@@ -70,7 +70,7 @@ def test_fields_only_a_variable_reads_come_present_but_falsy() -> None:
     tool = _tool("route_ticket")
     call = expected(tool)
     assert "urgent" not in call.answers["tickets.get"][0]  # the walk cannot follow `$t.urgent`
-    answers = tool_answers(tool_shapes(tool), "tickets.get", call.answers["tickets.get"])
+    answers = unexpected_answers(tool_shapes(tool), "tickets.get", call.answers["tickets.get"])
     given = [a["results"][0]["structuredContent"] for a in answers]
     for falsy in FALSY:
         assert {**call.answers["tickets.get"][0], "urgent": falsy} in given

@@ -116,7 +116,7 @@ class Reshape:
 
     rotation: int | None = None
     numbers_as_text: bool = False
-    _order: dict[int, int] = field(default_factory=dict)
+    _order: dict[int, int] = field(default_factory=dict, init=False, repr=False)
 
     def other_kind(self, shape: Shape, nth: int) -> Any:
         """The value of another kind for the free text ``shape`` (item ``nth`` of a list)."""

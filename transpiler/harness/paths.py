@@ -46,28 +46,42 @@ def _filled(trie: Trie, value: Any, lists: set[str], size: int) -> dict[str, Any
 
 
 def tool_answers(
-    shapes: ToolShapes,
-    tool: str,
-    expected: Sequence[dict[str, Any]] = (),
-    reshaped: Sequence[dict[str, Any]] = (),
+    shapes: ToolShapes, tool: str, expected: Sequence[dict[str, Any]] = ()
 ) -> list[dict[str, Any]]:
     """The distinct successful answers of one backend tool: first the ``expected`` ones (what
     its readers expect, :func:`transpiler.harness.happy.expected`), then the first of them
-    with one field changed at a time, with values of other kinds (``reshaped``), with the
-    fields only some template reads present but falsy; then the fields read filled with
-    template literals, and left out."""
+    with one field changed at a time; then the fields read filled with template literals,
+    and left out."""
     trie = shapes.output_fields.get(tool, {})
     lists = shapes.collection_fields.get(tool, set())
     literals = shapes.literals or ["x"]
     other = next(text for text in ("other", "other-1", "other-2") if text not in literals)
-    bodies = [*expected]
-    if expected:
-        bodies += [*leaf_variants(expected[0]), *reshaped, *unread_falsy(expected[0], trie)]
+    bodies = [*expected, *(leaf_variants(expected[0]) if expected else [])]
     outcomes: list[dict[str, Any]] = [{"results": [shapes.success(tool, b)]} for b in bodies]
     for size in (1, 0, 3) if lists else (1,):
         for value in dict.fromkeys([literals[0], literals[-1], other]):
             outcomes.append({"results": [shapes.success(tool, _filled(trie, value, lists, size))]})
     outcomes.append({"results": [shapes.success(tool, {})]})
+    return _distinct(outcomes)
+
+
+def unexpected_answers(
+    shapes: ToolShapes,
+    tool: str,
+    expected: Sequence[dict[str, Any]],
+    reshaped: Sequence[dict[str, Any]] = (),
+) -> list[dict[str, Any]]:
+    """Answers of one backend tool whose values its readers do not expect: the first
+    ``expected`` answer with values of other kinds (``reshaped``), then with the fields only
+    some template reads present but falsy."""
+    if not expected:
+        return []
+    trie = shapes.output_fields.get(tool, {})
+    bodies = [*reshaped, *unread_falsy(expected[0], trie)]
+    return _distinct([{"results": [shapes.success(tool, body)]} for body in bodies])
+
+
+def _distinct(outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [o for i, o in enumerate(outcomes) if o not in outcomes[:i]]
 
 
@@ -209,12 +223,21 @@ def combinations(
     (``expected``: each tool's answers as its readers expect them, tried first; ``reshaped``:
     its first expected answer with values of other kinds)."""
     expected, reshaped = expected or {}, reshaped or {}
-    answers_of = {
-        tool: tool_answers(shapes, tool, expected.get(tool, ()), reshaped.get(tool, ()))
+    answers_of = {tool: tool_answers(shapes, tool, expected.get(tool, ())) for tool in shapes.tools}
+    failures_of = {tool: tool_failures(shapes, tool, answers_of[tool][0]) for tool in shapes.tools}
+    unexpected_of = {
+        tool: [
+            answer
+            for answer in unexpected_answers(
+                shapes, tool, expected.get(tool, ()), reshaped.get(tool, ())
+            )
+            if answer not in answers_of[tool]
+        ]
         for tool in shapes.tools
     }
-    failures_of = {tool: tool_failures(shapes, tool, answers_of[tool][0]) for tool in shapes.tools}
-    per_tool = [[*answers_of[tool], *failures_of[tool]] for tool in shapes.tools]
+    per_tool = [
+        [*answers_of[tool], *failures_of[tool], *unexpected_of[tool]] for tool in shapes.tools
+    ]
     answers = elicitation_outcomes(shapes)
     total = len(answers)
     for outcomes in per_tool:
@@ -223,17 +246,23 @@ def combinations(
     if total <= limit:
         picked = list(itertools.islice(chosen, limit))
     else:
-        # Two outcomes away from the expected: each forEach's collection at each other length
-        # (three items, maxIterations, one more) with each failure of the loop's inner tool.
         position = {tool: index + 1 for index, tool in enumerate(shapes.tools)}
-        crossed = [
+        # After the combinations one outcome away (:func:`_sample`), those whose one other
+        # outcome is an unexpected answer,
+        later = [
+            {position[tool]: answer} for tool in shapes.tools for answer in unexpected_of[tool]
+        ]
+        # then those two outcomes away where a forEach's collection holds each other length
+        # (three items, maxIterations, one more) while the loop's inner tool fails each way.
+        later += [
             {position[source]: length, position[inner]: failure}
             for source, inner in shapes.loops
             if source != inner
             for length in answers_of[source][1 : len(expected.get(source, ()))]
             for failure in failures_of[inner]
         ]
-        picked = _sample(answers, per_tool, limit, seed, crossed)
+        ordinary = [len(answers), *(len(a) + len(failures_of[t]) for t, a in answers_of.items())]
+        picked = _sample(answers, per_tool, limit, seed, ordinary, later)
     scenarios = [
         scenario_from_document(
             {
@@ -253,12 +282,14 @@ def _sample(
     per_tool: list[list[Any]],
     limit: int,
     seed: int,
-    crossed: Sequence[Mapping[int, Any]] = (),
+    ordinary: Sequence[int] = (),
+    later: Sequence[Mapping[int, Any]] = (),
 ) -> list[tuple[Any, ...]]:
     """``limit`` distinct combinations: first the one where every backend answers its first
     outcome (success) and the first answer is given (accept), as in the full product, then
-    those that differ from it in one outcome, then those that differ from it as ``crossed``
-    says (position in the combination: outcome there), then random ones."""
+    those that differ from it in one of the first ``ordinary`` outcomes of a position (all,
+    where none is said), then those that differ from it as ``later`` says (position in the
+    combination: outcome there), then random ones."""
     if limit <= 0:
         return []
     chooser = random.Random(seed)
@@ -275,9 +306,10 @@ def _sample(
     # Then every combination one outcome away from it: each field missing, null or falsy on
     # its own, each failure of each tool, each other answer, while all else goes as expected.
     for index, options in enumerate([answers, *per_tool]):
-        for option in options[1:]:
+        count = ordinary[index] if index < len(ordinary) else len(options)
+        for option in options[1:count]:
             add((*first[:index], option, *first[index + 1 :]))
-    for changes in crossed:
+    for changes in later:
         add(tuple(changes.get(index, outcome) for index, outcome in enumerate(first)))
     for _ in range(limit * 20):
         if len(picked) >= limit:
