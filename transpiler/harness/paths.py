@@ -4,20 +4,22 @@ Each backend tool gets a small set of outcomes — first the answers its readers
 expect (fields of the kinds templates use, forEach items with the fields the
 inner step reads, JSON text that ``fromJson`` parses into what is read of it;
 lists of one item, none, three, a forEach's ``maxIterations`` and one more),
-then the first of them with one field at a time missing, null or falsy, with
-values of other kinds (:class:`transpiler.harness.happy.Reshape`), and with the
-fields only some template reads present but falsy; then success with the read
-fields set to one template literal, to another, or to a text no template
-compares with (so every condition can go either way with every field present),
-success with the fields missing, an ``isError`` result, a transport error, and
-(for retried tools) a failure that succeeds on the next attempt; forEach
-collections come as 0, 1 and 3 items. Each elicitation gets accept, decline
-and cancel. The combinations are enumerated in a fixed order (beyond the
-limit: the expected one, those one outcome from it, those where a forEach's
-collection of another length meets a failure of its inner tool, then samples
-drawn with the seed); the control-flow path a scenario takes is read off the
-composite trace (each step's status and the number of calls per tool), so
-coverage is "distinct paths reached out of combinations run".
+then the first of them with one field at a time missing, null or falsy; then
+success with the read fields set to one template literal, to another, or to a
+text no template compares with (so every condition can go either way with
+every field present), success with the fields missing, an ``isError`` result,
+a transport error, and (for retried tools) a failure that succeeds on the next
+attempt; then *unexpected* answers: the first expected one with values of
+other kinds (:class:`transpiler.harness.happy.Reshape`), and with the fields
+only some template reads present but falsy. forEach collections come as 0, 1
+and 3 items. Each elicitation gets accept, decline and cancel. The
+combinations are enumerated in a fixed order (beyond the limit: the expected
+one, those one ordinary outcome from it, those one unexpected answer from it,
+those where a forEach's collection of another length meets a failure of its
+inner tool, then samples drawn with the seed); the control-flow path a
+scenario takes is read off the composite trace (each step's status and the
+number of calls per tool), so coverage is "distinct paths reached out of
+combinations run".
 """
 
 from __future__ import annotations
