@@ -181,7 +181,7 @@ def test_a_tool_whose_content_is_read_never_answers_with_structured_content() ->
 
 
 def test_sampled_paths_start_with_the_one_where_everything_succeeds() -> None:
-    from transpiler.harness.paths import combinations, tool_outcomes
+    from transpiler.harness.paths import combinations, tool_answers
     from transpiler.harness.shapes import tool_shapes
 
     tool = load_bytes(CONTENT_READER, "content.yaml").tools[0].effective
@@ -190,7 +190,7 @@ def test_sampled_paths_start_with_the_one_where_everything_succeeds() -> None:
         chosen, total = combinations(shapes, tool.name, {}, 3, seed)
         assert total > 3 and len(chosen) == 3
         first = chosen[0].to_json()["backends"]
-        assert first == {t: tool_outcomes(shapes, t)[0] for t in shapes.tools}
+        assert first == {t: tool_answers(shapes, t)[0] for t in shapes.tools}
     assert combinations(shapes, tool.name, {}, 0, 1)[0] == []
 
 

@@ -31,6 +31,7 @@ from transpiler.harness.reports import (
     report_json,
     save_counterexample,
     side_by_side,
+    witness_lines,
 )
 from transpiler.inert import one_line, shown_lines
 from transpiler.pairs import Pairing, Request, Where
@@ -244,6 +245,8 @@ def _print(
             print(f"  note: {one_line(note)}")
         for finding in report.findings:
             print(f"  finding: {one_line(finding.render())}")
+        for witness in report.witnesses.values():
+            print("  witness: " + "\n  ".join(one_line(line) for line in witness_lines(witness)))
         if report.counterexample is not None:
             print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
             for line in report.counterexample.advice:

@@ -18,6 +18,7 @@ ended it: the scenario's answer, ``timeout`` for a deadline, or ``cancelled``.
 from __future__ import annotations
 
 from collections.abc import Generator
+from dataclasses import replace
 from typing import Any
 
 from transpiler.composite.errors import GoError, from_context_error
@@ -105,16 +106,15 @@ def _request(
     request_context = context.child(session.now + min(timeout, MAX_TIMEOUT_NS))
     answer = session.tools.backends.elicit()
     index = len(session.recorder.elicitations)
-    session.recorder.elicitations.append(ElicitationRecord(message, step.schema, answer.describe()))
+    record = ElicitationRecord(message, step.schema, answer.describe(), step.id)
+    session.recorder.elicitations.append(record)
     wait = request_context.kernel_context.remaining_ns() or 0
     try:
         yield Sleep(wait + 1 if answer.timeout else answer.delay_ns, request_context.kernel_context)
     except ContextError as stop:
         outcome = "timeout" if stop.deadline else "cancelled"
         record = session.recorder.elicitations[index]
-        session.recorder.elicitations[index] = ElicitationRecord(
-            record.message, record.schema, outcome
-        )
+        session.recorder.elicitations[index] = replace(record, answer=outcome)
         if stop.deadline:
             return TIMED_OUT_WAIT
         return from_context_error(stop).wrap(f"elicitation request failed for step {step.id}")

@@ -222,6 +222,7 @@ def _run_iteration(
         inner.on_error,
         f"level-{level}",
         f"{step.id}[{result.index}]",
+        step.id,
     )
     outcome = yield from call_with_retry(session, context, request)
     if isinstance(outcome.value, GoError):

@@ -32,6 +32,8 @@ _PRINTING = frozenset({"print", "printf", "println"})
 _TEXT_USES = frozenset({"text", "collection", "string"})
 _ENCODED_USES = frozenset({"text", "string"})
 _CONDITION_TEXTS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
+#: How a place is named where the field a template read was null rather than absent.
+NULL_PLACE_SUFFIX = " (null)"
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ def missing_site(site: Site, seen: Observation) -> Site:
     """Where ``missing-value`` applies: an absent field and a null one are two sites, since a
     script tells them apart (``x.get("f", d)`` gives ``d`` for one and ``None`` for the other)."""
     if seen.nulls and len(seen.nulls) == len(seen.missing):
-        return Site(site.step, f"{site.place} (null)", site.use)
+        return Site(site.step, site.place + NULL_PLACE_SUFFIX, site.use)
     return site
 
 

@@ -66,6 +66,8 @@ class CallRequest:
     on_error: StepErrorHandling | None
     group: str
     jitter_key: str
+    #: The workflow step the call belongs to, when not ``step_id`` (a forEach's inner step).
+    owner: str | None = None
 
 
 def retry_config(on_error: StepErrorHandling | None) -> tuple[int, int]:
@@ -129,7 +131,16 @@ def _attempt(
     answer = session.tools.call(request.tool, arguments)
     start = session.now
     index = session.recorder.call_started(
-        CallRecord(request.tool, arguments, attempt, start, start, request.group, RESULT_CANCELLED)
+        CallRecord(
+            request.tool,
+            arguments,
+            attempt,
+            start,
+            start,
+            request.group,
+            RESULT_CANCELLED,
+            request.owner or request.step_id,
+        )
     )
     if answer.delay_ns > 0:
         try:

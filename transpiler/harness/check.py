@@ -52,6 +52,7 @@ from transpiler.harness.readings import (
 from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
 from transpiler.harness.scriptmap import script_map
 from transpiler.harness.shapes import ToolShapes, tool_shapes
+from transpiler.harness.sites import SiteValues, site_values, value_text
 from transpiler.harness.verdict import Verdict
 from transpiler.inert import has_unsafe_text
 from transpiler.sim.scenario import Scenario, scenario_from_document
@@ -122,7 +123,10 @@ class Counterexample:
 
 @dataclass
 class Witness:
-    """The smallest scenario found where a declared deviation class shows."""
+    """The smallest scenario found where a declared deviation class shows: at ``site``, the
+    value vMCP gives beside the script's (taking ``variant`` there, for a class with
+    variants); ``shown``, the same as one difference (the first that differs where no site's
+    values could be read)."""
 
     deviation: str
     scenario: Scenario
@@ -132,8 +136,10 @@ class Witness:
     composite: Trace
     script: Trace
     size: int
-    rank: tuple[bool, int, int]
+    rank: tuple[bool, bool, int, int]
     shown: Difference
+    site: SiteValues | None = None
+    variant: str | None = None
 
 
 @dataclass(frozen=True)
@@ -247,7 +253,7 @@ class _Run:
         self.declared = declared
         switchable = frozenset(c for c in declared if CLASSES[c].variants)
         self.readings = Readings(self.config, switchable, declared - switchable)
-        self.used: dict[tuple[SiteKey, str], list[tuple[int, Scenario, str, Trace, Reading]]] = {}
+        self.used: dict[tuple[SiteKey, str], list[_Use]] = {}
         self.count = 0
         self.paths: set[str] = set()
         self.coverage = Coverage(
@@ -319,7 +325,7 @@ class _Run:
                 if unconfirmed is not None:
                     return unconfirmed
             if keep:
-                self._used(scenario, engine, found.used, script)
+                self._used(scenario, engine, found.used, found.trace, script)
                 if not found.match.exact:
                     self._witness(scenario, engine, found.match, script)
         return None
@@ -386,48 +392,57 @@ class _Run:
             example.advice = ("earlier scenarios read the script as taking: " + "; ".join(taken),)
         return example
 
-    def _used(self, scenario: Scenario, engine: str, reading: Reading, script: Trace) -> None:
-        """Keep, for each variant the matching reading took (settled or not), the smallest
-        scenarios where it did, with that reading and the script's run."""
+    def _used(
+        self, scenario: Scenario, engine: str, reading: Reading, trace: Trace, script: Trace
+    ) -> None:
+        """Keep, for each variant the matching reading took (settled or not) at a site the
+        run reached, the smallest scenarios where it did, with that reading, the model's run
+        under it and the script's."""
         size = _size(scenario)
+        reached = {(event.deviation, event.step, event.site) for event in trace.quirks}
         for site, choice in reading.items():
-            if choice == VMCP_CHOICE:
+            if choice == VMCP_CHOICE or site not in reached:
                 continue
             held = self.used.setdefault((site, choice), [])
-            if any(entry[1] is scenario for entry in held):
+            if any(use.scenario is scenario for use in held):
                 continue
-            held.append((size, scenario, engine, script, reading))
-            held.sort(key=lambda entry: entry[0])
+            held.append(_Use(size, scenario, engine, reading, trace, script))
+            held.sort(key=lambda use: use.size)
             del held[WITNESS_CANDIDATES:]
 
     def variant_witnesses(self) -> dict[str, Witness]:
         """For each class whose variant a matching reading took, the smallest scenario where
-        that variant and vMCP's behaviour differ, the script beside vMCP at that site."""
+        that variant and vMCP's behaviour give different values at the variant's site: the
+        model's run with vMCP's behaviour there beside the script's, the values at that site
+        read off each (:mod:`sites`)."""
         found: dict[str, Witness] = {}
-        for (site, choice), entries in self.used.items():
-            for size, scenario, engine, script, reading in entries:
+        for (site, choice), uses in self.used.items():
+            for use in uses:
                 held = found.get(site[0])
-                if held is not None and held.size <= size:
+                if held is not None and held.size <= use.size:
                     break
                 base = run_composite(
-                    self.config, scenario, variants=variants_of({**reading, site: VMCP_CHOICE})
+                    self.config,
+                    use.scenario,
+                    variants=variants_of({**use.reading, site: VMCP_CHOICE}),
                 )
-                shown = differences(base, script)
-                if not shown:
+                stopped = use.trace.stopped_at == site
+                values = site_values(site, base, use.script, use.trace, stopped)
+                if values is None:
                     continue
-                where = f"step {site[1]}, {site[2]}" if site[1] else site[2]
-                first = shown[0]
                 found[site[0]] = Witness(
                     site[0],
-                    scenario,
-                    engine,
+                    use.scenario,
+                    use.engine,
                     frozenset({site[0]}),
-                    shown,
+                    differences(base, use.script),
                     base,
-                    script,
-                    size,
-                    (False, 1, size),
-                    Difference(f"{first.field} ({where}: {choice})", first.composite, first.script),
+                    use.script,
+                    use.size,
+                    (False, False, 1, use.size),
+                    _shown(values, choice),
+                    values,
+                    choice,
                 )
                 break
         return found
@@ -457,12 +472,19 @@ class _Run:
         )
 
     def _witness(self, scenario: Scenario, engine: str, match: Match, script: Trace) -> None:
-        """Keep, per class, the scenario that shows it best: where the other classes could not
-        explain the difference without it, with the fewest classes fired, then the smallest."""
+        """Keep, per class, the scenario that shows it best: at a site of its own where the two
+        sides' values differ, where the other classes could not explain the difference without
+        it, with the fewest classes fired, then the smallest."""
         size = _size(scenario)
         for deviation in match.excused:
+            values = _own_site(match.composite, script, deviation)
             held = self.witnesses.get(deviation)
-            rank = (not necessary(match, deviation, engine), len(match.candidates), size)
+            rank = (
+                values is None,
+                not necessary(match, deviation, engine),
+                len(match.candidates),
+                size,
+            )
             if held is None or rank < held.rank:
                 self.witnesses[deviation] = Witness(
                     deviation,
@@ -474,8 +496,45 @@ class _Run:
                     script,
                     size,
                     rank,
-                    shown_by(match, deviation, engine),
+                    shown_by(match, deviation, engine) if values is None else _shown(values, None),
+                    values,
                 )
+
+
+@dataclass(frozen=True)
+class _Use:
+    """A scenario where a matching reading took a variant: the reading, the model's run under
+    it and the script's run."""
+
+    size: int
+    scenario: Scenario
+    engine: str
+    reading: Reading
+    trace: Trace
+    script: Trace
+
+
+def _own_site(composite: Trace, script: Trace, deviation: str) -> SiteValues | None:
+    """The first site where the composite run exercised ``deviation`` and the script's run
+    gives a different value (a class without variants: no run of the model takes the
+    script's choice, so each side's values are read off its own run)."""
+    for event in composite.quirks:
+        if event.deviation == deviation:
+            key = (deviation, event.step, event.site)
+            values = site_values(key, composite, script, None, False)
+            if values is not None:
+                return values
+    return None
+
+
+def _shown(values: SiteValues, variant: str | None) -> Difference:
+    """A site's values as one difference: what they are, where, and the variant taken."""
+    taken = f": {variant}" if variant else ""
+    return Difference(
+        f"{values.shows} ({values.where}{taken})",
+        value_text(values.vmcp, values.shows),
+        value_text(values.script, values.shows),
+    )
 
 
 def check_tool(
@@ -643,7 +702,13 @@ def _exhaustive(
     schema = tool.effective.parameters
     params = {**call.params, **sample_params(schema)}
     chosen, total = combinations(
-        shapes, tool.effective.name, params, options.paths, options.seed, call.answers
+        shapes,
+        tool.effective.name,
+        params,
+        options.paths,
+        options.seed,
+        call.answers,
+        call.reshaped,
     )
     report.paths_enumerated, report.paths_run = total, len(chosen)
     if chosen:

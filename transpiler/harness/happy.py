@@ -7,7 +7,9 @@ compared with a literal holds a value of the literal's kind, a field printed
 into an ``integer`` output property holds a number, a field under ``json``
 that feeds a forEach collection holds a list whose items carry the fields the
 inner step reads, a field under ``fromJson`` holds JSON text of what is read
-from it, and so on. What nothing constrains is a short string.
+from it, and so on. What nothing constrains is a short string (a *free text*).
+The same walk gives each tool's answer with values of other kinds than its
+readers expect (:class:`Reshape`), for the path scenarios.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from transpiler.config.model import (
     CompositeToolConfig,
     OutputProperty,
 )
+from transpiler.golang.fmt import format_value
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
 from transpiler.harness.paths import sample_params
 from transpiler.harness.shapes import ToolShapes, content_tools
@@ -68,22 +71,28 @@ class Shape:
         if self.kind in ("string", "number", "bool"):
             self.kind, self.literal = kind, literal
 
-    def value(self, lists: str = "one", nth: int = 0) -> Any:
+    def value(self, lists: str = "one", nth: int = 0, reshape: Reshape | None = None) -> Any:
         """A JSON value of this shape; its lists hold one item, or by ``lists``: ``none``,
         ``three``, or (``cap``, ``over``) a forEach's maxIterations and one more. Items after
-        the first differ from it (``nth``: a text gets ``-n``, a number ``+n``)."""
+        the first differ from it (``nth``: a text gets ``-n``, a number ``+n``). With
+        ``reshape``, free texts or numbers are values of another kind (:class:`Reshape`)."""
         if self.kind == "map":
-            return {name: sub.value(lists, nth) for name, sub in self.fields.items()}
+            return {name: sub.value(lists, nth, reshape) for name, sub in self.fields.items()}
         if self.kind == "list":
             item = self.item or Shape()
-            return [item.value(lists, nth + index) for index in range(self._length(lists))]
+            count = self._length(lists)
+            return [item.value(lists, nth + index, reshape) for index in range(count)]
         if self.kind == "json":
-            return json.dumps((self.encoded or Shape()).value(lists, nth))
+            return json.dumps((self.encoded or Shape()).value(lists, nth, reshape))
         if self.kind == "number":
             base = float(self.literal) if isinstance(self.literal, int | float) else 7.0
+            if reshape is not None and reshape.numbers_as_text:
+                return format_value(base + nth)
             return base + nth
         if self.kind == "bool":
             return True if self.literal is None else bool(self.literal)
+        if reshape is not None and reshape.rotation is not None and self.literal is None:
+            return reshape.other_kind(self, nth)
         text = self.literal if isinstance(self.literal, str) else _WORD
         return f"{text}-{nth}" if nth else text
 
@@ -95,6 +104,40 @@ class Shape:
         if self.cap is not None and lists in ("cap", "over"):
             return self.cap + (lists == "over")
         return 1
+
+
+@dataclass
+class Reshape:
+    """An answer whose values are of other kinds than its readers expect: free texts (a text
+    no template compares with a literal) as a boolean, a map or a number in turn (the
+    ``rotation``-th reshaped answer gives its i-th free text the kind ``(i + rotation) mod
+    3`` of :data:`OTHER_KINDS`, so each free text takes each kind once and neighbours are of
+    different kinds at once: a map beside a boolean at one site), or numbers as their text."""
+
+    rotation: int | None = None
+    numbers_as_text: bool = False
+    _order: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+
+    def other_kind(self, shape: Shape, nth: int) -> Any:
+        """The value of another kind for the free text ``shape`` (item ``nth`` of a list)."""
+        assert self.rotation is not None
+        index = self._order.setdefault(id(shape), len(self._order))
+        kind = OTHER_KINDS[(index + self.rotation) % len(OTHER_KINDS)]
+        if kind == "bool":
+            return True
+        if kind == "map":
+            return {"key": f"{_WORD}-{nth}" if nth else _WORD}
+        return 1234 + nth  # a whole number, as a numeric id is written
+
+
+#: The kinds a free text takes in reshaped answers, in turn.
+OTHER_KINDS = ("number", "bool", "map")
+
+
+def reshapes() -> list[Reshape]:
+    """The reshaped answers of a tool, after its expected ones: each rotation of the free
+    texts' kinds, then numbers as text."""
+    return [*(Reshape(rotation=k) for k in range(len(OTHER_KINDS))), Reshape(numbers_as_text=True)]
 
 
 #: How long the lists of an expected answer are, in the order outcomes are given.
@@ -284,12 +327,14 @@ class Expected:
     declared or not); ``answers``, each backend tool's answers by tool (lists of one item
     first, then each other length of :data:`LIST_LENGTHS` that makes a different answer; a
     tool called by several steps answers with every field they read, and one whose answer
-    nothing reads names itself, ``answered_by``); ``contents``, each elicitation's accepted
-    content in step order."""
+    nothing reads names itself, ``answered_by``); ``reshaped``, each tool's first answer with
+    values of other kinds (:class:`Reshape`, those that differ from it); ``contents``, each
+    elicitation's accepted content in step order."""
 
     params: dict[str, Any]
     answers: dict[str, list[dict[str, Any]]]
     contents: list[dict[str, Any]]
+    reshaped: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def expected(tool: CompositeToolConfig) -> Expected:
@@ -297,23 +342,15 @@ def expected(tool: CompositeToolConfig) -> Expected:
     walk = _walked(tool)
     answers: dict[str, list[dict[str, Any]]] = {}
     for lists in LIST_LENGTHS:
-        backends: dict[str, dict[str, Any]] = {}
-        for step in tool.steps:
-            if step.effective_type == STEP_ELICITATION:
-                continue
-            if step.effective_type == STEP_FOR_EACH:
-                called, body = (step.inner_step.tool if step.inner_step else ""), {}
-            else:
-                shape = walk.steps.get(step.id, Shape(kind="map"))
-                called, body = step.tool, _as_map(shape.value(lists))
-            if called:
-                backends.setdefault(called, {}).update(body)
-        for name, body in backends.items():
-            # A tool whose answer no template reads still answers as itself, so a script that
-            # returns one step's answer for another's differs.
-            body = body or {"answered_by": name}
+        for name, body in _answers(tool, walk, lists).items():
             held = answers.setdefault(name, [])
             if body not in held:
+                held.append(body)
+    reshaped: dict[str, list[dict[str, Any]]] = {}
+    for reshape in reshapes():
+        for name, body in _answers(tool, walk, "one", reshape).items():
+            held = reshaped.setdefault(name, [])
+            if body != answers[name][0] and body not in held:
                 held.append(body)
     contents = [
         _as_map(walk.steps.get(step.id, Shape(kind="map")).fields.get("content", Shape()).value())
@@ -321,7 +358,27 @@ def expected(tool: CompositeToolConfig) -> Expected:
         if step.effective_type == STEP_ELICITATION
     ]
     params = {**_as_map(walk.params.value()), **_params(tool.parameters)}
-    return Expected(params, answers, contents)
+    return Expected(params, answers, contents, reshaped)
+
+
+def _answers(
+    tool: CompositeToolConfig, walk: _Walk, lists: str, reshape: Reshape | None = None
+) -> dict[str, dict[str, Any]]:
+    """Each backend tool's answer, its lists ``lists`` long (:meth:`Shape.value`)."""
+    backends: dict[str, dict[str, Any]] = {}
+    for step in tool.steps:
+        if step.effective_type == STEP_ELICITATION:
+            continue
+        if step.effective_type == STEP_FOR_EACH:
+            called, body = (step.inner_step.tool if step.inner_step else ""), {}
+        else:
+            shape = walk.steps.get(step.id, Shape(kind="map"))
+            called, body = step.tool, _as_map(shape.value(lists, reshape=reshape))
+        if called:
+            backends.setdefault(called, {}).update(body)
+    # A tool whose answer no template reads still answers as itself, so a script that
+    # returns one step's answer for another's differs.
+    return {name: body or {"answered_by": name} for name, body in backends.items()}
 
 
 def happy_scenario(tool: CompositeToolConfig) -> Scenario:

@@ -4,16 +4,21 @@ Each backend tool gets a small set of outcomes — first the answers its readers
 expect (fields of the kinds templates use, forEach items with the fields the
 inner step reads, JSON text that ``fromJson`` parses into what is read of it;
 lists of one item, none, three, a forEach's ``maxIterations`` and one more),
-then success with the read fields
-set to one template literal, to another, or to a text no template compares
-with (so every condition can go either way with every field present), success
-with the fields missing, an ``isError`` result, a
-transport error, and (for retried tools) a failure that succeeds on the next
-attempt; forEach collections come as 0, 1 and 3 items. Each elicitation gets
-accept, decline and cancel. The combinations are enumerated in a fixed order
-(sampled with the seed when there are more than the limit); the control-flow
-path a scenario takes is read off the composite trace (each step's status and
-the number of calls per tool), so coverage is "distinct paths reached out of
+then the first of them with one field at a time missing, null or falsy; then
+success with the read fields set to one template literal, to another, or to a
+text no template compares with (so every condition can go either way with
+every field present), success with the fields missing, an ``isError`` result,
+a transport error, and (for retried tools) a failure that succeeds on the next
+attempt; then *unexpected* answers: the first expected one with values of
+other kinds (:class:`transpiler.harness.happy.Reshape`), and with the fields
+only some template reads present but falsy. forEach collections come as 0, 1
+and 3 items. Each elicitation gets accept, decline and cancel. The
+combinations are enumerated in a fixed order (beyond the limit: the expected
+one, those one ordinary outcome from it, those one unexpected answer from it,
+those where a forEach's collection of another length meets a failure of its
+inner tool, then samples drawn with the seed); the control-flow path a
+scenario takes is read off the composite trace (each step's status and the
+number of calls per tool), so coverage is "distinct paths reached out of
 combinations run".
 """
 
@@ -42,11 +47,13 @@ def _filled(trie: Trie, value: Any, lists: set[str], size: int) -> dict[str, Any
     return body
 
 
-def tool_outcomes(
+def tool_answers(
     shapes: ToolShapes, tool: str, expected: Sequence[dict[str, Any]] = ()
 ) -> list[dict[str, Any]]:
-    """The distinct outcomes one backend tool is given: first the ``expected`` answers (what
-    its readers expect, :func:`transpiler.harness.happy.expected`), then the rest."""
+    """The distinct successful answers of one backend tool: first the ``expected`` ones (what
+    its readers expect, :func:`transpiler.harness.happy.expected`), then the first of them
+    with one field changed at a time; then the fields read filled with template literals,
+    and left out."""
     trie = shapes.output_fields.get(tool, {})
     lists = shapes.collection_fields.get(tool, set())
     literals = shapes.literals or ["x"]
@@ -57,15 +64,84 @@ def tool_outcomes(
         for value in dict.fromkeys([literals[0], literals[-1], other]):
             outcomes.append({"results": [shapes.success(tool, _filled(trie, value, lists, size))]})
     outcomes.append({"results": [shapes.success(tool, {})]})
-    outcomes = [o for i, o in enumerate(outcomes) if o not in outcomes[:i]]
-    outcomes.append(
-        {"results": [{"isError": True, "content": [{"type": "text", "text": "failed"}]}]}
-    )
-    outcomes.append({"results": [{"transportError": "connection reset"}]})
+    return _distinct(outcomes)
+
+
+def unexpected_answers(
+    shapes: ToolShapes,
+    tool: str,
+    expected: Sequence[dict[str, Any]],
+    reshaped: Sequence[dict[str, Any]] = (),
+) -> list[dict[str, Any]]:
+    """Answers of one backend tool whose values its readers do not expect: the first
+    ``expected`` answer with values of other kinds (``reshaped``), then with the fields only
+    some template reads present but falsy."""
+    if not expected:
+        return []
+    trie = shapes.output_fields.get(tool, {})
+    bodies = [*reshaped, *unread_falsy(expected[0], trie)]
+    return _distinct([{"results": [shapes.success(tool, body)]} for body in bodies])
+
+
+def _distinct(outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [o for i, o in enumerate(outcomes) if o not in outcomes[:i]]
+
+
+def tool_failures(shapes: ToolShapes, tool: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """How one backend tool fails: an ``isError`` result, a transport error, and (when a step
+    retries it) a failure its next attempt recovers from, answering ``answer`` (an outcome of
+    :func:`tool_answers`)."""
+    failures: list[dict[str, Any]] = [
+        {"results": [{"isError": True, "content": [{"type": "text", "text": "failed"}]}]},
+        {"results": [{"transportError": "connection reset"}]},
+    ]
     if tool in shapes.retried_tools:
-        success = outcomes[0]["results"][0]
-        outcomes.append({"results": [{"transportError": "busy", "times": 1}, success]})
-    return outcomes
+        success = answer["results"][0]
+        failures.append({"results": [{"transportError": "busy", "times": 1}, success]})
+    return failures
+
+
+#: Present but falsy values, each given at once to every field a template reads that the
+#: expected answer does not hold (a template's ``if`` takes them all as false).
+FALSY: tuple[Any, ...] = ("", 0, False, [], {})
+
+
+def unread_falsy(body: dict[str, Any], trie: Trie) -> list[dict[str, Any]]:
+    """``body`` with the fields ``trie`` names that it does not hold (read where the walk of
+    the templates cannot follow: through a variable, under ``with``) present, each answer
+    with one of the :data:`FALSY` values in all of them."""
+    unread = _unread(body, trie)
+    if not unread:
+        return []
+    variants = []
+    for falsy in FALSY:
+        variant = body
+        for path in unread:
+            variant = _put(variant, path, falsy)
+        variants.append(variant)
+    return variants
+
+
+def _unread(body: Any, trie: Trie, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The leaf paths of ``trie`` that ``body`` does not hold as maps down to them."""
+    found: list[tuple[str, ...]] = []
+    for name, children in trie.items():
+        here = (*path, name)
+        held = isinstance(body, dict) and name in body
+        if held and isinstance(body[name], list):
+            continue  # what is read of items is not this answer's fields
+        if children:
+            found += _unread(body[name] if held else None, children, here)
+        elif not held:
+            found.append(here)
+    return found
+
+
+def _put(body: Any, path: tuple[str, ...], value: Any) -> dict[str, Any]:
+    """``body`` (a map, or made one) with ``value`` at ``path``."""
+    copy = dict(body) if isinstance(body, dict) else {}
+    copy[path[0]] = value if len(path) == 1 else _put(copy.get(path[0]), path[1:], value)
+    return copy
 
 
 #: A whole number past a million that is not a round one, where Go writes ``1.5e+06``.
@@ -143,21 +219,53 @@ def combinations(
     limit: int,
     seed: int,
     expected: Mapping[str, Sequence[dict[str, Any]]] | None = None,
+    reshaped: Mapping[str, Sequence[dict[str, Any]]] | None = None,
 ) -> tuple[list[Scenario], int]:
     """Up to ``limit`` scenarios, one per outcome combination, and how many combinations exist
-    (``expected``: each tool's answers as its readers expect them, tried first)."""
-    answers_of = expected or {}
-    per_tool = [tool_outcomes(shapes, tool, answers_of.get(tool, ())) for tool in shapes.tools]
+    (``expected``: each tool's answers as its readers expect them, tried first; ``reshaped``:
+    its first expected answer with values of other kinds)."""
+    expected, reshaped = expected or {}, reshaped or {}
+    answers_of = {tool: tool_answers(shapes, tool, expected.get(tool, ())) for tool in shapes.tools}
+    failures_of = {tool: tool_failures(shapes, tool, answers_of[tool][0]) for tool in shapes.tools}
+    unexpected_of = {
+        tool: [
+            answer
+            for answer in unexpected_answers(
+                shapes, tool, expected.get(tool, ()), reshaped.get(tool, ())
+            )
+            if answer not in answers_of[tool]
+        ]
+        for tool in shapes.tools
+    }
+    per_tool = [
+        [*answers_of[tool], *failures_of[tool], *unexpected_of[tool]] for tool in shapes.tools
+    ]
     answers = elicitation_outcomes(shapes)
     total = len(answers)
     for outcomes in per_tool:
         total *= len(outcomes)
     chosen: Iterator[tuple[Any, ...]] = itertools.product(answers, *per_tool)
-    picked = (
-        list(itertools.islice(chosen, limit))
-        if total <= limit
-        else _sample(answers, per_tool, limit, seed)
-    )
+    if total <= limit:
+        picked = list(itertools.islice(chosen, limit))
+    else:
+        position = {tool: index + 1 for index, tool in enumerate(shapes.tools)}
+        # After the combinations one outcome away (:func:`_sample`), those whose one other
+        # outcome is an unexpected answer,
+        later = [
+            {position[tool]: answer} for tool in shapes.tools for answer in unexpected_of[tool]
+        ]
+        # then those two outcomes away where a forEach's collection holds each other length
+        # (three items, maxIterations, one more) while the loop's inner tool fails each way.
+        later += [
+            {position[source]: answers_of[source][index], position[inner]: failure}
+            for source, inner in shapes.loops
+            if source != inner
+            for index, body in enumerate(expected.get(source, ()))
+            if index > 0 and _longest_list(body) <= CROSSED_ITEMS
+            for failure in failures_of[inner]
+        ]
+        ordinary = [len(answers), *(len(a) + len(failures_of[t]) for t, a in answers_of.items())]
+        picked = _sample(answers, per_tool, limit, seed, ordinary, later)
     scenarios = [
         scenario_from_document(
             {
@@ -172,35 +280,58 @@ def combinations(
     return scenarios, total
 
 
+#: The most items of a collection crossed with its loop's failures (vMCP's default
+#: maxIterations): a failing loop of more is slow to replay on starlark-rust.
+CROSSED_ITEMS = 100
+
+
+def _longest_list(value: Any) -> int:
+    """The length of the longest list in a JSON value."""
+    if isinstance(value, dict):
+        return max(map(_longest_list, value.values()), default=0)
+    if isinstance(value, list):
+        return max([len(value), *map(_longest_list, value)])
+    return 0
+
+
 def _sample(
-    answers: list[Any], per_tool: list[list[Any]], limit: int, seed: int
+    answers: list[Any],
+    per_tool: list[list[Any]],
+    limit: int,
+    seed: int,
+    ordinary: Sequence[int] = (),
+    later: Sequence[Mapping[int, Any]] = (),
 ) -> list[tuple[Any, ...]]:
     """``limit`` distinct combinations: first the one where every backend answers its first
     outcome (success) and the first answer is given (accept), as in the full product, then
-    those that differ from it in one outcome, then random ones."""
+    those that differ from it in one of the first ``ordinary`` outcomes of a position (all,
+    where none is said), then those that differ from it as ``later`` says (position in the
+    combination: outcome there), then random ones."""
     if limit <= 0:
         return []
     chooser = random.Random(seed)
     first = (answers[0], *(options[0] for options in per_tool))
     seen = {json.dumps(first, sort_keys=True)}
     picked: list[tuple[Any, ...]] = [first]
+
+    def add(combo: tuple[Any, ...]) -> None:
+        key = json.dumps(combo, sort_keys=True)
+        if len(picked) < limit and key not in seen:
+            seen.add(key)
+            picked.append(combo)
+
     # Then every combination one outcome away from it: each field missing, null or falsy on
     # its own, each failure of each tool, each other answer, while all else goes as expected.
     for index, options in enumerate([answers, *per_tool]):
-        for option in options[1:]:
-            combo = (*first[:index], option, *first[index + 1 :])
-            key = json.dumps(combo, sort_keys=True)
-            if len(picked) < limit and key not in seen:
-                seen.add(key)
-                picked.append(combo)
+        count = ordinary[index] if index < len(ordinary) else len(options)
+        for option in options[1:count]:
+            add((*first[:index], option, *first[index + 1 :]))
+    for changes in later:
+        add(tuple(changes.get(index, outcome) for index, outcome in enumerate(first)))
     for _ in range(limit * 20):
         if len(picked) >= limit:
             break
-        combo = (chooser.choice(answers), *(chooser.choice(options) for options in per_tool))
-        key = json.dumps(combo, sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            picked.append(combo)
+        add((chooser.choice(answers), *(chooser.choice(options) for options in per_tool)))
     return picked
 
 

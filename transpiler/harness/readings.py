@@ -177,8 +177,9 @@ class Readings:
         """Fix one reading for every scenario passed: each choice held; at every other site
         where a passed scenario took a variant, that variant, or, where scenarios took
         different choices, the one under which most of them still match (the first taken on
-        a tie); vMCP's behaviour elsewhere, where a search may still add a variant. Returns the scenarios whose run under the fixed reading does not match: each
-        must match again under it (:meth:`match` from the fixed reading alone)."""
+        a tie); vMCP's behaviour elsewhere, where a search may still add a variant. Returns
+        the scenarios whose run under the fixed reading does not match: each must match again
+        under it (:meth:`match` from the fixed reading alone)."""
         fixed = dict(self.chosen)
         taken: dict[SiteKey, list[str]] = {}
         for record in self.matched:

@@ -5,7 +5,7 @@ values) is shown inert and clipped by the rules of :mod:`transpiler.inert`.
 
 Every report says, per tool, the verdict, the deviation classes the script
 declares with a witness for each one observed (the smallest scenario where it
-showed, composite and script side by side), the tool's findings (vMCP quirks
+showed: its site, and vMCP's value there beside the script's), the tool's findings (vMCP quirks
 that fire on its ordinary run) and, when the script differs, the minimal
 counterexample.
 """
@@ -26,6 +26,7 @@ from transpiler.deviations import CLASSES
 from transpiler.filenames import safe_stem
 from transpiler.harness.check import Counterexample, ToolReport, Witness
 from transpiler.harness.relation import Difference
+from transpiler.harness.sites import value_text
 from transpiler.inert import (
     clipped,
     clipped_data,
@@ -85,7 +86,7 @@ Findings (vMCP quirks that fire on an ordinary run of this tool):
 **{{ c | code }}**: {{ classes[c].title | prose }}. \
 Witness ({{ w.engine | prose }}, {{ w.size }} bytes):
 
-{{ side_by_side(w) | block }}
+{{ witness_block(w) | block }}
 {% else %}
 **{{ c | code }}**: not observed in {{ r.scenarios }} scenarios.
 {% endif %}
@@ -163,15 +164,23 @@ def _differences_json(differences: Sequence[Difference]) -> list[dict[str, str]]
 
 
 def witness_json(witness: Witness) -> dict[str, Any]:
-    """A witness: the scenario, the classes that excuse it, what differs, both traces."""
+    """A witness: its site, the variant the script takes there, what the values are and
+    vMCP's and the script's value there; the scenario, the classes that excuse it, what
+    differs in the whole traces, and both traces."""
+    values = witness.site
+    shown = witness.shown
     return {
         "class": witness.deviation,
         "engine": witness.engine,
+        "site": None if values is None else {"step": values.step, "place": values.place},
+        "variant": witness.variant,
+        "shows": shown.field if values is None else values.shows,
+        "vmcp": shown.composite if values is None else values.vmcp,
+        "script": shown.script if values is None else values.script,
         "excused_by": sorted(witness.classes),
         "differences": _differences_json(witness.differences),
         "scenario": witness.scenario.to_json(),
-        "composite": witness.composite.to_json(),
-        "script": witness.script.to_json(),
+        "traces": {"vmcp": witness.composite.to_json(), "script": witness.script.to_json()},
     }
 
 
@@ -207,6 +216,39 @@ def side_by_side(example: Counterexample | Witness) -> str:
         lines.append(difference.render())
     lines += _essentials("composite", example.composite) + _essentials("script", example.script)
     return "\n".join(lines)
+
+
+#: A value's text longer than this is cut where a person reads it (the JSON report has all).
+SHOWN_CHARACTERS = 160
+
+
+def witness_lines(witness: Witness) -> list[str]:
+    """The witness's site, what its values are, and vMCP's value beside the script's."""
+    values = witness.site
+    if values is None:
+        shown = witness.shown
+        vmcp, script = _cut(shown.composite), _cut(shown.script)
+        head = f"{witness.deviation}: {shown.field}"
+    else:
+        vmcp = _cut(value_text(values.vmcp, values.shows))
+        script = _cut(value_text(values.script, values.shows))
+        variant = f" ({witness.variant})" if witness.variant else ""
+        head = f"{witness.deviation}{variant} at {values.where}: {values.shows}"
+    return [head, f"  vMCP:   {vmcp}", f"  script: {script}"]
+
+
+def _cut(text: str) -> str:
+    """``text``, or its start and how long it is."""
+    if len(text) <= SHOWN_CHARACTERS:
+        return text
+    return f"{text[: SHOWN_CHARACTERS - 20]}… ({len(text)} characters)"
+
+
+def witness_block(witness: Witness) -> str:
+    """A witness for a person: its site and both values there, then the scenario (each line
+    clipped and inert; the caller fences it)."""
+    scenario = json.dumps(witness.scenario.to_json(), sort_keys=True)
+    return "\n".join(one_line(line) for line in [*witness_lines(witness), f"scenario: {scenario}"])
 
 
 def interpreters(reports: Sequence[ToolReport]) -> dict[str, str]:
@@ -253,6 +295,7 @@ def markdown(reports: Sequence[ToolReport]) -> str:
             classes=CLASSES,
             side_by_side=side_by_side,
             call_sites=call_sites,
+            witness_block=witness_block,
             interpreters=interpreters(reports),
         )
     )

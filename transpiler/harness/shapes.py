@@ -44,6 +44,8 @@ class ToolShapes:
     literals: list[str] = field(default_factory=list)
     retried_tools: set[str] = field(default_factory=set)
     content_tools: set[str] = field(default_factory=set)
+    #: (the tool whose answer a forEach's collection reads, the loop's inner tool).
+    loops: list[tuple[str, str]] = field(default_factory=list)
 
     def success(self, tool: str, body: dict[str, Any]) -> dict[str, Any]:
         """A successful answer of ``tool`` carrying ``body``: as ``structuredContent``, or
@@ -90,6 +92,9 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
         _insert(shapes.output_fields.setdefault(reader_tool, {}), path)
         if edge.site == "collection" and path:
             shapes.collection_fields.setdefault(reader_tool, set()).add(path[0])
+            loop = (reader_tool, tool_of.get(edge.reader, ""))
+            if loop[1] and loop not in shapes.loops:
+                shapes.loops.append(loop)
     literals: set[str] = set()
     for site in template_sites(tool):
         literals.update(match.group(1) for match in _LITERAL.finditer(site.text))

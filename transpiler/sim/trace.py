@@ -24,6 +24,8 @@ class CallRecord:
     end_ns: int
     group: str
     result: str
+    #: The workflow step that made the call (the model's runs only; a script's calls name none).
+    step: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The call in trace form (times in seconds)."""
@@ -45,6 +47,8 @@ class ElicitationRecord:
     message: str
     schema: Any
     answer: str
+    #: The elicitation step that asked (the model's runs only).
+    step: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The request in trace form."""
