@@ -57,19 +57,31 @@ def _options(corpus: Corpus) -> CheckOptions:
     )
 
 
-def _coverage(reports: list[ToolReport]) -> tuple[int, int, int, list[str]]:
-    """Steps completed in some scenario, steps in all, scenarios, and the steps never
-    completed (``tool/step``)."""
-    completed = total = scenarios = 0
-    never: list[str] = []
-    for report in reports:
-        steps = report.coverage.get("steps", {})
-        missing = report.coverage.get("never_completed", [])
-        total += len(steps)
-        completed += len(steps) - len(missing)
-        scenarios += report.scenarios
-        never.extend(f"{report.tool}/{step}" for step in missing)
-    return completed, total, scenarios, never
+@dataclass
+class Reached:
+    """What the scenarios of a corpus's checks reached, summed over its tools."""
+
+    scenarios: int = 0
+    steps: int = 0
+    completed: int = 0
+    call_sites: int = 0
+    sites_reached: int = 0
+    statements: int = 0
+    shown_run: int = 0
+
+    def add(self, report: ToolReport) -> None:
+        """Count one tool's certificate."""
+        coverage = report.coverage
+        self.scenarios += report.scenarios
+        self.steps += len(coverage.get("steps", {}))
+        self.completed += len(coverage.get("steps", {})) - len(coverage.get("never_completed", []))
+        script = coverage.get("script", {})
+        reachable = [site for site in script.get("call_sites", []) if site["reachable"]]
+        self.call_sites += len(reachable)
+        self.sites_reached += sum(bool(site["scenarios"]) for site in reachable)
+        lines = script.get("lines", {})
+        self.statements += lines.get("statements", 0)
+        self.shown_run += len(lines.get("shown_run", []))
 
 
 def measure(corpus: Corpus, limit: int) -> str:
@@ -80,14 +92,20 @@ def measure(corpus: Corpus, limit: int) -> str:
     selected, _ = select(request)
     reports = check_all(selected, request, options, jobs=2)
     total = sum((result.tally for result in results), Tally())
-    completed, steps, scenarios, never = _coverage(reports)
+    reached = Reached()
+    never: list[str] = []
+    for report in reports:
+        reached.add(report)
+        never.extend(f"{report.tool}/{step}" for step in report.coverage.get("never_completed", []))
     rate = "n/a" if total.kill_rate is None else f"{100 * total.kill_rate:.1f}%"
     lines = [
         f"- {corpus.label}: {len(results)} tools, {total.generated} mutants made, "
         f"{total.checked} checked, **{total.killed} killed ({rate})**, "
-        f"{total.survived} survived; {scenarios} scenarios, steps completed in some "
-        f"scenario {completed}/{steps}"
-        + (f" (never: {', '.join(never)})" if never else ""),
+        f"{total.survived} survived. Coverage of the checks: {reached.scenarios} scenarios; "
+        f"steps completed in some scenario {reached.completed}/{reached.steps}"
+        + (f" (never: {', '.join(never)})" if never else "")
+        + f"; script call sites reached {reached.sites_reached}/{reached.call_sites}; "
+        f"statement lines shown run {reached.shown_run}/{reached.statements}",
     ]
     lines.extend(_survivors(results))
     return "\n".join(lines)

@@ -72,8 +72,8 @@ compositeTools:
         url: {type: string, description: URL, value: "{{.steps.deploy.output.url}}"}
 """
 # A declined run returns at once with an empty URL (skip-remaining's return, and then
-# missing-value's empty text for the URL no step gave); otherwise it prints a missing or null
-# URL as vMCP does, so the declined run is the only one where either class shows.
+# missing-value's empty text for the URL no step gave); a deployment without a URL gives the
+# same empty text (one choice at the site, whatever the scenario).
 RELEASE_SCRIPT = """\
 def run(params):
     answer = elicit("Release?", {"type": "object", "properties": {"ok": {"type": "boolean"}}})
@@ -83,16 +83,20 @@ def run(params):
         fail("cancelled")
     deploy = call_tool("ci.deploy", {"ref": "main"})
     url = deploy.get("url")
-    return {"url": "<no value>" if url == None else str(url)}
+    return {"url": "" if url == None else str(url)}
 """
 
 
-def _checked(config: str, script: str, classes: tuple[str, ...], tmp_path: Path) -> ToolReport:
+def _report(config: str, script: str, classes: tuple[str, ...], tmp_path: Path) -> ToolReport:
     path = tmp_path / "tools.yaml"
     path.write_text(config)
     (tool,) = load_paths([path]).tools
     header = "\n".join([f"# {TITLE}", *(header_item(c) for c in classes)])
-    report = check_tool(tool, OPTIONS, script=f"{header}\n\n{script}")
+    return check_tool(tool, OPTIONS, script=f"{header}\n\n{script}")
+
+
+def _checked(config: str, script: str, classes: tuple[str, ...], tmp_path: Path) -> ToolReport:
+    report = _report(config, script, classes, tmp_path)
     assert report.verdict is Verdict.EQUIVALENT_EXCEPT, report.reason
     assert set(report.witnesses) == set(classes), report.witnesses
     return report
@@ -217,9 +221,9 @@ def run(params):
 """
 
 
-def test_a_class_without_variants_shows_its_own_site(tmp_path: Path) -> None:
-    """json-text excuses by reach, but its witness still names the site where vMCP's encoding
-    and the script's differ, with both values."""
+def test_json_text_shows_its_own_site(tmp_path: Path) -> None:
+    """json-text's witness names the site where vMCP's encoding and the script's differ, with
+    both values."""
     classes = ("error-text", "json-text", "missing-value")
     path = tmp_path / "tools.yaml"
     path.write_text(POST_NOTE)
@@ -229,6 +233,18 @@ def test_a_class_without_variants_shows_its_own_site(tmp_path: Path) -> None:
     assert "json-text" in report.witnesses, report.reason
     site = _site(report, "json-text")
     assert site["site"] == {"step": "post", "place": "arguments.body"}
-    assert site["variant"] is None
+    assert site["variant"] == "encode"
     assert site["shows"] == "argument body of the call to chat.post"
     assert "\\u003c" in site["vmcp"] and "<" in site["script"]
+
+
+def test_two_choices_at_one_site_in_two_scenarios_differ(tmp_path: Path) -> None:
+    """One choice per site, the same in every scenario: a script that prints a missing URL as
+    empty text when the release was declined but as vMCP's `<no value>` when the deployment
+    gave none takes two choices at `output.url`, which no one reading explains."""
+    two_ways = RELEASE_SCRIPT.replace(
+        '"" if url == None else str(url)', '"<no value>" if url == None else str(url)'
+    )
+    assert two_ways != RELEASE_SCRIPT
+    classes = ("error-text", "missing-value", "skip-remaining", "value-text")
+    assert _report(RELEASE, two_ways, classes, tmp_path).verdict is Verdict.DIFFERS
