@@ -64,7 +64,8 @@ def register(subparsers: Any) -> None:
     pairing.add_argument(
         "--baseline-git",
         metavar="REV",
-        help="the baseline is PATH as git revision REV holds it (e.g. origin/main)",
+        help="the baseline is PATH as git revision REV holds it (e.g. origin/main; symbolic "
+        "links are followed inside the revision)",
     )
     pairing.add_argument(
         "--script", metavar="FILE.star", help="check this script against --tool's workflow"
@@ -169,15 +170,15 @@ def request_from(args: argparse.Namespace) -> Request:
     """What to pair, from the pairing options (and the policy file's library path)."""
     if (args.script is None) != (args.tool is None):
         raise InputError("--script FILE.star and --tool NAME go together")
-    if args.script is not None and (args.baseline or args.baseline_git):
+    if args.script is not None and (args.baseline or args.baseline_git is not None):
         raise InputError("--script checks one script against PATH's tool: give no baseline")
-    if args.baseline and args.baseline_git:
+    if args.baseline and args.baseline_git is not None:
         raise InputError("give --baseline BASE or --baseline-git REV, not both")
     config = Where(tuple(args.paths))
     baseline = None
     if args.baseline:
         baseline = Where(tuple(args.baseline))
-    elif args.baseline_git:
+    elif args.baseline_git is not None:
         baseline = Where(tuple(args.paths), args.baseline_git)
     library = args.library_path or [str(p) for p in _policy_of(args).library_path]
     return Request(config, baseline, args.script, args.tool, tuple(library))
