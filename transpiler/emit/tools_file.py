@@ -10,27 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from transpiler.diagnostics import InputError, SourceLocation
+from transpiler.inputs.datafile import load_yaml
 
 MAX_BYTES = 8 * 1024 * 1024
 
 
 def load_tool_schemas(path: str) -> dict[str, Any]:
     """Tool name → ``inputSchema`` from a tools/list dump."""
-    where = SourceLocation(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read tools file: {error.strerror}", where) from None
-    if len(data) > MAX_BYTES:
-        raise InputError(f"tools file is over {MAX_BYTES} bytes", where)
-    try:
-        document = yaml.safe_load(data.decode("utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise InputError(f"tools file is not JSON or YAML: {error}", where) from None
-    return tool_schemas_from(document, where)
+    document = load_yaml(Path(path), MAX_BYTES, "tools file")
+    return tool_schemas_from(document, SourceLocation(path))
 
 
 def tool_schemas_from(document: Any, where: SourceLocation) -> dict[str, Any]:

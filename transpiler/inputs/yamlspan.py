@@ -22,6 +22,7 @@ from transpiler.config.yamlv3 import (
     YamlLimitError,
     YamlSyntaxError,
 )
+from transpiler.golang.strconv import quote
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -90,6 +91,27 @@ class SpanNode:
             node = stack.pop()
             yield node
             stack.extend(reversed(node.children))
+
+
+def repeated_key(root: SpanNode) -> str | None:
+    """Where a mapping in ``root`` (itself included) gives a key twice, as yaml.v3 refuses it
+    (:func:`already_defined`); None when none does."""
+    for node in root.walk():
+        seen: dict[tuple[str | None, str], SpanNode] = {}
+        for key, _ in node.pairs():
+            if key.kind is not SpanKind.SCALAR:
+                continue
+            earlier = seen.setdefault((key.tag, key.value), key)
+            if earlier is not key:
+                return already_defined(key, earlier)
+    return None
+
+
+def already_defined(key: SpanNode, earlier: SpanNode) -> str:
+    """yaml.v3's words for a mapping key given again: ``line N: mapping key "k" already defined
+    at line M``."""
+    where = f"line {key.line + 1}: mapping key {quote(key.value)}"
+    return f"{where} already defined at line {earlier.line + 1}"
 
 
 @dataclass(frozen=True)
