@@ -23,7 +23,7 @@ from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
-from transpiler.harness.gate import Since, check_all, parse_shard, select
+from transpiler.harness.gate import check_all, parse_shard, select
 from transpiler.harness.reports import (
     console_line,
     junit,
@@ -32,6 +32,7 @@ from transpiler.harness.reports import (
     save_counterexample,
     side_by_side,
 )
+from transpiler.harness.since import read_since
 from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
 
@@ -78,8 +79,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--since",
         metavar="REPORT.json",
-        help="re-check only pairs that changed since this --report-json (the others' entries "
-        "are carried over)",
+        help="re-check only pairs that changed since this --report-json, which must come from "
+        "a trusted run (the others' entries are carried over when their sealed certificate "
+        "vouches for them, else checked again)",
     )
     parser.add_argument("--report-json", metavar="FILE", help="write the JSON report")
     parser.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
@@ -184,22 +186,11 @@ def request_from(args: argparse.Namespace) -> Request:
     return Request(config, baseline, args.script, args.tool, tuple(library))
 
 
-def _since(path: str | None) -> Since | None:
-    if path is None:
-        return None
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        entries = {(entry["file"], entry["tool"]): entry for entry in data["tools"]}
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
-        raise InputError(f"{path}: not a report of check --report-json ({error})") from None
-    return entries
-
-
 def run(args: argparse.Namespace) -> int:
     """Pair, check, report."""
     options = options_from(args)
     request = request_from(args)
-    since = _since(args.since)
+    since = read_since(Path(args.since)) if args.since is not None else None
     selected, pairing = select(request, parse_shard(args.shard))
     for problem in pairing.unreadable:
         print(f"error: {problem.render()}", file=sys.stderr)
@@ -253,15 +244,14 @@ def _print(
         names = ", ".join(pairing.unpaired)
         print(f"not checked: scripted tool(s) with no composite tool to check against: {names}")
     if not reports:
-        print("nothing to check: no composite tool (give --baseline or --baseline-git to check "
-              "scripted tools against the composite tools they replaced)")
+        print(
+            "nothing to check: no composite tool (give --baseline or --baseline-git to check "
+            "scripted tools against the composite tools they replaced)"
+        )
     if since is not None:
         carried = sum(r.carried is not None for r in reports)
         checked = sum(r.carried is None and bool(r.certificate) for r in reports)
-        print(
-            f"{carried} pair(s) unchanged since {since}: not checked again; "
-            f"{checked} checked"
-        )
+        print(f"{carried} pair(s) unchanged since {since}: not checked again; {checked} checked")
     passed = sum(r.passes(accept) for r in reports)
     unread = f"; {len(pairing.unreadable)} input(s) cannot be read" if pairing.unreadable else ""
     print(f"{passed} of {len(reports)} tool(s) pass ({_policy(accept)}){unread}")
