@@ -34,7 +34,7 @@ from transpiler.config.validate import validate
 from transpiler.diagnostics import Diagnostic, InputError
 from transpiler.inputs.files import Inputs, inputs_from, read_inputs
 from transpiler.inputs.git import read_revision
-from transpiler.inputs.scripted import Counterpart
+from transpiler.inputs.scripted import Counterpart, one_of
 from transpiler.pipeline import judging_units, rejection, tool_key
 from transpiler.starlark_runtime.library import module_file
 
@@ -211,14 +211,7 @@ def _by_name(inputs: Inputs, used: set[str]) -> dict[str, Counterpart]:
     for counterpart in inputs.scripted.counterparts():
         if counterpart.where not in used:
             named.setdefault(counterpart.tool, []).append(counterpart)
-    found: dict[str, Counterpart] = {}
-    for name, every in named.items():
-        found[name] = every[0]
-        if len(every) > 1:
-            places = ", ".join(counterpart.where for counterpart in every)
-            why = f"scripted tool {name} is defined {len(every)} times ({places})"
-            found[name] = replace(every[0], script=None, problem=why)
-    return found
+    return {name: one_of(every) for name, every in named.items()}
 
 
 def _with(item: Pair, counterpart: Counterpart, scripts: Mapping[str, Script]) -> Pair:

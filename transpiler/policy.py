@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from transpiler.config.datafile import load_yaml
 from transpiler.config.loader import MAX_FILE_BYTES
 from transpiler.deviations import CLASSES
 from transpiler.diagnostics import InputError
-from transpiler.inputs.datafile import load_yaml
 
 POLICY_FILE = "vmcp-transpile.yaml"
 ENGINE_CHOICES = ("rust", "go", "both")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from transpiler.config.datafile import load_yaml
 from transpiler.diagnostics import InputError, SourceLocation
-from transpiler.inputs.datafile import load_yaml
 
 MAX_BYTES = 8 * 1024 * 1024
 

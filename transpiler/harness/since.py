@@ -19,10 +19,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from transpiler.config.datafile import load_json
 from transpiler.diagnostics import InputError
 from transpiler.harness.check import ToolReport, seal_of
 from transpiler.harness.verdict import Verdict
-from transpiler.inputs.datafile import load_json
 
 #: Largest earlier report read (reports hold every witness's traces).
 MAX_REPORT_BYTES: Final = 128 * 1024 * 1024

@@ -24,14 +24,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from transpiler.config.model import DocumentKind
+from transpiler.config.yamlv3 import already_defined
 from transpiler.filenames import inside
-from transpiler.inputs.yamlspan import (
-    SpanDocument,
-    SpanKind,
-    SpanNode,
-    already_defined,
-    repeated_key,
-)
+from transpiler.inputs.yamlspan import SpanDocument, SpanKind, SpanNode, repeated_key
 
 #: Reads a script file (its text, or None when it cannot be read).
 ScriptReader = Callable[[Path], str | None]
@@ -94,7 +89,10 @@ class ScriptedIndex:
     def _container(self, file: str, mapping: SpanNode) -> dict[str, Counterpart]:
         """The scripted tools of one configuration mapping, by name."""
         entries = [(key, value) for key, value in mapping.pairs() if key.value == "scriptedTools"]
-        twice = already_defined(entries[1][0], entries[0][0]) if len(entries) > 1 else None
+        twice = None
+        if len(entries) > 1:
+            first, second = entries[0][0].line + 1, entries[1][0].line + 1
+            twice = already_defined("scriptedTools", second, first)
         named: dict[str, list[Counterpart]] = {}
         for _, tools in entries:
             if tools.kind is not SpanKind.SEQUENCE:
@@ -106,7 +104,7 @@ class ScriptedIndex:
                     if twice is not None:
                         counterpart = _refused(counterpart, twice)
                     named.setdefault(name, []).append(counterpart)
-        return {name: _one_of(found) for name, found in named.items()}
+        return {name: one_of(found) for name, found in named.items()}
 
     def _definition(self, file: str, root: SpanNode) -> None:
         metadata = root.get("metadata")
@@ -121,7 +119,7 @@ class ScriptedIndex:
             counterpart = _refused(counterpart, repeated)
         found = self._resources.setdefault((namespace, name), [])
         found.append(counterpart)
-        self.by_resource[(namespace, name)] = _one_of(found)
+        self.by_resource[(namespace, name)] = one_of(found)
 
     def _counterpart(self, file: str, tool: str, entry: SpanNode) -> Counterpart:
         folder = Path(file).parent
@@ -158,8 +156,8 @@ def _refused(counterpart: Counterpart, why: str) -> Counterpart:
     return replace(counterpart, script=None, problem=problem)
 
 
-def _one_of(found: list[Counterpart]) -> Counterpart:
-    """The scripted tool of a name; refused when there are several where vMCP allows one."""
+def one_of(found: Sequence[Counterpart]) -> Counterpart:
+    """The scripted tool of a name; refused when there are several where one is allowed."""
     if len(found) == 1:
         return found[0]
     places = ", ".join(counterpart.where for counterpart in found)

@@ -21,8 +21,8 @@ from transpiler.config.yamlv3 import (
     MAX_DEPTH,
     YamlLimitError,
     YamlSyntaxError,
+    already_defined,
 )
-from transpiler.golang.strconv import quote
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -94,24 +94,17 @@ class SpanNode:
 
 
 def repeated_key(root: SpanNode) -> str | None:
-    """Where a mapping in ``root`` (itself included) gives a key twice, as yaml.v3 refuses it
-    (:func:`already_defined`); None when none does."""
+    """Where a mapping in ``root`` (itself included) gives a key twice, in yaml.v3's words
+    (:func:`~transpiler.config.yamlv3.already_defined`); None when none does."""
     for node in root.walk():
-        seen: dict[tuple[str | None, str], SpanNode] = {}
+        seen: dict[str, SpanNode] = {}
         for key, _ in node.pairs():
-            if key.kind is not SpanKind.SCALAR:
+            if key.kind is not SpanKind.SCALAR or key.value == "<<":
                 continue
-            earlier = seen.setdefault((key.tag, key.value), key)
+            earlier = seen.setdefault(key.value, key)
             if earlier is not key:
-                return already_defined(key, earlier)
+                return already_defined(key.value, key.line + 1, earlier.line + 1)
     return None
-
-
-def already_defined(key: SpanNode, earlier: SpanNode) -> str:
-    """yaml.v3's words for a mapping key given again: ``line N: mapping key "k" already defined
-    at line M``."""
-    where = f"line {key.line + 1}: mapping key {quote(key.value)}"
-    return f"{where} already defined at line {earlier.line + 1}"
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from transpiler.config.datafile import load_yaml
 from transpiler.diagnostics import InputError, SourceLocation
 from transpiler.golang.duration import parse_duration
 from transpiler.golang.values import json_numbers_as_floats
-from transpiler.inputs.datafile import load_yaml
 
 DEFAULT_CLOCK_START = datetime(2026, 1, 1, tzinfo=UTC)
 MAX_SCENARIO_BYTES = 8 * 1024 * 1024

@@ -3,8 +3,8 @@
 Each is read whole, but only when it is a regular file (a FIFO or a device
 would block or never end) and within a size limit checked while reading; YAML
 is parsed within the loader's limits (nesting, aliases) and refused where a
-mapping repeats a key, as yaml.v3 refuses it; JSON is refused past the same
-nesting. Every refusal is an :class:`~transpiler.diagnostics.InputError`
+mapping repeats a key, as yaml.v3 refuses it; JSON is refused where it nests
+deeper than Python's parser goes. Every refusal is an :class:`~transpiler.diagnostics.InputError`
 naming the file (and the line, where there is one), never a bare "too deep"
 or "too large".
 """
@@ -19,9 +19,8 @@ from typing import Any
 
 import yaml
 
-from transpiler.config.yamlv3 import YamlSyntaxError
+from transpiler.config.yamlv3 import Kind, Node, YamlSyntaxError, already_defined, parse_documents
 from transpiler.diagnostics import InputError
-from transpiler.inputs.yamlspan import parse_spans, repeated_key
 
 
 def read_regular(path: Path, limit: int, what: str) -> bytes:
@@ -51,12 +50,12 @@ def load_yaml(path: Path, limit: int, what: str) -> Any:
     except UnicodeDecodeError as error:
         raise InputError(f"{path}: not UTF-8 text (byte {error.start})") from None
     try:
-        documents = parse_spans(text)
+        documents = list(parse_documents(data))
     except YamlSyntaxError as error:
         raise InputError(f"{path}:{error.line}:{error.column}: {error.message}") from None
     if len(documents) > 1:
-        raise InputError(f"{path}: a second YAML document; give one")
-    repeated = repeated_key(documents[0].root) if documents and documents[0].root else None
+        raise InputError(f"{path}:{documents[1].line}: a second YAML document; give one")
+    repeated = _repeated_key(documents[0].root) if documents else None
     if repeated is not None:
         raise InputError(f"{path}: {repeated}")
     try:
@@ -80,3 +79,21 @@ def load_json(path: Path, limit: int, what: str) -> Any:
         raise InputError(f"{path}: nested too deeply to be read") from None
     except ValueError as error:
         raise InputError(f"{path}: not JSON: {error}") from None
+
+
+def _repeated_key(root: Node | None) -> str | None:
+    """Where a mapping gives a key twice, in yaml.v3's words; None when none does."""
+    pending = [root] if root is not None else []
+    while pending:
+        node = pending.pop()
+        pending.extend(node.content)
+        if node.kind is not Kind.MAPPING:
+            continue
+        seen: dict[str, Node] = {}
+        for key in node.content[0::2]:
+            if key.kind is not Kind.SCALAR or key.value == "<<":
+                continue
+            earlier = seen.setdefault(key.value, key)
+            if earlier is not key:
+                return already_defined(key.value, key.line, earlier.line)
+    return None
