@@ -85,6 +85,7 @@ def test_a_link_in_the_revision_is_followed_there(
 def test_the_path_given_may_be_a_link_to_a_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """PATH that is a link to a folder in the revision: the folder's files are the baseline."""
     copy("echo.yaml", tmp_path / "conf", "gw.yaml")
     os.symlink("conf", tmp_path / "vmcp")
     committed(tmp_path)

@@ -54,6 +54,7 @@ ESCAPES = {"above": above, "absolute": absolute, "linked-out": linked_out}
 def test_check_refuses_a_script_file_outside_the_folder(
     layout: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """../, an absolute path, a link out: not converted (exit 1), saying why."""
     config = ESCAPES[layout](tmp_path)
     code, out, _ = check(capsys, config, *QUICK)
     assert code == 1, out
@@ -64,6 +65,7 @@ def test_check_refuses_a_script_file_outside_the_folder(
 def test_migrate_and_the_library_refuse_it_alike(
     layout: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """migrate leaves the file (exit 1) and Config.check refuses the pair, with the same reason."""
     config = ESCAPES[layout](tmp_path)
     before = config.read_bytes()
     assert main(["migrate", str(config), "--write", "--examples", "1"]) == 1
@@ -75,6 +77,7 @@ def test_migrate_and_the_library_refuse_it_alike(
 def test_a_script_file_below_the_folder_is_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The allowed form: a script file in a folder below the configuration's."""
     copy("good.star", tmp_path / "workflows")
     config = copy("script-file-below.yaml", tmp_path)
     code, out, _ = check(capsys, config, *QUICK)
@@ -107,6 +110,7 @@ def module_linked_out(tmp_path: Path) -> Path:
 def test_check_does_not_load_a_module_linked_from_outside(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A module beside the script that links out is no module, library path given or not."""
     config = module_linked_out(tmp_path)
     for library in ([], ["--library-path", str(config.parent)]):
         code, out, _ = check(capsys, config, *QUICK, *library, "--counterexamples", tmp_path)
@@ -114,6 +118,7 @@ def test_check_does_not_load_a_module_linked_from_outside(
 
 
 def test_run_does_not_load_it_either(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """run --library-path follows the same rule as check."""
     config = module_linked_out(tmp_path)
     script = config.parent / "script.star"
     script.write_text('load("lib.star", "target")\n\ndef run(params):\n    return target\n')

@@ -22,6 +22,7 @@ PASSING = (Verdict.EQUIVALENT, Verdict.EQUIVALENT_EXCEPT)
 
 
 def test_a_changed_script_file_is_read_again(tmp_path: Path) -> None:
+    """A script file edited between two load() calls: the second check judges the new text."""
     config = copy("script-file-below.yaml", tmp_path)
     script = copy("good.star", tmp_path / "workflows")
     assert transpiler.load(config).check("echo", options=QUICK).verdict in PASSING
@@ -32,6 +33,7 @@ def test_a_changed_script_file_is_read_again(tmp_path: Path) -> None:
 
 
 def test_a_changed_module_is_read_again(tmp_path: Path) -> None:
+    """A module edited between two checks: the second check runs the new module."""
     config = copy("loads-lib.yaml", tmp_path)
     module = tmp_path / "lib.star"
     module.write_text('target = "svc.echo"\n')

@@ -77,6 +77,7 @@ def test_a_hostile_data_file_exits_2_naming_it(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """Deep, over its limit, a FIFO or /dev/zero: exit 2 naming the file, promptly."""
     module, name = LIMITS[kind]
     monkeypatch.setattr(f"{module}.{name}", SMALL_LIMIT)
     arguments, data = command(kind, tmp_path)

@@ -48,6 +48,8 @@ def with_policy(policy: str | Path, tmp_path: Path) -> Path:
 def test_a_policy_that_says_something_else_exits_2_naming_file_and_key(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A wrong type, a contradiction, a key twice, a second document, deep nesting: exit 2,
+    naming the policy file and the key."""
     config = with_policy(POLICIES / name, tmp_path)
     code, out, err = check(capsys, config, *QUICK)
     assert code == 2, out

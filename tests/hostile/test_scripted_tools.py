@@ -43,6 +43,7 @@ def laid_out(name: str, folder: Path) -> Path:
 def test_check_refuses_both_scripts(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """check: not converted (exit 1), saying why, though the first script is right."""
     config = laid_out(name, tmp_path)
     code, out, _ = check(capsys, config, *QUICK, "--counterexamples", tmp_path / "ce")
     assert code == 1, out
@@ -54,6 +55,7 @@ def test_check_refuses_both_scripts(
 def test_migrate_leaves_the_file_and_says_why(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """migrate --write: the composite tool is kept, the file untouched, the reason printed."""
     config = laid_out(name, tmp_path)
     before = config.read_bytes()
     assert main(["migrate", str(config), "--write", "--examples", "1"]) == 1
@@ -63,6 +65,7 @@ def test_migrate_leaves_the_file_and_says_why(
 
 @pytest.mark.parametrize("name", TWICE)
 def test_the_library_refuses_both_scripts(name: str, tmp_path: Path) -> None:
+    """Config.check: the same refusal as the command."""
     outcome = transpiler.load(laid_out(name, tmp_path)).check("echo")
     assert outcome.verdict is Verdict.NOT_CONVERTED and TWICE[name] in outcome.reason
 
@@ -70,6 +73,7 @@ def test_the_library_refuses_both_scripts(name: str, tmp_path: Path) -> None:
 def test_a_baseline_tool_with_two_scripted_tools_of_its_name_pairs_with_neither(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A baseline's composite tool and two scripted tools of its name in two files: no pick."""
     migrated = tmp_path / "migrated"
     copy("migrated-good.yaml", migrated, "a.yaml")
     copy("migrated-wrong.yaml", migrated, "b.yaml")

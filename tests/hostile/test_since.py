@@ -128,6 +128,7 @@ MALFORMED = {
 def test_a_malformed_entry_exits_2_naming_file_and_entry(
     case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """An entry --report-json never writes: exit 2 naming the file and the entry, not exit 3."""
     edit, named = MALFORMED[case]
     config = copy("beside-good.yaml", tmp_path)
     _, report = report_of(config, tmp_path, capsys)
@@ -146,6 +147,7 @@ def test_a_malformed_entry_exits_2_naming_file_and_entry(
 def test_a_file_that_is_not_json_exits_2_naming_it(
     text: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Too deep, broken or empty: exit 2 naming the file."""
     config = copy("beside-good.yaml", tmp_path)
     path = tmp_path / "earlier.json"
     path.write_text(text)
@@ -156,6 +158,7 @@ def test_a_file_that_is_not_json_exits_2_naming_it(
 def test_a_genuine_report_is_still_carried(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The report of a trusted run still spares the unchanged pairs their check."""
     config = copy("beside-good.yaml", tmp_path)
     path, _ = report_of(config, tmp_path, capsys)
     code, out, _ = check(capsys, config, *QUICK, "--since", path)
