@@ -37,8 +37,7 @@ from transpiler.emit.report import Note, SourceMapEntry
 from transpiler.harness.check import CheckOptions
 from transpiler.harness.verdict import Verdict
 from transpiler.inputs.files import Inputs, load_contents
-from transpiler.inputs.scripted import read_script_file
-from transpiler.pairs import Script, pair_inputs, scripts_of
+from transpiler.pairs import Loaded, Script, pair_inputs, scripts_of
 from transpiler.pipeline import (
     ToolOutcome,
     decide,
@@ -49,6 +48,7 @@ from transpiler.pipeline import (
     source_label,
 )
 from transpiler.plan import ToolPlan, plan_tool
+from transpiler.reading import read_text
 
 __all__ = [
     "CheckOptions",
@@ -119,14 +119,14 @@ class Config:
         name: str,
         digest: str,
         inputs: Inputs,
-        script_files: Mapping[Path, str | None] | None = None,
+        script_files: Mapping[Path, str] | None = None,
     ) -> None:
         self.name = name
         self.digest = digest
         self._inputs = inputs
         assert inputs.load is not None
         self._load: LoadResult = inputs.load
-        self._script_files: Mapping[Path, str | None] = dict(script_files or {})
+        self._script_files: Mapping[Path, str] = dict(script_files or {})
 
     @property
     def load_result(self) -> LoadResult:
@@ -263,7 +263,7 @@ class Config:
             key = _digest(key, baseline.digest if baseline else "-", _options_key(options))
             return _CACHE.get(key, lambda: owner._check_script(loaded, script, given, options))
         scripts = scripts_of(self._inputs, library_path)
-        modules_loaded = json.dumps({where: found.modules for where, found in scripts.items()})
+        modules_loaded = json.dumps({where: _modules_of(found) for where, found in scripts.items()})
         key = _digest(self.digest, baseline.digest if baseline else "-", "check", *library_path)
         key = _digest(key, _options_key(options), modules_loaded)
         outcomes = _CACHE.get(
@@ -321,7 +321,7 @@ class Config:
         options: CheckOptions,
         baseline: Config | None,
         library_path: Sequence[str],
-        scripts: Mapping[str, Script],
+        scripts: Mapping[str, Loaded],
     ) -> dict[str, ToolOutcome]:
         base = baseline._inputs if baseline is not None else None
         pairing = pair_inputs(self._inputs, base, library_path, scripts)
@@ -372,6 +372,11 @@ def _transpile(outcome: ToolOutcome) -> Transpiled:
     )
 
 
+def _modules_of(loaded: Loaded) -> dict[str, str] | str:
+    """The modules a scripted tool's script loads, or why one cannot be read (for a key)."""
+    return loaded.modules if isinstance(loaded, Script) else str(loaded)
+
+
 def _options_key(options: CheckOptions) -> str:
     plain = replace(options, tool_schemas=None)
     schemas = options.tool_schemas
@@ -383,7 +388,9 @@ def load(source: Source, *, name: str | None = None) -> Config:
     """Load a configuration: a path (file or directory), file content (bytes), or a parsed dict.
 
     A dict is read as the JSON it would be written as. Raises
-    :class:`~transpiler.diagnostics.InputError` when a path cannot be read,
+    :class:`~transpiler.diagnostics.InputError` when a path cannot be read (a
+    configuration file, or a ``scriptFile`` one cites: not a regular file, over
+    the size limit, not UTF-8),
     content is over the size limit, or a dict is not plain JSON data (or nests
     deeper than the loader reads); syntax and validity problems are reported
     by :meth:`Config.validate`.
@@ -440,34 +447,34 @@ def _from_bytes(contents: list[tuple[str, bytes]], name: str) -> Config:
             raise InputError(f"{file}: {len(data)} bytes; the limit is {MAX_FILE_BYTES}")
     base = _digest(name, *(part for file, data in contents for part in (file, data)))
     config = _CACHE.get(base, lambda: _build(name, base, contents, {}))
-    now = {path: read_script_file(path) for path in config._script_files}
+    now = {path: read_text(path) for path in config._script_files}
     if now == config._script_files:
         return config
     return _CACHE.get(_with_scripts(base, now), lambda: _build(name, base, contents, now))
 
 
 def _build(
-    name: str, base: str, contents: list[tuple[str, bytes]], given: Mapping[Path, str | None]
+    name: str, base: str, contents: list[tuple[str, bytes]], given: Mapping[Path, str]
 ) -> Config:
-    """A configuration whose script files hold ``given`` (those not given are read now)."""
-    read: dict[Path, str | None] = {}
+    """A configuration whose script files hold ``given`` (those not given are read now); a
+    script file that cannot be read is an InputError naming it."""
+    read: dict[Path, str] = {}
 
-    def reader(path: Path) -> str | None:
-        read[path] = given[path] if path in given else read_script_file(path)
+    def reader(path: Path) -> str:
+        read[path] = given[path] if path in given else read_text(path)
         return read[path]
 
     inputs = load_contents(contents, reader)
+    for problem in inputs.scripted.unreadable:  # a script file the configuration cites
+        raise InputError(problem.message, problem.location)
     return Config(name, _with_scripts(base, read), inputs, read)
 
 
-def _with_scripts(base: str, scripts: Mapping[Path, str | None]) -> str:
+def _with_scripts(base: str, scripts: Mapping[Path, str]) -> str:
     """The digest of a configuration (``base``) together with its script files' content."""
     if not scripts:
         return base
-    held = sorted(
-        (str(path), "-" if text is None else f"+{text}") for path, text in scripts.items()
-    )
-    return _digest(base, *(part for entry in held for part in entry))
+    return _digest(base, *(part for path in sorted(scripts) for part in (str(path), scripts[path])))
 
 
 def deprecation_message(tool: str, config: str, reason: str | None = None) -> str:

@@ -31,6 +31,9 @@ EVERYTHING = frozenset(Observable)
 RUN_ID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000"
 START_TIME_PLACEHOLDER = "1970-01-01T00:00:00Z"
 ALL_ENGINES = frozenset({"rust", "go"})
+#: The class of starlark-rust's own differences (no script's): excused where it fired, then
+#: confirmed on go.starlark.net.
+ENGINE_CLASS = "rust-engine"
 
 
 @dataclass(frozen=True)
@@ -48,8 +51,8 @@ class DeviationClass:
 
     ``variants``: what a script may do instead at each site where the class applies; the
     gate takes one of them (or vMCP's behaviour) per site, the same in every scenario. A
-    class without variants is still judged by ``affects``: a difference in what it can change
-    is excused on a run where it fired.
+    class without variants (an engine's own difference) is judged by ``affects``: a
+    difference in what it can change is excused on a run where it fired.
     """
 
     id: str
@@ -77,8 +80,8 @@ CLASSES: dict[str, DeviationClass] = {
             "text for a string parameter, else `None`), where vMCP sends `<no value>`",
             "prints `<no value>` and carries on: the text `<no value>` reaches backend "
             "arguments, messages and outputs, and comparisons with a missing value are false",
-            "indexes the field (`x[\"f\"]`), which stops the run with a key error, or reads it "
-            "with a default (`params.get(\"p\", default)`): the workflow's, else `\"\"` for an "
+            'indexes the field (`x["f"]`), which stops the run with a key error, or reads it '
+            'with a default (`params.get("p", default)`): the workflow\'s, else `""` for an '
             "optional string parameter, else `None`",
             "sending `<no value>` to a backend is never what the author meant; failing loudly "
             "shows the broken assumption",
@@ -110,7 +113,7 @@ CLASSES: dict[str, DeviationClass] = {
             "`true`/`map[...]`",
             "prints Go syntax: `true`, `map[a:1 b:2]`, `[x y]`, and `%!d(float64=3)` for a "
             "`printf` verb of the wrong kind",
-            "prints Starlark's text (`True`, `{\"a\": 1}`, `[\"x\", \"y\"]`) or JSON where the "
+            'prints Starlark\'s text (`True`, `{"a": 1}`, `["x", "y"]`) or JSON where the '
             "value is encoded on purpose",
             "Go's map syntax cannot be parsed by anything downstream",
             variants=(
@@ -130,6 +133,13 @@ CLASSES: dict[str, DeviationClass] = {
             "whole numbers beyond 2^53 (`1.2345678901234568e17`); go.starlark.net writes DEL "
             "as `\\x7f`, which is not JSON",
             "HTML escaping inside an issue body or a chat message is noise",
+            variants=(
+                Variant(
+                    "encode",
+                    "`json` writes what go.starlark.net's `json.encode` writes: no HTML "
+                    "escaping, keys sorted, whole numbers as digits",
+                ),
+            ),
         ),
         DeviationClass(
             "error-text",
@@ -197,6 +207,19 @@ CLASSES: dict[str, DeviationClass] = {
             "computes the plain Starlark expression, which works (`n == 3`) or fails with "
             "Starlark's own error",
             "Go's template type rules are an accident of float64 JSON numbers",
+            variants=(
+                Variant(
+                    "stop",
+                    "the script stops where the template fails, whatever the step's `onError` "
+                    "(a failure with the script's own text)",
+                ),
+                Variant(
+                    "plain",
+                    "comparisons compute as Starlark's operators do (numbers by value whatever "
+                    "their kind, values of different types unequal); anything else that fails "
+                    "stops the script",
+                ),
+            ),
         ),
         DeviationClass(
             "skip-remaining",
@@ -250,8 +273,16 @@ CLASSES: dict[str, DeviationClass] = {
             "arguments go with their own type, not as text that vMCP may fail to convert",
             "sends the text unchanged when it does not parse as the type the backend's "
             "inputSchema declares (`1.5` for an integer, `<no value>`)",
-            "sends the value with its own type",
+            "sends the value with its own type (text stays text)",
             "a silent type mismatch is a bug in the workflow",
+            variants=(
+                Variant(
+                    "as-is",
+                    "an argument whose template is one value, at a position the backend types "
+                    "`integer`, `number` or `boolean`, is sent as that value, not as its text "
+                    "parsed (or kept) by vMCP",
+                ),
+            ),
         ),
         DeviationClass(
             "workflow-metadata",
@@ -269,7 +300,7 @@ CLASSES: dict[str, DeviationClass] = {
             ),
         ),
         DeviationClass(
-            "rust-engine",
+            ENGINE_CLASS,
             "a value that starlark-rust formats differently from go.starlark.net",
             "on starlark-rust only, some numbers, JSON key order and string lengths differ",
             "prints `1234567.8` as `1.2345678e+06` and `0.00001` as `1e-05`, sorts the keys "
@@ -309,9 +340,13 @@ classes below. A script declares the classes it may show in its header's
 json` and `Transpiled.deviations` repeat it). A class with *variants* is a
 switch of the composite model: at each site where it applies, `check` lets the
 script take vMCP's behaviour or one of the variants, the same in every
-scenario, and nothing else ([equivalence.md](equivalence.md)); a class without
-variants yet excuses a difference in what it can change on a run where it
-fired. The smallest scenario where a declared class shows is its witness.
+scenario, and nothing else ([equivalence.md](equivalence.md)). `rust-engine`
+alone has no variants: it is a difference of starlark-rust, the engine the gate
+runs scripts on for speed, not of a script; a difference it can reach is
+excused on starlark-rust where it fired, and that scenario is then run on
+go.starlark.net (what vMCP embeds), where it must match with no excuse; the
+certificate says how many such scenarios could not be confirmed there.
+The smallest scenario where a declared class shows is its witness.
 Exact-style scripts declare none (except what a script cannot know,
 `workflow-metadata`, and fixes asked for with `--fix`).
 

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
-from transpiler.config.loader import MAX_FILE_BYTES
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import validate
 from transpiler.diagnostics import Diagnostic, InputError
@@ -36,6 +35,7 @@ from transpiler.inputs.files import Inputs, inputs_from, read_inputs
 from transpiler.inputs.git import read_revision
 from transpiler.inputs.scripted import Counterpart, one_of
 from transpiler.pipeline import judging_units, rejection, tool_key
+from transpiler.reading import UnreadableFile, read_text
 from transpiler.starlark_runtime.library import module_file
 
 #: Most modules one script may load (directly or through other modules).
@@ -125,25 +125,32 @@ def pair(request: Request) -> Pairing:
     return pair_inputs(config, baseline, request.library_path)
 
 
-def scripts_of(inputs: Inputs, library_path: Sequence[str] = ()) -> dict[str, Script]:
-    """Every scripted tool's script that can be checked, with the modules it loads, by where
-    the scripted tool is."""
-    return {
-        counterpart.where: Script(
-            counterpart.script,
-            counterpart.where,
-            library_modules(counterpart.script, _library(library_path, counterpart.folder)),
-        )
-        for counterpart in inputs.scripted.counterparts()
-        if counterpart.script is not None and counterpart.problem is None
-    }
+#: A scripted tool's script with the modules it loads, or the module that cannot be read.
+Loaded = Script | UnreadableFile
+
+
+def scripts_of(inputs: Inputs, library_path: Sequence[str] = ()) -> dict[str, Loaded]:
+    """Every scripted tool's script that can be checked, with the modules it loads (or why one
+    cannot be read), by where the scripted tool is."""
+    found: dict[str, Loaded] = {}
+    for counterpart in inputs.scripted.counterparts():
+        if counterpart.script is None or counterpart.problem is not None:
+            continue
+        library = _library(library_path, counterpart.folder)
+        try:
+            modules = library_modules(counterpart.script, library)
+        except UnreadableFile as error:
+            found[counterpart.where] = error
+            continue
+        found[counterpart.where] = Script(counterpart.script, counterpart.where, modules)
+    return found
 
 
 def pair_inputs(
     config: Inputs,
     baseline: Inputs | None = None,
     library_path: Sequence[str] = (),
-    scripts: Mapping[str, Script] | None = None,
+    scripts: Mapping[str, Loaded] | None = None,
 ) -> Pairing:
     """Pair the composite tools of ``config`` (or of ``baseline``, for the scripted tools of
     ``config`` that have no composite tool beside them), with the scripted tools' ``scripts``
@@ -153,10 +160,11 @@ def pair_inputs(
         scripts = scripts_of(config, library_path)
     pairs: list[Pair] = []
     used: set[str] = set()
+    modules: list[Diagnostic] = []
     for item, counterpart in _pairs_of(config, baseline=False):
         if counterpart is not None:
             used.add(counterpart.where)
-            item = _with(item, counterpart, scripts)
+            item = _with(item, counterpart, scripts, modules)
         pairs.append(item)
     left = _by_name(config, used)
     unreadable = config.load.input_errors
@@ -168,19 +176,19 @@ def pair_inputs(
                 continue  # checked in the configuration, where it is still a composite tool
             counterpart = left.pop(item.tool, None)
             if counterpart is not None:
-                item = _with(item, counterpart, scripts)
+                item = _with(item, counterpart, scripts, modules)
             elif item.refusal is None:
                 why = f"no scripted or composite tool named {item.tool} in the configuration"
                 item = replace(item, refusal=why)
             pairs.append(item)
         unreadable = (*unreadable, *baseline.load.input_errors)
-    return Pairing(tuple(pairs), tuple(sorted(left)), tuple(unreadable))
+    return Pairing(tuple(pairs), tuple(sorted(left)), (*unreadable, *dict.fromkeys(modules)))
 
 
 def _one_script(request: Request, config: Inputs) -> Pairing:
     assert config.load is not None and request.script_file is not None
     path = Path(request.script_file)
-    text = _script_text(path)
+    text = read_text(path)
     found = [item for item, _ in _pairs_of(config, baseline=False) if item.tool == request.tool]
     if not found:
         names = ", ".join(sorted({t.config.name for t in config.load.tools})) or "none"
@@ -214,14 +222,20 @@ def _by_name(inputs: Inputs, used: set[str]) -> dict[str, Counterpart]:
     return {name: one_of(every) for name, every in named.items()}
 
 
-def _with(item: Pair, counterpart: Counterpart, scripts: Mapping[str, Script]) -> Pair:
+def _with(
+    item: Pair, counterpart: Counterpart, scripts: Mapping[str, Loaded], problems: list[Diagnostic]
+) -> Pair:
     """``item`` paired with a scripted tool (refused when vMCP would not take it, or its script
-    cannot be read)."""
+    or a module it loads cannot be read; such a module is added to ``problems``)."""
     if item.refusal is not None:
         return item
     if counterpart.problem is not None:
         return replace(item, refusal=counterpart.problem)
     script = scripts.get(counterpart.where)
+    if isinstance(script, UnreadableFile):
+        problems.append(Diagnostic("INPUT.unreadable", script.reason, script.location))
+        why = f"the scripted tool at {counterpart.where} loads a module that cannot be read: "
+        return replace(item, refusal=why + str(script))
     if counterpart.script is None or script is None:
         why = f"the scripted tool at {counterpart.where} has no script that can be read"
         return replace(item, refusal=why)
@@ -232,22 +246,11 @@ def _library(library_path: Sequence[str], folder: Path) -> tuple[Path, ...]:
     return tuple(Path(entry) for entry in library_path) or (folder,)
 
 
-def _script_text(path: Path) -> str:
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"{path}: file is {size} bytes; the limit is {MAX_FILE_BYTES}")
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text (byte {error.start})") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot read the script: {error.strerror or error}") from None
-
-
 def library_modules(text: str, library_path: Sequence[Path]) -> dict[str, str]:
     """The modules ``text`` loads, and those they load, as found on ``library_path`` (first
     directory first). A name found nowhere, or that leaves its directory, is left out: the run
-    then fails to load it, as vMCP's would."""
+    then fails to load it, as vMCP's would. A module file found that cannot be read (not a
+    regular file, over the size limit, not UTF-8) raises :class:`UnreadableFile`."""
     modules: dict[str, str] = {}
     pending = [text]
     while pending and len(modules) < MAX_MODULES:
@@ -265,9 +268,6 @@ def library_modules(text: str, library_path: Sequence[Path]) -> dict[str, str]:
 def _module(name: str, library_path: Sequence[Path]) -> str | None:
     for folder in library_path:
         path = module_file(folder, name)
-        try:
-            if path is not None and path.stat().st_size <= MAX_FILE_BYTES:
-                return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
+        if path is not None:
+            return read_text(path)
     return None

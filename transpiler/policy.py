@@ -13,7 +13,10 @@ run of ``check`` is the same run::
     seed: 7
     style: readable                       # how scripts are emitted when a tool has none
     library_path: [lib]                   # directories for load(), relative to this file
-    accept_gaps: [tool/step]              # steps no scenario may complete, accepted by name
+    accept_gaps: [tool/step, tool/line:12]
+                                          # gaps accepted by name: a step no scenario may
+                                          # complete, the script's call sites on a line
+                                          # (tool/MODULE:LINE: a module's) none may reach
 
 Options given on the command line win over the file. The file is read as
 configurations are (a regular file of at most 2 MiB, nested at most as deep,
@@ -29,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from transpiler.config.datafile import load_yaml
-from transpiler.config.loader import MAX_FILE_BYTES
 from transpiler.deviations import CLASSES
 from transpiler.diagnostics import InputError
+from transpiler.reading import MAX_FILE_BYTES
 
 POLICY_FILE = "vmcp-transpile.yaml"
 ENGINE_CHOICES = ("rust", "go", "both")

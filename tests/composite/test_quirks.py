@@ -216,18 +216,32 @@ def test_parallel_cap_fires_when_a_failure_stops_a_loop_with_another_cap() -> No
     assert not any(name == "parallel-cap" for name, _, _ in _sites(FOR_EACH % 10, world))
 
 
-def test_argument_coercion_fires_when_text_does_not_parse_as_the_declared_type() -> None:
-    def fired(value: str) -> bool:
+def test_argument_coercion_fires_where_vmcp_sends_other_than_the_printed_value() -> None:
+    """At a position the backend types, vMCP sends the text parsed, or kept when it does not
+    parse; a script sends the value itself. The class applies where the two differ, at the
+    argument's own path; only text kept unparsed is worth a finding."""
+
+    def fired(value: Any, template: str = "{{.params.s}}") -> list[bool]:
         backends = _backends({})
         backends["svc.b"]["inputSchema"] = {
             "type": "object",
             "properties": {"text": {"type": "integer"}},
         }
-        world = {"backends": backends, "params": {"s": value}}
-        return ("argument-coercion", "b", "arguments") in _sites(ECHO % "{{.params.s}}", world)
+        trace = run_composite(
+            tool(ECHO % template), scenario(backends=backends, params={"s": value})
+        )
+        return [
+            event.notable
+            for event in trace.quirks
+            if (event.deviation, event.step, event.site)
+            == ("argument-coercion", "b", "arguments.text")
+        ]
 
-    assert fired("1.5")
-    assert not fired("15")
+    assert fired("1.5") == [True]  # vMCP sends "1.5", a script 1.5 (text: "1.5")
+    assert fired(1.5) == [True]  # vMCP sends the text "1.5", a script the number
+    assert fired("15") == [False]  # vMCP sends 15, a script the text "15"
+    assert fired(15) == []  # both send 15
+    assert fired(15, "n{{.params.s}}") == [True]  # text either way: a latent bug, no variant
 
 
 def test_workflow_metadata_fires_where_a_template_reads_what_a_script_cannot_know() -> None:

@@ -65,6 +65,10 @@ def test_every_variant_has_a_test_here() -> None:
         ("last-step-race", "final"),
         ("workflow-metadata", "placeholders"),
         ("parallel-cap", "cap"),
+        ("template-error", "stop"),
+        ("template-error", "plain"),
+        ("json-text", "encode"),
+        ("argument-coercion", "as-is"),
     }
     assert tested == {(c.id, v.name) for c in CLASSES.values() for v in c.variants}
 
@@ -279,3 +283,87 @@ def test_parallel_cap_runs_up_to_ten_iterations_at_once() -> None:
     capped = run_composite(tool(LOOP), world, variants=Variants({site: "cap"}))
     assert len(vmcp.calls) == 1 and len(capped.calls) == 3
     assert (site[0], site[1], site[2]) in {(e.deviation, e.step, e.site) for e in vmcp.quirks}
+
+
+CONTINUING = """
+name: t
+description: d
+steps:
+  - id: a
+    tool: svc.a
+  - id: b
+    tool: svc.b
+    dependsOn: [a]
+    arguments: {text: '%s'}
+    onError: {action: continue}
+  - id: c
+    tool: svc.c
+    dependsOn: [b]
+"""
+
+
+def _continuing(text: str, a: Any, chosen: Mapping[SiteKey, str]) -> Trace:
+    backends = {
+        "svc.a": {"results": [{"structuredContent": a}]},
+        "svc.b": {"results": [{"structuredContent": {}}]},
+        "svc.c": {"results": [{"structuredContent": {}}]},
+    }
+    return run_composite(
+        tool(CONTINUING % text), scenario(backends=backends), variants=Variants(chosen)
+    )
+
+
+#: Go's ``eq`` of a JSON number and an integer literal is a type error; Starlark's ``==`` is not.
+COMPARES = "{{if eq .steps.a.output.n 3}}three{{else}}other{{end}}"
+
+
+def test_template_error_stop_ends_the_run_whatever_on_error_says() -> None:
+    vmcp = _continuing(COMPARES, {"n": 3}, {})
+    assert vmcp.outcome == "success" and [c.tool for c in vmcp.calls] == ["svc.a", "svc.c"]
+    stopped = _continuing(COMPARES, {"n": 3}, {at_b("template-error"): "stop"})
+    assert stopped.outcome == "error" and stopped.any_error_text
+    assert stopped.stopped_at == at_b("template-error")
+    assert [c.tool for c in stopped.calls] == ["svc.a"]
+
+
+def test_template_error_plain_compares_as_starlark_and_stops_on_what_still_fails() -> None:
+    chosen = {at_b("template-error"): "plain"}
+    assert _sent(COMPARES, {"n": 3}, chosen) == ["three"]
+    assert _sent(COMPARES, {"n": 4}, chosen) == ["other"]
+    assert _sent("{{if eq .steps.a.output.s 3}}three{{else}}other{{end}}", {"s": "x"}, chosen) == [
+        "other"
+    ]  # values of different types are unequal
+    ordered = _continuing("{{if lt .steps.a.output.s 3}}less{{end}}", {"s": "x"}, chosen)
+    assert ordered.outcome == "error" and ordered.stopped_at == at_b("template-error")
+    assert _sent(COMPARES, {"n": 3}, {}) == []  # vMCP: the step fails, nothing is sent
+
+
+def test_json_text_encode_writes_what_json_encode_writes() -> None:
+    value = {"t": "<b>&", "a": 1}
+    encoded = _sent("{{json .steps.a.output.m}}", {"m": value}, {at_b("json-text"): "encode"})
+    assert encoded == ['{"a":1,"t":"<b>&"}']
+    assert _sent("{{json .steps.a.output.m}}", {"m": value}, {}) == [
+        '{"a":1,"t":"\\u003cb\\u003e\\u0026"}'
+    ]
+
+
+def test_argument_coercion_as_is_sends_the_printed_value() -> None:
+    def sent(value: Any, chosen: Mapping[SiteKey, str]) -> Any:
+        backends = {
+            "svc.a": {"results": [{"structuredContent": {"n": value}}]},
+            "svc.b": {
+                "results": [{"structuredContent": {}}],
+                "inputSchema": {"type": "object", "properties": {"text": {"type": "integer"}}},
+            },
+        }
+        trace = run_composite(
+            tool(ECHO % "{{.steps.a.output.n}}"),
+            scenario(backends=backends),
+            variants=Variants(chosen),
+        )
+        return [call.args["text"] for call in trace.calls if call.tool == "svc.b"]
+
+    as_is = {at_b("argument-coercion"): "as-is"}
+    assert sent(1.5, {}) == ["1.5"] and sent(1.5, as_is) == [1.5]
+    assert sent("15", {}) == [15] and sent("15", as_is) == ["15"]
+    assert sent(15, {}) == [15] and sent(15, as_is) == [15]

@@ -23,11 +23,11 @@ from tests.starlark_runtime.conftest import ENGINES
 from transpiler.cli import main
 from transpiler.config.loader import load_bytes
 from transpiler.config.validate import validate
-from transpiler.emit.inert import UnrepresentableValue, comment_text, string_literal, unsafe
 from transpiler.emit.script import emit_script
 from transpiler.gobuild import go_available
 from transpiler.golang.strconv import quote
 from transpiler.harness.check import CheckOptions, check_tool
+from transpiler.inert import UnrepresentableValue, comment_text, string_literal, unsafe
 from transpiler.sim.scenario import Scenario
 from transpiler.starlark_runtime import run_starlark
 

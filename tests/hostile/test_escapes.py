@@ -47,7 +47,15 @@ def linked_out(tmp_path: Path) -> Path:
     return copy("script-file-below.yaml", tmp_path / "conf")
 
 
-ESCAPES = {"above": above, "absolute": absolute, "linked-out": linked_out}
+def endless(tmp_path: Path) -> Path:
+    """``scriptFile: workflows/good.star``, a symbolic link to ``/dev/zero``: refused as a
+    link out of the folder, before anything is read."""
+    (tmp_path / "conf" / "workflows").mkdir(parents=True)
+    os.symlink("/dev/zero", tmp_path / "conf" / "workflows" / "good.star")
+    return copy("script-file-below.yaml", tmp_path / "conf")
+
+
+ESCAPES = {"above": above, "absolute": absolute, "linked-out": linked_out, "endless": endless}
 
 
 @pytest.mark.parametrize("layout", ESCAPES)

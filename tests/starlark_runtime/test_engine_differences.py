@@ -203,7 +203,7 @@ def test_runtime_error_texts_differ(interpreter: str) -> None:
 
 
 #: What each engine makes of a raw character inside a comment and inside a string
-#: literal (measured; why transpiler/emit/inert.py escapes them all).
+#: literal (measured; why transpiler/inert.py escapes them all).
 RAW_CHARACTERS = {
     # char: (rust in a comment, go in a comment, rust in a string, go in a string)
     "\r": ("comment", "line break", "dropped", "line break"),

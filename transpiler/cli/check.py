@@ -33,6 +33,7 @@ from transpiler.harness.reports import (
     side_by_side,
 )
 from transpiler.harness.since import read_since
+from transpiler.inert import one_line, shown_lines
 from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
 
@@ -193,14 +194,15 @@ def run(args: argparse.Namespace) -> int:
     since = read_since(Path(args.since)) if args.since is not None else None
     selected, pairing = select(request, parse_shard(args.shard))
     for problem in pairing.unreadable:
-        print(f"error: {problem.render()}", file=sys.stderr)
+        print(f"error: {one_line(problem.render())}", file=sys.stderr)
     total = len(selected)
 
     def progress(number: int, report: ToolReport) -> None:
         width = 30
         done = width * number // max(total, 1)
         bar = "#" * done + "." * (width - done)
-        print(f"[{bar}] {number}/{total} {report.verdict}: {report.tool}", file=sys.stderr)
+        name = one_line(report.tool)
+        print(f"[{bar}] {number}/{total} {one_line(str(report.verdict))}: {name}", file=sys.stderr)
 
     reports = check_all(selected, request, options, args.jobs, progress, since)
     directory = Path(args.counterexamples)
@@ -230,18 +232,18 @@ def _print(
         if report.carried is not None:
             continue
         for note in report.notes:
-            print(f"  note: {note}")
+            print(f"  note: {one_line(note)}")
         for finding in report.findings:
-            print(f"  finding: {finding.render()}")
+            print(f"  finding: {one_line(finding.render())}")
         if report.counterexample is not None:
             print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
             for line in report.counterexample.advice:
-                print(f"  {line}")
-            print(f"  scenario saved to {report.counterexample.saved_to}")
+                print(f"  {one_line(line)}")
+            print(f"  scenario saved to {one_line(str(report.counterexample.saved_to))}")
         elif report.reason:
-            print("  " + report.reason.replace("\n", "\n  "))
+            print("  " + shown_lines(report.reason).replace("\n", "\n  "))
     if pairing.unpaired:
-        names = ", ".join(pairing.unpaired)
+        names = ", ".join(one_line(name) for name in pairing.unpaired)
         print(f"not checked: scripted tool(s) with no composite tool to check against: {names}")
     if not reports:
         print(

@@ -10,7 +10,7 @@ from typing import Any
 from transpiler.cli.check import add_options, options_from
 from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
 from transpiler.diagnostics import InputError
-from transpiler.migrate.runner import FileStatus, MigrateOptions, migrate
+from transpiler.migrate.runner import MigrateOptions, migrate
 from transpiler.migrate.summary import summary_json, summary_text, unified_diff
 
 
@@ -104,6 +104,6 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_diff:
             sys.stdout.write(unified_diff(report))
         sys.stdout.write(summary_text(report))
-    if any(result.status is FileStatus.UNREADABLE for result in report.files):
+    if report.unreadable:
         return EXIT_INPUT
     return EXIT_OK if report.complete else EXIT_FAILED

@@ -22,6 +22,7 @@ from transpiler.config.loader import LoadedTool, load_paths
 from transpiler.config.validate import validate
 from transpiler.diagnostics import InputError
 from transpiler.golang.duration import parse_duration
+from transpiler.reading import UnreadableFile, read_text
 from transpiler.sim.scenario import Scenario, load_scenario
 from transpiler.sim.schedule import parse_schedule
 from transpiler.sim.trace import Trace
@@ -171,9 +172,9 @@ def _select_tool(source: str, name: str | None) -> LoadedTool:
 def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Trace]:
     path = Path(args.source)
     try:
-        script = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read script {path}: {error}") from None
+        script = read_text(path)
+    except UnreadableFile as error:
+        raise InputError(f"cannot read script {path}: {error.reason}") from None
     if args.schedule != "canonical":
         print("note: a script runs deterministically; --schedule is ignored", file=sys.stderr)
     timeout_ns = parse_duration(args.timeout) if args.timeout else 0

@@ -9,6 +9,7 @@ from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_o
 from transpiler.config.loader import load_paths
 from transpiler.config.validate import UnitReport, ValidationReport, validate
 from transpiler.diagnostics import Diagnostic, Severity
+from transpiler.inert import one_line, shown_lines
 
 #: Which command fails at which phase (in the order it checks), per kind of input; a
 #: command is shown when its last phase applies (a referenced definition is served
@@ -57,22 +58,26 @@ def _reported(unit: UnitReport) -> set[int]:
 
 def render_text(report: ValidationReport) -> str:
     """The human-readable report; ``*`` marks the findings vMCP itself prints."""
-    lines: list[str] = [d.render() for d in (*report.load.input_errors, *report.load.notes)]
+    found = (*report.load.input_errors, *report.load.notes)
+    lines: list[str] = [one_line(diagnostic.render()) for diagnostic in found]
     for unit in report.units:
-        lines.append(f"== {unit.unit.file} (document {unit.unit.document + 1}): {unit.unit.label}")
-        names = ", ".join(tool.effective.name or "<unnamed>" for tool in unit.unit.tools)
+        where = f"{one_line(unit.unit.file)} (document {unit.unit.document + 1})"
+        lines.append(f"== {where}: {unit.unit.label}")
+        names = ", ".join(one_line(tool.effective.name or "<unnamed>") for tool in unit.unit.tools)
         lines.append(f"   tools: {names or '(none)'}")
         family = "vmcp-config" if unit.unit.kind.value == "vmcp-config" else "kubernetes"
         for command, phases in _COMMANDS[family]:
             if unit.verdict(phases[-1]) is None:
                 continue
             failed = unit.first_failure(phases)
-            outcome = "passes" if failed is None else f"fails at {failed.phase}: {failed.message}"
+            outcome = "passes"
+            if failed is not None:
+                outcome = f"fails at {failed.phase}: {shown_lines(str(failed.message))}"
             lines.append(f"   {command}: {outcome}".replace("\n", "\n      "))
         marked = _reported(unit)
         for diagnostic in unit.diagnostics:
             prefix = " * " if id(diagnostic) in marked else "   "
-            lines.append(prefix + diagnostic.render())
+            lines.append(prefix + one_line(diagnostic.render()))
     errors = sum(d.severity is Severity.ERROR for d in report.diagnostics)
     warnings = sum(d.severity is Severity.WARNING for d in report.diagnostics)
     tools = len(report.load.tools)

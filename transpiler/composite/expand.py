@@ -19,7 +19,8 @@ snapshot (Go may interleave a sibling's update between two strings, R2).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from functools import lru_cache
+from typing import Any, TypeVar
 
 from transpiler.composite.errors import GoError
 from transpiler.composite.gocontext import GoContext
@@ -33,6 +34,8 @@ from transpiler.composite.quirks import (
 )
 from transpiler.composite.state import WorkflowState
 from transpiler.composite.variants import (
+    STARLARK_COMPARISONS,
+    STARLARK_JSON,
     VMCP,
     ScriptStopped,
     Variants,
@@ -42,7 +45,7 @@ from transpiler.composite.variants import (
 from transpiler.diagnostics import TranspilerError
 from transpiler.golang.strconv import quote
 from transpiler.golang.values import GoValue
-from transpiler.gotemplate import Observation, Template, parse, render
+from transpiler.gotemplate import Observation, Template, ast, parse, render
 from transpiler.gotemplate.errors import (
     TemplateExecError,
     TemplateLimitError,
@@ -103,6 +106,9 @@ class Expander:
         self.variants = variants
         #: Output properties a variant made null: a script's result has no ``required`` check.
         self.script_nulls: set[str] = set()
+        #: The value each argument's text is exactly the printing of (by place), as last
+        #: expanded: what a script sends there with its own type.
+        self.alone: dict[str, GoValue] = {}
 
     def string(
         self,
@@ -123,8 +129,9 @@ class Expander:
             return template
         seen = Observation() if seen is None else seen
         data = self.state.template_data(for_each)
+        bodies = self._bodies(site)
         try:
-            rendered = render(template, data, observation=seen)
+            rendered = render(template, data, observation=seen, bodies=bodies)
         except (TemplateLimitError, TemplateUnsupportedError) as beyond:
             raise SimulationLimitError(
                 f"cannot simulate this template: {beyond.go_message}"
@@ -132,8 +139,10 @@ class Expander:
         except TemplateExecError as failure:
             judge_text(self.quirks, site, template, seen)
             self._stop_at_missing(site, seen)
-            judge_failure(self.quirks, site, failure.go_message)
-            return _exec_error(failure.go_message)
+            if self.template_failed(site, failure.go_message) is None:
+                return _exec_error(failure.go_message)
+            bodies = {**(bodies or {}), **STARLARK_COMPARISONS}
+            rendered = self._plain(template, data, site, seen, bodies)
         judge_text(self.quirks, site, template, seen)
         self._stop_at_missing(site, seen)
         choices = self.variants.printing(site)
@@ -145,7 +154,38 @@ class Expander:
             return rendered
         if placeholders:
             data = with_placeholders(data)
-        return render(template, data, printer=printer(choices) if choices else None)
+        return render(template, data, printer=printer(choices) if choices else None, bodies=bodies)
+
+    def template_failed(self, site: Site, message: str) -> str | None:
+        """A template that failed at ``site``: the ``template-error`` variant taken there (None:
+        vMCP's failure); ``stop`` stops the script at once."""
+        judge_failure(self.quirks, site, message)
+        variant = self.variants.at("template-error", site)
+        if variant == "stop":
+            raise ScriptStopped("template-error", site)
+        return variant
+
+    def _bodies(self, site: Site) -> dict[str, Callable[..., Any]] | None:
+        """The template functions a script computes its own way at ``site``."""
+        if self.variants.at("json-text", site) == "encode":
+            return dict(STARLARK_JSON)
+        return None
+
+    def _plain(
+        self,
+        template: Template,
+        data: dict[str, Any],
+        site: Site,
+        seen: Observation,
+        bodies: dict[str, Callable[..., Any]],
+    ) -> str:
+        """``template-error: plain``: the template again, comparing as Starlark does; what
+        still fails stops the script."""
+        seen.reset()
+        try:
+            return render(template, data, observation=seen, bodies=bodies)
+        except TemplateExecError:
+            raise ScriptStopped("template-error", site) from None
 
     def missing_variant(self, site: Site, seen: Observation) -> str | None:
         """The ``missing-value`` variant this expansion takes, if it read a missing field."""
@@ -224,7 +264,10 @@ class Expander:
         if depth > MAX_DEPTH:
             return GoError(f"template expansion depth limit exceeded: {MAX_DEPTH}")
         if isinstance(value, str):
-            return self.string(context, value, site, for_each)
+            seen = Observation()
+            text = self.string(context, value, site, for_each, seen)
+            self._alone(site, value, text, seen)
+            return text
         if isinstance(value, dict):
             return self._map(
                 value,
@@ -239,6 +282,13 @@ class Expander:
                 ),
             )
         return value
+
+    def _alone(self, site: Site, source: str, text: str | GoError, seen: Observation) -> None:
+        self.alone.pop(site.place, None)
+        if isinstance(text, str) and len(seen.printed) == 1 and _lone(source):
+            value = seen.printed[0]
+            if value is not MISSING and value is not None:
+                self.alone[site.place] = value
 
     def _map(
         self,
@@ -268,6 +318,13 @@ class Expander:
                 return expanded.wrap(f"failed to expand array element {index}")
             result.append(expanded)
         return result
+
+
+@lru_cache(maxsize=4096)
+def _lone(source: str) -> bool:
+    """Whether the template is one action (what it prints is its whole text)."""
+    template = _parsed(source)
+    return not isinstance(template, GoError) and ast.lone_action(template.root) is not None
 
 
 def _exec_error(go_message: str) -> GoError:

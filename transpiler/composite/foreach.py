@@ -19,13 +19,13 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from transpiler.composite.coerce import coerce_arguments
 from transpiler.composite.errors import GoError
 from transpiler.composite.gocontext import ErrGroup, GoContext
-from transpiler.composite.quirks import Site, judge_coercion, judge_failure, judge_for_each_abort
+from transpiler.composite.quirks import Site, judge_for_each_abort
 from transpiler.composite.session import Session
-from transpiler.composite.tool_step import route_error
+from transpiler.composite.tool_step import arguments_sent, route_error
 from transpiler.composite.toolcall import CallRequest, call_with_retry
+from transpiler.composite.variants import ScriptStopped
 from transpiler.config.model import WorkflowStepConfig
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal
 from transpiler.golang.runes import to_valid_utf8
@@ -131,7 +131,8 @@ def _collection(
         return rendered.wrap(f"forEach step {step.id}: failed to expand collection template")
     items = _json_array(rendered)
     if items is None:
-        judge_failure(session.recorder.quirks, site, "collection is not a JSON array")
+        if session.expander.template_failed(site, "collection is not a JSON array"):
+            raise ScriptStopped("template-error", site)  # a script's plain loop fails too
         preview = (
             rendered
             if len(rendered) <= COLLECTION_PREVIEW_RUNES
@@ -210,9 +211,7 @@ def _run_iteration(
     if isinstance(expanded, GoError):
         result.error = f"template expansion failed: {expanded.text}"
         return
-    schema = session.tools.input_schema(inner.tool)
-    arguments = coerce_arguments(schema, expanded)
-    judge_coercion(session.recorder.quirks, Site(step.id, "step.arguments"), schema, arguments)
+    arguments = arguments_sent(session, Site(step.id, "step.arguments"), inner.tool, expanded)
     if not session.tools.routable(inner.tool):
         result.error = f"failed to route tool: {route_error(inner.tool).text}"
         return

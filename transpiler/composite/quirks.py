@@ -11,6 +11,7 @@ model-side definition of each class.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -247,23 +248,44 @@ def _metadata_read(source: str, name: str) -> bool:
     )
 
 
-def judge_coercion(log: QuirkLog, site: Site, schema: Any, sent: Any) -> None:
-    """Arguments sent as text where the backend's inputSchema declares another type."""
-    stack: list[tuple[Any, Any, str]] = [(schema, sent, "")]
+#: A position in arguments: its keys and list indexes from the top.
+ArgumentPath = tuple[str | int, ...]
+
+
+def judge_coercion(
+    log: QuirkLog, site: Site, schema: Any, sent: Any, alone: Mapping[str, Any]
+) -> list[tuple[Site, ArgumentPath, Any]]:
+    """Arguments at positions the backend's inputSchema types ``integer``, ``number`` or
+    ``boolean`` that vMCP sends other than a script would: text that did not parse (a latent
+    bug), or a value whose text vMCP parsed or kept where a script sends the value itself
+    (``alone``: the value each argument's text is exactly the printing of, by place). Returns
+    the second kind, each with the value a script sends."""
+    own: list[tuple[Site, ArgumentPath, Any]] = []
+    stack: list[tuple[Any, Any, Site, ArgumentPath]] = [(schema, sent, site, ())]
     while stack:
-        part, value, path = stack.pop()
+        part, value, at, path = stack.pop()
         if not isinstance(part, dict):
             continue
         kind = part.get("type")
-        if kind in ("integer", "number", "boolean") and isinstance(value, str):
-            log.add("argument-coercion", site, f"{path or 'arguments'}: {value!r} is not {kind}")
+        if kind in ("integer", "number", "boolean"):
+            natural = alone.get(at.place)
+            if natural is not None and not _same_value(natural, value):
+                detail = f"vMCP sends {format_value(value)!r}, a script {format_value(natural)!r}"
+                log.add("argument-coercion", at, detail, notable=isinstance(value, str))
+                own.append((at, path, natural))
+            elif isinstance(value, str):
+                log.add("argument-coercion", at, f"{value!r} is not {kind}")
         elif kind == "object" and isinstance(value, dict):
             properties = part.get("properties")
             if isinstance(properties, dict):
                 for key, item in value.items():
-                    stack.append((properties.get(key), item, f"{path}.{key}".lstrip(".")))
+                    stack.append((properties.get(key), item, at.under(key), (*path, key)))
         elif kind == "array" and isinstance(value, list):
-            stack.extend((part.get("items"), item, f"{path}[{i}]") for i, item in enumerate(value))
+            items = part.get("items")
+            stack.extend(
+                (items, item, at.under(str(i)), (*path, i)) for i, item in enumerate(value)
+            )
+    return own
 
 
 def judge_for_each_abort(

@@ -18,10 +18,11 @@ from typing import Any
 from transpiler.composite.coerce import coerce_arguments
 from transpiler.composite.errors import GoError
 from transpiler.composite.gocontext import GoContext
-from transpiler.composite.quirks import Site, judge_coercion
+from transpiler.composite.quirks import ArgumentPath, Site, judge_coercion
 from transpiler.composite.session import Session
 from transpiler.composite.toolcall import CallRequest, call_with_retry
 from transpiler.config.model import WorkflowStepConfig
+from transpiler.golang.values import GoValue
 from transpiler.sim.kernel import Operation
 from transpiler.sim.mcp import output_map
 
@@ -29,6 +30,34 @@ from transpiler.sim.mcp import output_map
 def route_error(tool: str) -> GoError:
     """The router's error for an unknown tool."""
     return GoError(f"tool not found: {tool}")
+
+
+def arguments_sent(
+    session: Session, site: Site, tool: str, expanded: dict[str, GoValue] | None
+) -> dict[str, GoValue] | None:
+    """The expanded arguments coerced by the tool's inputSchema, as vMCP sends them, except at
+    the positions where ``argument-coercion`` takes ``as-is`` (the value the text printed)."""
+    schema = session.tools.input_schema(tool)
+    arguments = coerce_arguments(schema, expanded)
+    own = judge_coercion(session.recorder.quirks, site, schema, arguments, session.expander.alone)
+    for at, path, value in own:
+        if session.expander.variants.at("argument-coercion", at) == "as-is":
+            arguments = _replaced(arguments, path, value)
+    return arguments
+
+
+def _replaced(container: Any, path: ArgumentPath, value: GoValue) -> Any:
+    """``container`` with the value at ``path`` replaced (a copy along the path)."""
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(container, dict) and isinstance(head, str):
+        return {**container, head: _replaced(container[head], rest, value)}
+    if isinstance(container, list) and isinstance(head, int):
+        copy = list(container)
+        copy[head] = _replaced(copy[head], rest, value)
+        return copy
+    return container
 
 
 def execute_tool_step(
@@ -43,9 +72,7 @@ def execute_tool_step(
         )
         state.record_failure(step.id, error, session.now)
         return error
-    schema = session.tools.input_schema(step.tool)
-    arguments = coerce_arguments(schema, expanded)
-    judge_coercion(session.recorder.quirks, Site(step.id, "arguments"), schema, arguments)
+    arguments = arguments_sent(session, Site(step.id, "arguments"), step.tool, expanded)
     if not session.tools.routable(step.tool):
         error = route_error(step.tool).wrap(f"failed to route tool {step.tool} in step {step.id}")
         state.record_failure(step.id, error, session.now)

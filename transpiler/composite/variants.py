@@ -38,6 +38,7 @@ from transpiler.golang.fmt import format_value
 from transpiler.golang.jsonenc import encode_string
 from transpiler.golang.strconv import format_float, quote
 from transpiler.golang.values import AnyKeyMap, Int64, NilList, NilMap
+from transpiler.gotemplate.functions import FuncError
 from transpiler.gotemplate.runtime import MISSING
 from transpiler.sim.kernel import Halt
 
@@ -108,6 +109,68 @@ def printer(choices: Mapping[str, str]) -> Callable[[Any], str]:
         return format_value(value)
 
     return show
+
+
+def _starlark_equal(left: Any, right: Any) -> bool:
+    """``left == right`` in Starlark: numbers by value, booleans only equal booleans, lists and
+    dicts item by item, values of different types unequal."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, int | float) and isinstance(right, int | float):
+        return left == right
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(map(_starlark_equal, left, right))
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(
+            _starlark_equal(value, right[key]) for key, value in left.items()
+        )
+    return type(left) is type(right) and bool(left == right)
+
+
+def _starlark_order(left: Any, right: Any) -> int:
+    """-1, 0 or 1 as Starlark orders two values; values it cannot order fail the call."""
+    if isinstance(left, list) and isinstance(right, list):
+        for a, b in zip(left, right, strict=False):
+            if not _starlark_equal(a, b):
+                return _starlark_order(a, b)
+        return (len(left) > len(right)) - (len(left) < len(right))
+    numbers = (
+        isinstance(left, int | float)
+        and isinstance(right, int | float)
+        and isinstance(left, bool) == isinstance(right, bool)
+    )
+    if numbers or (isinstance(left, str) and isinstance(right, str)):
+        return int(left > right) - int(left < right)
+    raise FuncError(f"unsupported comparison: {_type_name(left)} < {_type_name(right)}")
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "NoneType"
+    names = {bool: "bool", int: "int", float: "float", str: "string", list: "list", dict: "dict"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _comparing(decide: Callable[[Any, Any], bool]) -> Callable[..., bool]:
+    def compare(left: Any, right: Any) -> bool:
+        return decide(_plain(left), _plain(right))
+
+    return compare
+
+
+def _equal_any(first: Any, *others: Any) -> bool:
+    return any(_starlark_equal(_plain(first), _plain(other)) for other in others)
+
+
+#: ``template-error: plain``: the comparison functions as a script's operators compute them.
+STARLARK_COMPARISONS: Final[Mapping[str, Callable[..., Any]]] = {
+    "eq": _equal_any,
+    "ne": _comparing(lambda a, b: not _starlark_equal(a, b)),
+    "lt": _comparing(lambda a, b: _starlark_order(a, b) < 0),
+    "le": _comparing(lambda a, b: _starlark_equal(a, b) or _starlark_order(a, b) < 0),
+    "gt": _comparing(lambda a, b: _starlark_order(a, b) > 0),
+    "ge": _comparing(lambda a, b: _starlark_equal(a, b) or _starlark_order(a, b) > 0),
+}
 
 
 def with_placeholders(data: dict[str, Any]) -> dict[str, Any]:
@@ -184,6 +247,10 @@ def json_text(value: Any) -> str:
     if isinstance(held, float):
         return format_float(held, "g", -1)
     return json.dumps(held)
+
+
+#: ``json-text: encode``: the ``json`` function as a script's ``json.encode`` writes it.
+STARLARK_JSON: Final[Mapping[str, Callable[..., Any]]] = {"json": lambda value: json_text(value)}
 
 
 def _json_string(text: str) -> str:

@@ -1,7 +1,7 @@
 """Small data files a user names: the policy, a ``tools/list`` dump, a scenario, an earlier report.
 
-Each is read whole, but only when it is a regular file (a FIFO or a device
-would block or never end) and within a size limit checked while reading; YAML
+Each is read whole by :mod:`transpiler.reading` (a regular file, within its
+size limit, counted while reading); YAML
 is parsed within the loader's limits (nesting, aliases) and refused where a
 mapping repeats a key, as yaml.v3 refuses it; JSON is refused where it nests
 deeper than Python's parser goes. Every refusal is an :class:`~transpiler.diagnostics.InputError`
@@ -12,8 +12,6 @@ or "too large".
 from __future__ import annotations
 
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -21,30 +19,21 @@ import yaml
 
 from transpiler.config.yamlv3 import Kind, Node, YamlSyntaxError, already_defined, parse_documents
 from transpiler.diagnostics import InputError
+from transpiler.reading import UnreadableFile, read_bytes
 
 
-def read_regular(path: Path, limit: int, what: str) -> bytes:
+def read_data(path: Path, limit: int, what: str) -> bytes:
     """The content of the regular file ``path`` (``what`` it is, for errors), at most ``limit``
-    bytes."""
+    bytes (:func:`~transpiler.reading.read_bytes`)."""
     try:
-        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as error:
-        raise InputError(f"{path}: cannot read {what}: {error.strerror or error}") from None
-    with os.fdopen(handle, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
-            raise InputError(f"{path}: cannot read {what}: not a regular file")
-        try:
-            data = stream.read(limit + 1)
-        except OSError as error:
-            raise InputError(f"{path}: cannot read {what}: {error.strerror or error}") from None
-    if len(data) > limit:
-        raise InputError(f"{path}: {what} is over the limit of {limit} bytes")
-    return data
+        return read_bytes(path, limit)
+    except UnreadableFile as error:
+        raise InputError(f"cannot read {what}: {error.reason}", error.location) from None
 
 
 def load_yaml(path: Path, limit: int, what: str) -> Any:
     """The one YAML (or JSON) document of ``path``, as plain Python data."""
-    data = read_regular(path, limit, what)
+    data = read_data(path, limit, what)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -70,7 +59,7 @@ def load_yaml(path: Path, limit: int, what: str) -> Any:
 
 def load_json(path: Path, limit: int, what: str) -> Any:
     """The JSON value of ``path``."""
-    data = read_regular(path, limit, what)
+    data = read_data(path, limit, what)
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:

@@ -44,8 +44,10 @@ from transpiler.config.yamlv3 import (
     parse_documents,
 )
 from transpiler.diagnostics import Diagnostic, InputError, Severity, SourceLocation
+from transpiler.reading import MAX_FILE_BYTES, UnreadableFile, read_bytes
 
 __all__ = [
+    "MAX_FILE_BYTES",
     "ConfigUnit",
     "Found",
     "LoadResult",
@@ -56,8 +58,6 @@ __all__ = [
     "read_source",
 ]
 
-#: Largest file read (bytes); vMCP configs are kilobytes.
-MAX_FILE_BYTES: Final = 2 * 1024 * 1024
 #: Most YAML documents read from one file.
 MAX_DOCUMENTS_PER_FILE: Final = 10_000
 SUFFIXES: Final = (".yaml", ".yml", ".json")
@@ -88,8 +88,8 @@ def discover(paths: Sequence[str | Path]) -> list[Found]:
         path = Path(raw)
         if path.is_dir():
             found.extend(_walk(path))
-        elif path.is_file():
-            found.append(Found(path))
+        elif path.exists():
+            found.append(Found(path))  # if it is no regular file, read_source says so
         else:
             raise InputError(f"no such file or directory: {raw}")
     return found
@@ -117,12 +117,9 @@ def read_source(found: Found) -> Source:
     if found.problem is not None:
         return str(path), None, found.problem
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return str(path), None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES}"
-        return str(path), path.read_bytes(), None
-    except OSError as error:
-        return str(path), None, f"cannot read file: {error.strerror or error}"
+        return str(path), read_bytes(path), None
+    except UnreadableFile as error:
+        return str(path), None, error.reason
 
 
 def load_paths(paths: Sequence[str | Path]) -> LoadResult:

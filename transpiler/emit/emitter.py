@@ -23,7 +23,6 @@ from transpiler.diagnostics import TranspilerError
 from transpiler.emit import statements as st
 from transpiler.emit.elicitation_step import elicitation_step
 from transpiler.emit.foreach_step import for_each_step
-from transpiler.emit.inert import comment_text
 from transpiler.emit.layout import Code, ListOf, call
 from transpiler.emit.metadata import workflow_map, workflow_reads
 from transpiler.emit.outputs import last_completed, output_block
@@ -31,6 +30,7 @@ from transpiler.emit.params import params_prelude
 from transpiler.emit.scope import COMPLETED, EmitState, Products
 from transpiler.emit.step_code import Record, products_for
 from transpiler.emit.tool_step import tool_step
+from transpiler.inert import comment_text
 from transpiler.plan.levels import ancestors, execution_levels
 
 StepEmitter = Callable[[EmitState, WorkflowStepConfig, Record, int], st.Body]

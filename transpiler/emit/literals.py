@@ -1,6 +1,6 @@
 """Values from the YAML as Starlark source literals that no input can break out of.
 
-Strings are made inert by :mod:`transpiler.emit.inert`; floats use the
+Strings are made inert by :mod:`transpiler.inert`; floats use the
 shortest digits that round-trip.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from transpiler.emit.inert import UnrepresentableValue, string_literal
 from transpiler.golang.values import NilList, NilMap
+from transpiler.inert import UnrepresentableValue, string_literal
 
 __all__ = ["UnrepresentableValue", "float_literal", "literal", "string_literal"]
 

@@ -20,7 +20,6 @@ import libcst as cst
 from transpiler.config.model import CompositeToolConfig
 from transpiler.emit.emitter import header_lines, run_function
 from transpiler.emit.fixes import checked_fixes
-from transpiler.emit.inert import comment_lines as inert_lines
 from transpiler.emit.layout import LINE_WIDTH
 from transpiler.emit.library import LIBRARY_NAME, Library, helper_library, library_text
 from transpiler.emit.limits import EmitterLimit
@@ -29,6 +28,7 @@ from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
 from transpiler.emit.scope import EmitState
 from transpiler.emit.subset import check_subset, parse_script
+from transpiler.inert import comment_lines as inert_lines
 
 HELPERS_INTRO = """\
 # ---------------------------------------------------------------------------

@@ -15,9 +15,9 @@ from typing import Any
 
 import libcst as cst
 
-from transpiler.emit.inert import comment_lines as inert_lines
 from transpiler.emit.layout import INDENT, Expr, render
 from transpiler.emit.limits import check_nesting
+from transpiler.inert import comment_lines as inert_lines
 
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 Body = list[Statement]

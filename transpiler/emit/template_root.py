@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from transpiler.emit.inert import UnrepresentableValue, string_literal
 from transpiler.emit.template_env import TemplateEnv, UnsupportedTemplate
 from transpiler.emit.template_values import Kind, Operand, Symbol
+from transpiler.inert import UnrepresentableValue, string_literal
 
 MISSING = "GO_MISSING"
 STEP_PARTS = {"output": Kind.MAP, "status": Kind.STRING, "error": Kind.STRING, "content": Kind.DICT}

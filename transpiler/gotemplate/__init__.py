@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -68,10 +68,11 @@ def render(
     limits: ExecutionLimits | None = None,
     observation: Observation | None = None,
     printer: Callable[[Any], str] | None = None,
+    bodies: Mapping[str, Callable[..., Any]] | None = None,
 ) -> str:
     """Execute ``template`` over ``data``; raises :class:`TemplateExecError`.
 
     ``observation``, when given, records what was read and printed; ``printer`` writes what
-    actions print instead of Go's ``%v``.
+    actions print instead of Go's ``%v``; ``bodies`` replaces named functions' bodies.
     """
-    return execute(template, data, limits, observation, printer)
+    return execute(template, data, limits, observation, printer, bodies)

@@ -185,3 +185,12 @@ class TemplateNode(Node):
 
     name: str
     pipe: PipeNode | None
+
+
+def lone_action(root: ListNode) -> ActionNode | None:
+    """The one action a template is, comments aside (what it prints is its whole text), or
+    None."""
+    nodes = [n for n in root.nodes if not isinstance(n, CommentNode)]
+    if len(nodes) == 1 and isinstance(nodes[0], ActionNode) and not nodes[0].pipe.decl:
+        return nodes[0]
+    return None

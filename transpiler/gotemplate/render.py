@@ -12,7 +12,7 @@ that would make vMCP spin or exhaust memory (:class:`ExecutionLimits`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +80,13 @@ class Observation:
         self.nulls: list[str] = []
         self.printed: list[Any] = []
         self.calls: list[tuple[str, tuple[Any, ...], Any]] = []
+
+    def reset(self) -> None:
+        """Forget what was seen, for an execution that starts over."""
+        self.missing.clear()
+        self.nulls.clear()
+        self.printed.clear()
+        self.calls.clear()
 
 
 class _Break(Exception):
@@ -151,9 +158,11 @@ class _Executor:
         depth: int = 0,
         observation: Observation | None = None,
         printer: Callable[[Any], str] | None = None,
+        bodies: Mapping[str, Callable[..., Any]] | None = None,
     ) -> None:
         self.observation = observation
         self.printer = printer
+        self.bodies = bodies
         self.template = template
         self.tree_name = tree_name
         self.out = out
@@ -356,6 +365,7 @@ class _Executor:
             self.depth + 1,
             self.observation,
             self.printer,
+            self.bodies,
         )
         callee.vars = [_Variable("$", new_dot, False)]
         yield callee.walk(new_dot, False, tree)
@@ -559,9 +569,10 @@ class _Executor:
             error = call_target_error(callee, values[0])
             self.at(command)
             raise self.errorf("error calling %s: %v", name, str(error))
-        assert function.body is not None, "and, or and call are handled above"
+        body = self.bodies.get(name, function.body) if self.bodies else function.body
+        assert body is not None, "and, or and call are handled above"
         try:
-            result = function.body(*values)
+            result = body(*values)
         except FuncError as error:
             self.at(command)
             raise self.errorf("error calling %s: %v", name, str(error)) from None
@@ -661,16 +672,18 @@ def execute(
     limits: ExecutionLimits | None = None,
     observation: Observation | None = None,
     printer: Callable[[Any], str] | None = None,
+    bodies: Mapping[str, Callable[..., Any]] | None = None,
 ) -> str:
     """Run ``template`` over ``data`` as ``tmpl.Execute`` does, then vMCP's size check.
 
     ``observation``, when given, is filled with what the execution read and printed;
-    ``printer``, when given, writes what actions print instead of Go's ``%v`` (the model's
-    variants of printing classes).
+    ``printer``, when given, writes what actions print instead of Go's ``%v``, and
+    ``bodies`` replaces the named functions' bodies (the model's variants of deviation
+    classes); a body raises :class:`FuncError` to fail the call.
     """
     out = _Output()
     budget = _Budget(limits or ExecutionLimits())
-    executor = _Executor(template, template.name, out, budget, 0, observation, printer)
+    executor = _Executor(template, template.name, out, budget, 0, observation, printer, bodies)
     root = MISSING if data is None else data
     executor.vars = [_Variable("$", root, False)]
     if _flat(template.root):

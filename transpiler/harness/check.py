@@ -2,10 +2,11 @@
 
 For each scenario the composite model runs under the canonical schedule; when
 the script's trace differs, every schedule (up to a limit) is tried, since
-vMCP may legitimately behave in any of those ways. A difference is excused
-when the composite run exercised deviation classes the script declares and
-those classes reach every differing field (:func:`relation.explain`); the
-smallest scenario where each class shows is kept as its *witness*. Scenarios
+vMCP may legitimately behave in any of those ways. A script passes a scenario
+when its trace is the model's run under a reading of the classes it declares
+(:mod:`readings`: one choice per site, the same in every scenario, fixed once
+all have passed); the smallest scenario where each class shows is kept as its
+*witness*. Scenarios
 come from every outcome combination (:mod:`paths`, up to a limit) and from a
 seeded generator (:mod:`generate`), drawn in bulk, each set run as one batch
 per engine; once an unexplained difference shows, hypothesis searches the same
@@ -30,25 +31,38 @@ from transpiler.composite.variants import SiteKey
 from transpiler.config.model import STEP_ELICITATION
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
-from transpiler.deviations import CLASSES
+from transpiler.deviations import CLASSES, ENGINE_CLASS
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
-from transpiler.emit.inert import has_unsafe_text
 from transpiler.emit.report import EmitResult
 from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
+from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
 from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import expected, happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
-from transpiler.harness.readings import VMCP_CHOICE, Reading, Readings, variants_of
+from transpiler.harness.readings import (
+    SETTLE_ROUNDS,
+    VMCP_CHOICE,
+    Reading,
+    Readings,
+    variants_of,
+)
 from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
+from transpiler.harness.scriptmap import script_map
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.verdict import Verdict
+from transpiler.inert import has_unsafe_text
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace
-from transpiler.starlark_runtime import EngineError, run_starlark, run_starlark_many
+from transpiler.starlark_runtime import (
+    SCRIPT_FILENAME,
+    EngineError,
+    run_starlark,
+    run_starlark_many,
+)
 from transpiler.starlark_runtime.run import GoOnlyScript
 from transpiler.starlark_runtime.versions import engine_versions
 
@@ -104,40 +118,6 @@ class Counterexample:
     def unexplained_classes(self) -> frozenset[str]:
         """Classes the composite run fired that the script does not declare."""
         return self.composite.fired()
-
-
-@dataclass
-class Coverage:
-    """What the workflow's runs reached over every scenario: each step's statuses, and each
-    elicitation step's answers (``action``; ``failed`` where the answer failed the step)."""
-
-    elicitations: frozenset[str] = frozenset()
-    steps: dict[str, set[str]] = field(default_factory=dict)
-    answers: dict[str, set[str]] = field(default_factory=dict)
-
-    def add(self, trace: Trace) -> None:
-        """Count one run of the workflow."""
-        for step_id, record in (trace.steps or {}).items():
-            self.steps.setdefault(step_id, set()).add(record.status)
-            if step_id in self.elicitations:
-                output = record.output
-                action = output.get("action") if isinstance(output, dict) else None
-                self.answers.setdefault(step_id, set()).add(str(action or record.status))
-
-    def never_completed(self, steps: Sequence[str]) -> list[str]:
-        """The steps of ``steps`` no run completed."""
-        return [s for s in steps if "completed" not in self.steps.get(s, set())]
-
-    def to_json(self, steps: Sequence[str]) -> dict[str, Any]:
-        """Statuses by step (in workflow order), answers by elicitation step, and the steps no
-        run completed."""
-        return {
-            "steps": {s: sorted(self.steps.get(s, set())) for s in steps},
-            "elicitation_answers": {
-                s: sorted(self.answers.get(s, set())) for s in steps if s in self.elicitations
-            },
-            "never_completed": self.never_completed(steps),
-        }
 
 
 @dataclass
@@ -273,8 +253,11 @@ class _Run:
         self.coverage = Coverage(
             frozenset(s.id for s in self.config.steps if s.effective_type == STEP_ELICITATION)
         )
+        self.script_coverage = ScriptCoverage(script_map(script, modules, SCRIPT_FILENAME))
         self.witnesses: dict[str, Witness] = {}
         self.go_only: str | None = None
+        #: Scenarios starlark-rust's own class excused that go.starlark.net could not confirm.
+        self.unconfirmed = 0
 
     def compare_all(self, scenarios: Sequence[Scenario]) -> Counterexample | None:
         """:meth:`compare` each scenario in turn, up to the first counterexample; the script
@@ -324,15 +307,67 @@ class _Run:
                 continue
             if isinstance(script, EngineError):
                 raise script
+            if keep:
+                self.script_coverage.add(engine, script.reach)
             found = self.readings.match(
                 scenario, composite, recorder.branched, script, engine, keep
             )
             if found is None:
                 return self._counterexample(scenario, engine, composite, script)
+            if engine == "rust" and ENGINE_CLASS in found.match.excused:
+                unconfirmed = self._confirm_on_go(scenario, composite, recorder.branched)
+                if unconfirmed is not None:
+                    return unconfirmed
             if keep:
                 self._used(scenario, engine, found.used, script)
                 if not found.match.exact:
                     self._witness(scenario, engine, found.match, script)
+        return None
+
+    def settle(self) -> Counterexample | None:
+        """One choice per site for every scenario passed: those that took another choice at a
+        site are matched again under the fixed reading; a counterexample where one cannot be."""
+        for _ in range(SETTLE_ROUNDS):
+            again = self.readings.one_choice_per_site()
+            if not again:
+                return None
+            for record in again:
+                found = self.readings.match(
+                    record.scenario, record.vmcp, record.branched, record.script, record.engine
+                )
+                if found is None:
+                    return self._counterexample(
+                        record.scenario, record.engine, record.vmcp, record.script
+                    )
+        left = self.readings.one_choice_per_site()
+        if not left:
+            return None
+        example = self._counterexample(
+            left[0].scenario, left[0].engine, left[0].vmcp, left[0].script
+        )
+        example.advice = (
+            *example.advice,
+            "no one choice per site explains every scenario: scenarios need different choices "
+            "at a site",
+        )
+        return example
+
+    def _confirm_on_go(
+        self, scenario: Scenario, composite: Trace, branched: bool
+    ) -> Counterexample | None:
+        """A difference starlark-rust's own class excused: the scenario on go.starlark.net
+        (what vMCP embeds), where it must match with no such excuse; counted as unconfirmed
+        where go.starlark.net is not installed."""
+        if "go" in self.engines:
+            return None  # the scenario runs there anyway
+        if not go_available(needs_starlark=True):
+            self.unconfirmed += 1
+            return None
+        script = self._run("go", scenario)
+        if isinstance(script, EngineError):
+            raise script
+        if self.readings.match(scenario, composite, branched, script, "go", keep=False) is None:
+            return self._counterexample(scenario, "go", composite, script)
         return None
 
     def _counterexample(
@@ -499,16 +534,24 @@ def check_tool(
     run = _Run(tool, script, modules, engines, declared)
     shapes = tool_shapes(tool.effective)
     report.findings = findings(tool)
-    report.counterexample = _exhaustive(run, tool, shapes, options, report) or _random(
-        run, tool, shapes, options, emitted
+    report.counterexample = (
+        _exhaustive(run, tool, shapes, options, report)
+        or _random(run, tool, shapes, options, emitted)
+        or run.settle()
     )
     report.scenarios = run.count
     report.distinct_paths = len(run.paths)
     report.engines = run.engines
     steps = [step.id for step in tool.effective.steps]
-    report.coverage = run.coverage.to_json(steps)
+    report.coverage = {**run.coverage.to_json(steps), "script": run.script_coverage.to_json()}
     if run.go_only is not None:
         report.notes = (f"checked on go.starlark.net only: {run.go_only}",)
+    if run.unconfirmed:
+        report.notes = (
+            *report.notes,
+            f"{ENGINE_CLASS} excused {run.unconfirmed} scenario(s) on starlark-rust that "
+            "go.starlark.net, not installed, could not confirm",
+        )
     witnessed = {**run.witnesses, **run.variant_witnesses()}
     report.witnesses = {c: witnessed[c] for c in report.declared if c in witnessed}
     if report.counterexample is not None:
@@ -521,7 +564,11 @@ def check_tool(
     else:
         if report.witnesses:
             report.verdict = Verdict.EQUIVALENT_EXCEPT
-        _gaps(report, run.coverage, steps, options.accept_gaps)
+        found = gaps(report.tool, run.coverage, steps, run.script_coverage)
+        verdict, reason, accepted = judge(found, options.accept_gaps)
+        if verdict is not None:
+            report.verdict, report.reason = verdict, reason
+        report.notes = (*report.notes, *accepted)
     report.seconds = time.perf_counter() - started
     report.certificate = certificate(
         tool, script, modules, report, pair_digest(tool, script, modules, options)
@@ -532,33 +579,6 @@ def check_tool(
 def _size(scenario: Scenario) -> int:
     """How large a scenario is, to keep the smallest as a witness: its JSON text's length."""
     return len(json.dumps(scenario.to_json(), sort_keys=True, default=str))
-
-
-def _gaps(
-    report: ToolReport, coverage: Coverage, steps: Sequence[str], accepted: frozenset[str]
-) -> None:
-    """A step no scenario completed leaves the script unchecked there: the verdict is
-    ``incomplete`` unless the policy accepts that gap by name (it is then a note)."""
-    never = coverage.never_completed(steps)
-    if not never:
-        return
-    why = "; ".join(
-        f"{step}: {' or '.join(sorted(coverage.steps.get(step, set())) or ['never started'])} "
-        "in every scenario"
-        for step in never
-    )
-    named = [f"{report.tool}/{step}" for step in never]
-    open_gaps = [gap for gap in named if gap not in accepted]
-    if open_gaps:
-        report.verdict = Verdict.INCOMPLETE
-        report.reason = (
-            f"no scenario completed step(s) {', '.join(never)}, so the script was never "
-            f"compared with the workflow there ({why}); if that is expected, accept the gap "
-            f"by name: {' '.join(f'--accept-gap {gap}' for gap in open_gaps)}, or list it "
-            "under accept_gaps in the policy"
-        )
-    else:
-        report.notes = (*report.notes, f"accepted gap: no scenario completed {why}")
 
 
 def _vacuous(options: CheckOptions) -> str | None:

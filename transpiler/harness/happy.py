@@ -185,7 +185,7 @@ class _Walk:
             tree = parse(text)
         except TemplateSyntaxError:
             return None
-        lone = _lone_action(tree.root)
+        lone = ast.lone_action(tree.root)
         for child in _nodes(tree.root):
             if isinstance(child, ast.ActionNode | ast.BranchNode):
                 shape = self.node(child.pipe)
@@ -225,13 +225,6 @@ def _nodes(node: ast.Node) -> list[ast.Node]:
     return found
 
 
-def _lone_action(root: ast.ListNode) -> ast.ActionNode | None:
-    meaningful = [n for n in root.nodes if not isinstance(n, ast.CommentNode)]
-    if len(meaningful) == 1 and isinstance(meaningful[0], ast.ActionNode):
-        return meaningful[0]
-    return None
-
-
 _PROPERTY_KINDS = {"integer": "number", "number": "number", "boolean": "bool"}
 
 
@@ -252,7 +245,7 @@ def _output(walk: _Walk, properties: dict[str, OutputProperty]) -> None:
 def _encodes(text: str) -> bool:
     """Whether a template is one action whose last command is ``json``."""
     try:
-        lone = _lone_action(parse(text).root)
+        lone = ast.lone_action(parse(text).root)
     except TemplateSyntaxError:
         return False
     if lone is None:
@@ -323,9 +316,7 @@ def expected(tool: CompositeToolConfig) -> Expected:
             if body not in held:
                 held.append(body)
     contents = [
-        _as_map(
-            walk.steps.get(step.id, Shape(kind="map")).fields.get("content", Shape()).value()
-        )
+        _as_map(walk.steps.get(step.id, Shape(kind="map")).fields.get("content", Shape()).value())
         for step in tool.steps
         if step.effective_type == STEP_ELICITATION
     ]

@@ -6,9 +6,10 @@ the class's variants; the model run under it (:mod:`transpiler.composite.variant
 is what a script with those choices does. A script passes a scenario when its
 trace matches the model's run under a reading that agrees with every scenario
 before it: the gate holds every reading still possible (the first is the one
-reported) and narrows them scenario by scenario. Nothing else is excused,
-except by the classes that have no variants yet, which keep their reach rule
-(:func:`relation.explain`).
+reported) and narrows them scenario by scenario, and at the end fixes one
+reading that every scenario matches (:meth:`Readings.one_choice_per_site`).
+Nothing else is excused but starlark-rust's own class, by its reach rule
+(:func:`relation.explain`), which ``check`` then confirms on go.starlark.net.
 
 Readings are searched from each held one: the run under it, then every reading
 that adds one variant at a site the run reached and the reading leaves open (or
@@ -21,6 +22,7 @@ met can only make the gate reject a script, never pass one.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -43,7 +45,10 @@ SCHEDULE_LIMIT: Final = 32
 MEMO_KEPT: Final = 256
 #: Moves to a reading no nearer the script's trace, but whose run differs, in one search.
 LEVEL_MOVES: Final = 3
-#: Runs still tried for an exact match once a class without variants excused one.
+#: Rounds of matching again the scenarios that took another choice at a site once one choice
+#: per site is fixed (:meth:`Readings.one_choice_per_site`).
+SETTLE_ROUNDS: Final = 3
+#: Runs still tried for an exact match once the engine's class excused one.
 EXACT_AFTER_EXCUSED: Final = 8
 
 Reading = dict[SiteKey, str]
@@ -55,15 +60,29 @@ def variants_of(reading: Reading) -> Variants:
 
 
 @dataclass(frozen=True)
+class Matched:
+    """A scenario the script passed: what to match it again with, and the choice its match
+    took at every site its run reached (vMCP's where it took no variant)."""
+
+    scenario: Scenario
+    vmcp: Trace
+    branched: bool
+    script: Trace
+    engine: str
+    taken: Reading
+
+
+@dataclass(frozen=True)
 class Found:
     """A match: the reading to hold from now on (``reading``: what this scenario settled), the
-    reading the model ran under (``used``: every variant it took, settled or not), the run and
-    the match."""
+    reading the model ran under (``used``: every variant it took, settled or not), the run, the
+    match, and the sites the run reached that neither fixes (``open_sites``)."""
 
     reading: Reading
     used: Reading
     trace: Trace
     match: Match
+    open_sites: tuple[SiteKey, ...] = ()
 
 
 class Readings:
@@ -76,6 +95,7 @@ class Readings:
         self.switchable = switchable
         self.excusable = excusable
         self.held: list[Reading] = [{}]
+        self.matched: list[Matched] = []
         self._memo: dict[tuple[int, frozenset[tuple[SiteKey, str]]], tuple[Scenario, Trace]] = {}
 
     @property
@@ -125,16 +145,70 @@ class Readings:
                 settled = self._settled(
                     scenario, reading, current, open_sites, script, engine, trace.stopped_at
                 )
-                found.append(Found(settled, current, trace, match))
+                left = tuple(site for site in open_sites if site not in settled)
+                found.append(Found(settled, current, trace, match, left))
             if len(found) >= READINGS_KEPT:
                 break
         if not found and branched:
             found = self._scheduled(scenario, script, engine)
         if not found:
             return None
+        nearest = min(found, key=lambda f: (not f.match.exact, _deviations(f.used)))
         if keep:
             self.held = _unique([f.reading for f in found])[:READINGS_KEPT]
-        return min(found, key=lambda f: (not f.match.exact, _deviations(f.used)))
+            taken = {
+                **dict.fromkeys(nearest.open_sites, VMCP_CHOICE),
+                **nearest.reading,
+                **nearest.used,
+            }
+            self.matched.append(Matched(scenario, vmcp, branched, script, engine, taken))
+        return nearest
+
+    def one_choice_per_site(self) -> list[Matched]:
+        """Fix one reading for every scenario passed: each choice held; at every other site a
+        passed scenario's run reached, the one choice taken there, or, where scenarios took
+        different ones, the choice under which most of them still match (the first taken on
+        a tie). Returns the scenarios whose run under the fixed reading does not match: each
+        must match again under it (:meth:`match` from the fixed reading alone)."""
+        fixed = dict(self.chosen)
+        taken: dict[SiteKey, list[str]] = {}
+        for record in self.matched:
+            for site, choice in record.taken.items():
+                seen = taken.setdefault(site, [])
+                if choice not in seen:
+                    seen.append(choice)
+        for site, candidates in taken.items():
+            if site not in fixed:
+                fixed[site] = (
+                    candidates[0] if len(candidates) == 1 else self._most_approved(site, candidates)
+                )
+        self.held = [fixed]
+        again: list[Matched] = []
+        kept: list[Matched] = []
+        for record in self.matched:
+            agrees = all(fixed[site] == choice for site, choice in record.taken.items())
+            if agrees or self._matches(record.scenario, fixed, record.script, record.engine):
+                kept.append(record)
+            else:
+                again.append(record)
+        self.matched = kept
+        return again
+
+    def _most_approved(self, site: SiteKey, candidates: list[str]) -> str:
+        """Of the choices scenarios took at ``site``, the one most of the scenarios that
+        reached it still match under (each with its own other choices)."""
+        approvals: Counter[str] = Counter()
+        for record in self.matched:
+            mine = record.taken.get(site)
+            if mine is None:
+                continue
+            for choice in candidates:
+                reading = {**record.taken, site: choice}
+                if choice == mine or self._matches(
+                    record.scenario, reading, record.script, record.engine
+                ):
+                    approvals[choice] += 1
+        return max(candidates, key=lambda choice: approvals[choice])
 
     def _runs(
         self, scenario: Scenario, reading: Reading, first: Trace | None, script: Trace
@@ -239,7 +313,8 @@ class Readings:
             for trace in explored:
                 match = explain(trace, script, self.excusable, engine)
                 if match is not None:
-                    found.append(Found(reading, reading, trace, match))
+                    left = tuple(self._open(trace, reading))
+                    found.append(Found(reading, reading, trace, match, left))
         return found
 
 

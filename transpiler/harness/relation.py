@@ -15,10 +15,10 @@ reported):
 The composite trace is the model's run under a reading (:mod:`readings`): the
 deviation variants a script takes make that run, so it is compared exactly,
 except that a run whose failure may carry any text (``any_error_text``) matches
-a script's failure whatever its text. Only classes without variants yet still
-*excuse*: a difference is excused when such classes, fired on the composite
-run, declared by the script and applying to the engine, reach every field
-that differs; :func:`explain` says which. :func:`distance` measures how far
+a script's failure whatever its text. Only a class without variants (starlark-rust's
+own, ``rust-engine``) still *excuses*: a difference is excused when it fired on
+the composite run, is declared by the script, applies to the engine and reaches
+every field that differs; :func:`explain` says so. :func:`distance` measures how far
 apart two traces are, for the search of a reading.
 
 Logs, virtual times, step records and call order inside a concurrency group
@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from transpiler.deviations import CLASSES, Observable, covers
+from transpiler.inert import one_line
 from transpiler.sim.trace import Trace, plain_json
 from transpiler.starlark_runtime.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 
@@ -59,8 +60,9 @@ class Difference:
         return _OBSERVABLES[self.field]
 
     def render(self) -> str:
-        """A short side-by-side description."""
-        return f"{self.field}:\n  composite: {self.composite}\n  script:    {self.script}"
+        """A short side-by-side description: each side's text clipped and on one line."""
+        composite, script = one_line(self.composite), one_line(self.script)
+        return f"{self.field}:\n  composite: {composite}\n  script:    {script}"
 
 
 _OBSERVABLES = {

@@ -1,5 +1,8 @@
 """``check``'s reports: console lines, JSON, JUnit XML, Markdown for reviews.
 
+Every text from the input or a script (tool and file names, messages,
+values) is shown inert and clipped by the rules of :mod:`transpiler.inert`.
+
 Every report says, per tool, the verdict, the deviation classes the script
 declares with a witness for each one observed (the smallest scenario where it
 showed, composite and script side by side), the tool's findings (vMCP quirks
@@ -23,48 +26,86 @@ from transpiler.deviations import CLASSES
 from transpiler.filenames import safe_stem
 from transpiler.harness.check import Counterexample, ToolReport, Witness
 from transpiler.harness.relation import Difference
+from transpiler.inert import (
+    clipped,
+    clipped_data,
+    markdown_block,
+    markdown_code,
+    markdown_text,
+    one_line,
+    shown_lines,
+)
 from transpiler.sim.trace import Trace, plain_json
 
-_MARKDOWN = jinja2.Template(
+_MARKDOWN = jinja2.Environment(autoescape=False, keep_trailing_newline=True)
+_MARKDOWN.filters.update(
+    block=markdown_block,
+    cell=lambda text: markdown_code(str(text), cell=True),
+    code=lambda text: markdown_code(str(text)),
+    prose=markdown_text,
+)
+#: Every text from the input or a script goes through a filter of transpiler.inert.
+_MARKDOWN_TEMPLATE = _MARKDOWN.from_string(
     """\
-| tool | file | verdict | deviations observed | scenarios | paths | engines |
-|---|---|---|---|---|---|---|
+| tool | file | verdict | deviations observed | scenarios | paths | call sites reached | engines |
+|---|---|---|---|---|---|---|---|
 {% for r in reports -%}
-| `{{ r.tool }}` | `{{ r.file }}` | **{{ r.verdict }}** | {{ r.observed | join(", ") or "none" }} \
+{%- set sites = call_sites(r) -%}
+| {{ r.tool | cell }} | {{ r.file | cell }} | **{{ r.verdict | prose }}** \
+| {{ r.observed | join(", ") | prose or "none" }} \
 | {{ r.scenarios }} | {{ r.distinct_paths }} reached, {{ r.paths_run }}/{{ r.paths_enumerated }} \
-| {{ r.engines | join(", ") }} |
+| {{ "%d/%d" % (sites.reached, sites.reachable) if sites else "" }} \
+| {{ r.engines | join(", ") | prose }} |
 {% endfor %}
 {% if interpreters %}
-Interpreters: {% for name, version in interpreters.items() %}{{ name }} `{{ version }}`\
-{{ ", " if not loop.last }}{% endfor %}.
+Interpreters: {% for name, version in interpreters.items() %}{{ name | prose }} \
+{{ version | code }}{{ ", " if not loop.last }}{% endfor %}.
 {% endif %}
-{% for r in reports if r.reason or r.witnesses or r.findings or r.declared -%}
-### `{{ r.tool }}`: {{ r.verdict }}
+{% for r in reports if r.reason or r.witnesses or r.findings or r.declared \
+or call_sites(r).never -%}
+### {{ r.tool | code }}: {{ r.verdict | prose }}
 {% if r.reason %}
-```
-{{ r.reason }}
-```
+{{ r.reason | block }}
+{% endif %}
+{%- if call_sites(r).never %}
+Call sites of the script no scenario reached:
+{% for site in call_sites(r).never %}
+- {{ site.at | code }} {{ site.builtin | prose }}: {{ site.text | code }}
+{%- endfor %}
 {% endif %}
 {%- if r.findings %}
 Findings (vMCP quirks that fire on an ordinary run of this tool):
 {% for f in r.findings %}
-- {{ f.render() }}
+- {{ f.render() | prose }}
 {%- endfor %}
 {% endif %}
 {%- for c in r.declared %}
 {%- set w = r.witnesses.get(c) %}
 {%- if w %}
-**`{{ c }}`**: {{ classes[c].title }}. Witness ({{ w.engine }}, {{ w.size }} bytes):
+**{{ c | code }}**: {{ classes[c].title | prose }}. \
+Witness ({{ w.engine | prose }}, {{ w.size }} bytes):
 
-{{ side_by_side(w) }}
+{{ side_by_side(w) | block }}
 {% else %}
-**`{{ c }}`**: not observed in {{ r.scenarios }} scenarios.
+**{{ c | code }}**: not observed in {{ r.scenarios }} scenarios.
 {% endif %}
 {%- endfor %}
-{% endfor %}""",
-    autoescape=False,
-    keep_trailing_newline=True,
+{% endfor %}"""
 )
+
+
+def call_sites(report: ToolReport) -> dict[str, Any]:
+    """The script's reachable call sites as its certificate counts them (reached, reachable,
+    and those never reached); empty when the certificate has none."""
+    script = report.certificate.get("coverage", {}).get("script")
+    if not script:
+        return {}
+    reachable = [site for site in script["call_sites"] if site["reachable"]]
+    return {
+        "reached": sum(bool(site["scenarios"]) for site in reachable),
+        "reachable": len(reachable),
+        "never": script["never_reached"],
+    }
 
 
 def console_line(report: ToolReport) -> str:
@@ -76,17 +117,21 @@ def console_line(report: ToolReport) -> str:
             f"{report.scenarios} scenarios, {report.distinct_paths} paths "
             f"({report.paths_run}/{report.paths_enumerated} combinations), {report.seconds:.1f}s"
         )
-    script = f"; script {report.script_source}" if report.script_source else ""
-    observed = f" [{', '.join(report.observed)}]" if report.observed else ""
-    return f"{report.verdict:>17}  {report.tool}  ({report.file}{script})  {detail}{observed}"
+    script = f"; script {one_line(report.script_source)}" if report.script_source else ""
+    observed = f" [{one_line(', '.join(report.observed))}]" if report.observed else ""
+    verdict = one_line(str(report.verdict))
+    return f"{verdict:>17}  {one_line(report.tool)}  ({one_line(report.file)}{script})  " + (
+        detail + observed
+    )
 
 
 def report_json(
     reports: Sequence[ToolReport], accept: frozenset[str] | None, unpaired: Sequence[str] = ()
 ) -> dict[str, Any]:
     """Every tool's verdict, classes with witnesses, findings, certificate, counterexample; the
-    scripted tools that had no composite tool to be checked against."""
-    return {
+    scripted tools that had no composite tool to be checked against. Every text is clipped
+    (:func:`~transpiler.inert.clipped_data`)."""
+    document = {
         "tools": [
             dict(r.carried, passes=r.passes(accept))
             if r.carried is not None
@@ -110,6 +155,7 @@ def report_json(
         "total": len(reports),
         "unpaired": list(unpaired),
     }
+    return dict(clipped_data(document))
 
 
 def _differences_json(differences: Sequence[Difference]) -> list[dict[str, str]]:
@@ -142,22 +188,24 @@ def counterexample_json(example: Counterexample) -> dict[str, Any]:
 
 
 def _essentials(name: str, trace: Trace) -> list[str]:
-    lines = [f"{name}: {trace.outcome}; {json.dumps(plain_json(trace.client_result))[:300]}"]
+    result = json.dumps(plain_json(trace.client_result))
+    lines = [f"{name}: {trace.outcome}; {one_line(clipped(result, 300))}"]
     for call in trace.calls:
-        arguments = json.dumps(plain_json(call.args))
-        lines.append(f"  call {call.tool} attempt {call.attempt} {arguments}")
+        arguments = one_line(json.dumps(plain_json(call.args)))
+        lines.append(f"  call {one_line(call.tool)} attempt {call.attempt} {arguments}")
     for request in trace.elicitations:
-        lines.append(f"  elicit {json.dumps(request.message)} -> {request.answer}")
+        message = one_line(json.dumps(request.message))
+        lines.append(f"  elicit {message} -> {one_line(request.answer)}")
     return lines
 
 
 def side_by_side(example: Counterexample | Witness) -> str:
-    """What differs, then both runs' essentials, for a person reading the report."""
-    lines = ["```", f"scenario: {json.dumps(example.scenario.to_json(), sort_keys=True)}"]
+    """What differs, then both runs' essentials, for a person reading the report: lines whose
+    texts from the input or the script are each clipped and on one line."""
+    lines = [f"scenario: {one_line(json.dumps(example.scenario.to_json(), sort_keys=True))}"]
     for difference in example.differences:
         lines.append(difference.render())
     lines += _essentials("composite", example.composite) + _essentials("script", example.script)
-    lines.append("```")
     return "\n".join(lines)
 
 
@@ -171,7 +219,8 @@ def interpreters(reports: Sequence[ToolReport]) -> dict[str, str]:
 
 def junit(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> str:
     """One JUnit test case per tool (a tool the gate does not let through fails); the
-    interpreter versions as suite properties."""
+    interpreter versions as suite properties. Every text is made inert (no character XML 1.0
+    forbids is left)."""
     suite = ElementTree.Element(
         "testsuite",
         name="vmcp-starlark-equivalence",
@@ -180,24 +229,30 @@ def junit(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> str:
     )
     properties = ElementTree.SubElement(suite, "properties")
     for name, version in interpreters(reports).items():
-        ElementTree.SubElement(properties, "property", name=name, value=version)
+        ElementTree.SubElement(properties, "property", name=one_line(name), value=one_line(version))
     for report in reports:
         case = ElementTree.SubElement(
-            suite, "testcase", classname=report.file, name=report.tool, time=f"{report.seconds:.3f}"
+            suite,
+            "testcase",
+            classname=one_line(report.file),
+            name=one_line(report.tool),
+            time=f"{report.seconds:.3f}",
         )
         if not report.passes(accept):
-            failure = ElementTree.SubElement(case, "failure", message=str(report.verdict))
-            failure.text = report.reason or ", ".join(report.observed)
+            verdict = one_line(str(report.verdict))
+            failure = ElementTree.SubElement(case, "failure", message=verdict)
+            failure.text = shown_lines(report.reason or ", ".join(report.observed))
     return ElementTree.tostring(suite, encoding="unicode") + "\n"
 
 
 def markdown(reports: Sequence[ToolReport]) -> str:
     """A table a reviewer reads in a pull request, then each tool's classes and witnesses."""
     return str(
-        _MARKDOWN.render(
+        _MARKDOWN_TEMPLATE.render(
             reports=reports,
             classes=CLASSES,
             side_by_side=side_by_side,
+            call_sites=call_sites,
             interpreters=interpreters(reports),
         )
     )

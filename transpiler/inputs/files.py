@@ -9,17 +9,18 @@ machinery will see them after this one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from transpiler.config.loader import MAX_FILE_BYTES, Found, discover, load_sources
+from transpiler.config.loader import Found, discover, load_sources
 from transpiler.config.model import DocumentKind
 from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.yamlv3 import YamlSyntaxError
-from transpiler.inputs.scripted import Counterpart, ScriptedIndex, ScriptReader, read_script_file
+from transpiler.inputs.scripted import Counterpart, ScriptedIndex, ScriptReader
 from transpiler.inputs.textspan import Text
 from transpiler.inputs.view import composite_view, stale_ref_regions
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind, parse_spans
+from transpiler.reading import UnreadableFile, read_bytes, read_text
 
 #: A UTF-8 byte order mark: kept on the file, left out of the text that is edited.
 BOM = b"\xef\xbb\xbf"
@@ -67,9 +68,7 @@ class Inputs:
 _SCRIPTED_MARK = b"cripted"
 
 
-def load_contents(
-    contents: Sequence[tuple[str, bytes]], read: ScriptReader = read_script_file
-) -> Inputs:
+def load_contents(contents: Sequence[tuple[str, bytes]], read: ScriptReader = read_text) -> Inputs:
     """Inputs from ``(name, content)`` pairs (the library's), script files read with ``read``.
     Files that mention nothing scripted are loaded as they are, without the span trees
     ``migrate`` needs."""
@@ -86,9 +85,9 @@ def read_inputs(paths: Sequence[str | Path]) -> Inputs:
     return inputs_from([_read(found) for found in discover(paths)])
 
 
-def inputs_from(files: list[SourceFile], read: ScriptReader = read_script_file) -> Inputs:
+def inputs_from(files: list[SourceFile], read: ScriptReader = read_text) -> Inputs:
     """Index and load files already read (from disk, or from a git revision); script files are
-    read with ``read``."""
+    read with ``read``, and one that cannot be read is an unreadable input of the load result."""
     inputs = Inputs(files, ScriptedIndex(read=read))
     for source in files:
         if source.documents is not None:
@@ -99,7 +98,7 @@ def inputs_from(files: list[SourceFile], read: ScriptReader = read_script_file) 
         if source.text is not None and source.documents is not None:
             stale = stale_ref_regions(source.text, source.documents, scripted_only)
             source.view = composite_view(source.text, source.documents, stale)
-    inputs.load = load_sources(
+    load = load_sources(
         (
             source.name,
             None if source.text is None else (source.view or source.text.text).encode("utf-8"),
@@ -107,6 +106,7 @@ def inputs_from(files: list[SourceFile], read: ScriptReader = read_script_file) 
         )
         for source in files
     )
+    inputs.load = replace(load, unreadable=(*load.unreadable, *inputs.scripted.unreadable))
     by_name = {source.name: source for source in files}
     for error in inputs.load.errors:
         source = by_name[error.location.file]
@@ -119,17 +119,12 @@ def _read(found: Found) -> SourceFile:
     source = SourceFile(found.path, problem=found.problem)
     if found.problem is not None:
         return source
-    path = found.path
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            source.problem = f"file is {size} bytes; the limit is {MAX_FILE_BYTES}"
-            return source
-        data = path.read_bytes()
-    except OSError as error:
-        source.problem = f"cannot read file: {error.strerror or error}"
+        data = read_bytes(found.path)
+    except UnreadableFile as error:
+        source.problem = error.reason
         return source
-    return source_from_bytes(path, data)
+    return source_from_bytes(found.path, data)
 
 
 def source_from_bytes(path: Path, data: bytes) -> SourceFile:

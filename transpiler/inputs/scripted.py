@@ -25,19 +25,13 @@ from pathlib import Path
 
 from transpiler.config.model import DocumentKind
 from transpiler.config.yamlv3 import already_defined
+from transpiler.diagnostics import Diagnostic, SourceLocation
 from transpiler.filenames import inside
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind, SpanNode, repeated_key
+from transpiler.reading import UnreadableFile, read_text
 
-#: Reads a script file (its text, or None when it cannot be read).
-ScriptReader = Callable[[Path], str | None]
-
-
-def read_script_file(path: Path) -> str | None:
-    """A script file's text, or None when it cannot be read."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
+#: Reads a script file: its text, or :class:`~transpiler.reading.UnreadableFile`.
+ScriptReader = Callable[[Path], str]
 
 
 @dataclass(frozen=True)
@@ -56,11 +50,13 @@ class Counterpart:
 @dataclass
 class ScriptedIndex:
     """Scripted tools by config mapping (file, document, container) and by resource; script
-    files are read with ``read``."""
+    files are read with ``read``; those that cannot be read are ``unreadable`` (each an input
+    error, as an unreadable config is)."""
 
     by_container: dict[tuple[str, int, str], dict[str, Counterpart]] = field(default_factory=dict)
     by_resource: dict[tuple[str, str], Counterpart] = field(default_factory=dict)
-    read: ScriptReader = read_script_file
+    read: ScriptReader = read_text
+    unreadable: list[Diagnostic] = field(default_factory=list)
     _resources: dict[tuple[str, str], list[Counterpart]] = field(default_factory=dict)
 
     def counterparts(self) -> Iterator[Counterpart]:
@@ -143,9 +139,15 @@ class ScriptedIndex:
                 f"({folder}): a scriptFile is read from that folder and below"
             )
             return _refused(found, why)
-        text = self.read(path)
-        where = f"{found.where} ({path}{'' if text is not None else ': unreadable'})"
-        return replace(found, script=text, where=where, folder=path.parent)
+        try:
+            text = self.read(path)
+        except UnreadableFile as error:
+            where = SourceLocation(str(path))
+            self.unreadable.append(Diagnostic("INPUT.unreadable", error.reason, where))
+            return replace(
+                found, where=f"{found.where} ({path}: {error.reason})", folder=path.parent
+            )
+        return replace(found, script=text, where=f"{found.where} ({path})", folder=path.parent)
 
 
 def _refused(counterpart: Counterpart, why: str) -> Counterpart:

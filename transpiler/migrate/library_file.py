@@ -19,6 +19,7 @@ from transpiler.emit.library import LIBRARY_NAME, library_text
 from transpiler.harness.check import CheckOptions
 from transpiler.migrate.atomic import PlannedWrite
 from transpiler.pipeline import Remark, ToolOutcome, tool_location
+from transpiler.reading import UnreadableFile, read_bytes
 
 INLINED = (
     "the script carries its helpers: a Kubernetes manifest inlines the script and has no "
@@ -72,11 +73,11 @@ class LibraryFile:
 def library_file(directory: Path) -> LibraryFile:
     """How ``directory/vmcp_compat.star`` compares with our library."""
     path = directory / LIBRARY_NAME
-    try:
-        found = path.read_bytes()
-    except FileNotFoundError:
+    if not path.exists():
         return LibraryFile(path, LibraryStatus.NEW, None, None)
-    except OSError:
+    try:
+        found = read_bytes(path)
+    except UnreadableFile:
         return LibraryFile(path, LibraryStatus.DIFFERENT, None, None)
     try:
         existing: str | None = found.decode("utf-8")

@@ -37,7 +37,7 @@ from transpiler.migrate.library_file import LibraryFile, emit_options, library_f
 from transpiler.migrate.output_schema import output_schema
 from transpiler.migrate.rewrite import DocumentEdits, ToolEdit, document_ends, document_splices
 from transpiler.migrate.scriptfiles import ScriptFiles
-from transpiler.migrate.verify import VerificationError, verify
+from transpiler.migrate.verify import OverLimit, VerificationError, verify
 from transpiler.pipeline import (
     Pairing,
     ToolOutcome,
@@ -100,6 +100,12 @@ class MigrationReport:
     written: bool
     cleaned: tuple[Path, ...] = ()
     library: LibraryFile | None = None
+
+    @property
+    def unreadable(self) -> bool:
+        """Whether an input cannot be read: a config file, or a script file one cites."""
+        files = any(result.status is FileStatus.UNREADABLE for result in self.files)
+        return files or any(note.rule == "INPUT.unreadable" for note in self.notes)
 
     @property
     def complete(self) -> bool:
@@ -397,6 +403,9 @@ def _file(
                 )
         after = apply_splices(text.text, splices)
         verify(source.name, text.text, after, documents, len(tools) - removed)
+    except OverLimit as problem:
+        reason = f"not migrated, nothing changed: {problem}"
+        return FileResult(source.path, FileStatus.FAILED, reason, text.text)
     except (Unrewritable, VerificationError) as problem:
         reason = f"internal check failed, nothing changed (please report this): {problem}"
         return FileResult(source.path, FileStatus.FAILED, reason, text.text)

@@ -18,6 +18,7 @@ from pathlib import Path
 from transpiler.diagnostics import InputError
 from transpiler.filenames import safe_stem
 from transpiler.migrate.atomic import PlannedWrite
+from transpiler.reading import UnreadableFile, read_text
 
 
 class ScriptFiles:
@@ -52,11 +53,11 @@ class ScriptFiles:
         taken = self._assigned.get(path)
         if taken is not None:
             return taken[1] == script
-        try:
-            return path.read_text(encoding="utf-8") == script
-        except FileNotFoundError:
+        if not path.exists():
             return True
-        except (OSError, UnicodeDecodeError):
+        try:
+            return read_text(path) == script
+        except UnreadableFile:
             return False
 
     def forget(self, config: str) -> None:
@@ -68,9 +69,9 @@ class ScriptFiles:
         planned = []
         for path, (_, script) in sorted(self._assigned.items()):
             try:
-                if path.read_text(encoding="utf-8") == script:
+                if read_text(path) == script:
                     continue
-            except (OSError, UnicodeDecodeError):
+            except UnreadableFile:
                 pass
             planned.append(PlannedWrite(path, script.encode("utf-8")))
         return planned

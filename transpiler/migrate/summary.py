@@ -16,6 +16,7 @@ from typing import Any
 
 from transpiler.deviations import CLASSES
 from transpiler.harness.verdict import Verdict
+from transpiler.inert import one_line, shown_lines
 from transpiler.migrate.library_file import library_line
 from transpiler.migrate.rewrite import SCRIPTED_KIND
 from transpiler.migrate.runner import FileResult, FileStatus, MigrationReport, state
@@ -120,11 +121,12 @@ def _file_phrase(result: FileResult, report: MigrationReport) -> str:
 def _tool_lines(outcome: ToolOutcome) -> Iterator[str]:
     where = f"{outcome.location.file}:{outcome.location.line}"
     key = outcome.pairing if outcome.pairing is not Pairing.NEW else outcome.verdict
-    yield f"   {where}: {outcome.name}: {_PHRASES[key]}: {outcome.reason}"
+    name, reason = one_line(outcome.name), shown_lines(outcome.reason)
+    yield f"   {where}: {name}: {_PHRASES[key]}: {reason}"
     report = outcome.report
     for remark in outcome.remarks:
         if report is None or remark.kind != "deviation":
-            yield f"      {remark.render()}"
+            yield f"      {one_line(remark.render())}"
     if report is None:
         return
     for deviation, witness in report.witnesses.items():
@@ -140,7 +142,8 @@ def _tool_lines(outcome: ToolOutcome) -> Iterator[str]:
 
 
 def _short(text: str) -> str:
-    return text if len(text) <= 80 else text[:77] + "..."
+    shown = one_line(text)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
 def _totals(report: MigrationReport) -> Iterator[str]:

@@ -4,6 +4,9 @@ The prediction is computed on parsed data, independently of the text
 splicer: documents parsed from the original text, with the same edits
 applied to plain values. The rewritten text must parse to exactly that, and
 must still load (yaml.v3 rules) with the expected number of composite tools.
+It, and every script file it cites, must also be within the limits every
+reader applies (:data:`~transpiler.reading.MAX_FILE_BYTES`), or no command
+could read what was written.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from transpiler.inputs.view import composite_view
 from transpiler.inputs.yamlspan import parse_spans
 from transpiler.migrate.entry import ScriptedBody
 from transpiler.migrate.rewrite import SCRIPTED_KIND, DocumentEdits, ToolEdit
+from transpiler.reading import MAX_FILE_BYTES
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DELETED = object()
@@ -30,10 +34,16 @@ class VerificationError(Exception):
     """The rewritten text does not read back as the migration rules say it must."""
 
 
+class OverLimit(VerificationError):
+    """The rewritten file, or a script file it cites, would be past a reader's limit."""
+
+
 def verify(
     file: str, old: str, new: str, edits: Mapping[int, DocumentEdits], composite_tools: int
 ) -> None:
-    """Raise :class:`VerificationError` unless ``new`` is ``old`` with ``edits`` applied."""
+    """Raise :class:`VerificationError` unless ``new`` is ``old`` with ``edits`` applied, and
+    :class:`OverLimit` when it or a script file it cites could not be read back."""
+    _within_limits(new, edits)
     try:
         documents = parse_spans(new)
         actual = list(yaml.load_all(new, Loader=_Loader))
@@ -44,12 +54,27 @@ def verify(
         raise VerificationError("the rewritten text does not read back as the migrated data")
     view = composite_view(Text(new), documents)
     load = load_bytes(view.encode("utf-8"), file)
-    if load.errors:
-        raise VerificationError(f"the rewritten text does not load: {load.errors[0].render()}")
+    if load.input_errors:
+        problem = load.input_errors[0].render()
+        raise VerificationError(f"the rewritten text does not load: {problem}")
     if len(load.tools) != composite_tools:
         raise VerificationError(
             f"the rewritten text has {len(load.tools)} composite tools, not {composite_tools}"
         )
+
+
+def _within_limits(new: str, edits: Mapping[int, DocumentEdits]) -> None:
+    sizes = [("the migrated file", len(new.encode("utf-8")))]
+    for edit in (tool for document in edits.values() for tool in document.tools):
+        if edit.body is not None and edit.body.script_file is not None:
+            what = f"the script file {edit.body.script_file}"
+            sizes.append((what, len(edit.body.script.encode("utf-8"))))
+    for what, size in sizes:
+        if size > MAX_FILE_BYTES:
+            raise OverLimit(
+                f"{what} would be {size} bytes, and no command reads a file over "
+                f"{MAX_FILE_BYTES} bytes"
+            )
 
 
 def expected_documents(documents: list[Any], edits: Mapping[int, DocumentEdits]) -> list[Any]:

@@ -52,6 +52,22 @@ class ElicitationRecord:
 
 
 @dataclass(frozen=True)
+class ScriptReach:
+    """Where one run of a script went, for coverage (never compared; not in the trace format).
+
+    ``calls``: each host builtin's caller, as (builtin, file, line, column);
+    the column is 0 where the engine gives none (starlark-rust). ``lines``:
+    (file, line) of every Starlark frame on the stack at a builtin call or
+    where an error arose. ``evaluated``: the files (the script, its modules)
+    whose top level ran to its end.
+    """
+
+    calls: frozenset[tuple[str, str, int, int]] = frozenset()
+    lines: frozenset[tuple[str, int]] = frozenset()
+    evaluated: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class QuirkEvent:
     """A deviation class the composite model exercised (see ``transpiler.deviations``)."""
 
@@ -113,6 +129,8 @@ class Trace:
     any_error_text: bool = False
     #: The site (class, step, place) whose variant stopped the run, if one did.
     stopped_at: tuple[str, str | None, str] | None = None
+    #: Where a script's run went (script form only), for coverage.
+    reach: ScriptReach | None = field(default=None, compare=False)
 
     def fired(self) -> frozenset[str]:
         """The deviation classes this run exercised (composite form only)."""

@@ -25,6 +25,8 @@ from transpiler.starlark_runtime.run import (
 DEFAULT_LIMITS = ScriptLimits()
 
 ENGINES = ("rust", "go")
+#: The name a script runs under: the file its positions name.
+SCRIPT_FILENAME = "script.star"
 
 
 def run_starlark(
@@ -34,7 +36,7 @@ def run_starlark(
     engine: str = "rust",
     timeout_ns: int = 0,
     jitter: Jitter = CENTRE,
-    filename: str = "script.star",
+    filename: str = SCRIPT_FILENAME,
     modules: Mapping[str, str] | None = None,
     limits: ScriptLimits = DEFAULT_LIMITS,
 ) -> Trace:
@@ -67,7 +69,7 @@ def run_starlark_many(
     engine: str = "rust",
     timeout_ns: int = 0,
     jitter: Jitter = CENTRE,
-    filename: str = "script.star",
+    filename: str = SCRIPT_FILENAME,
     modules: Mapping[str, str] | None = None,
     limits: ScriptLimits = DEFAULT_LIMITS,
 ) -> list[Trace | EngineError]:
@@ -103,6 +105,7 @@ def run_starlark_many(
 
 __all__ = [
     "ENGINES",
+    "SCRIPT_FILENAME",
     "EngineError",
     "GoOnlyScript",
     "ScriptLimitExceeded",

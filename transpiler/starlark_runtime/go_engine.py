@@ -36,6 +36,7 @@ from transpiler.sim.kernel import (
     Join,
     StepOutcome,
 )
+from transpiler.sim.trace import ScriptReach
 from transpiler.starlark_runtime.host import (
     HostOp,
     ParallelGroup,
@@ -46,7 +47,12 @@ from transpiler.starlark_runtime.host import (
     new_group,
 )
 from transpiler.starlark_runtime.hostlimits import GO_ARENA_BYTES, cap_address_space
-from transpiler.starlark_runtime.profile import MAX_EXECUTION_STEPS, MAX_PRINT_BYTES, ScriptLimits
+from transpiler.starlark_runtime.profile import (
+    MAX_EXECUTION_STEPS,
+    MAX_LOG_BYTES,
+    MAX_PRINT_BYTES,
+    ScriptLimits,
+)
 from transpiler.starlark_runtime.run import (
     EngineError,
     EngineRun,
@@ -99,6 +105,7 @@ class GoHostProcess:
                 "params": {},
                 "max_steps": MAX_EXECUTION_STEPS,
                 "max_print": MAX_PRINT_BYTES,
+                "max_log": MAX_LOG_BYTES,
             }
         )
         while self.receive().get("type") != "exit":
@@ -145,10 +152,12 @@ class GoHostProcess:
         return message
 
     def _died(self) -> EngineError:
-        self.close()
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
         self._stderr.seek(0)
         last_words = self._stderr.read().decode("utf-8", "replace")
-        self._stderr.close()
+        self.close()
         if "fatal error: out of memory" in last_words:
             return ScriptLimitExceeded("memory", self.limits)
         return EngineError(
@@ -156,10 +165,13 @@ class GoHostProcess:
         )
 
     def close(self) -> None:
-        """Stop the process (for good)."""
+        """Stop the process (for good) and close its pipes and scratch file."""
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
+        for stream in (self._process.stdin, self._process.stdout, self._stderr):
+            if stream is not None:
+                stream.close()
 
 
 _HOSTS: dict[tuple[gobuild.Toolchain, ScriptLimits], GoHostProcess] = {}
@@ -168,16 +180,21 @@ _HOST_LOCK = threading.Lock()
 
 def acquire_host(limits: ScriptLimits) -> GoHostProcess:
     """The process every go run on the current toolchain with these limits uses (started,
-    or replaced, as needed), locked for the caller's run; the run releases ``lock``."""
+    or replaced, as needed), alive and locked for the caller's run; the run releases ``lock``.
+
+    Whether it is alive is asked once its lock is held: the run this caller waited for may
+    have ended it, and a process another thread ended is replaced, never handed out."""
     key = (gobuild.toolchain(), limits)
     with _HOST_LOCK:
         host = _HOSTS.get(key)
-        if host is None or not host.alive():
-            if host is not None:
-                with host.lock:  # let a run in another thread finish first
-                    host.close()
-            host = _HOSTS[key] = GoHostProcess(limits)
-        host.lock.acquire()  # under the module lock: nobody replaces it meanwhile
+        if host is not None:
+            host.lock.acquire()  # under the module lock: nobody replaces it meanwhile
+            if host.alive():
+                return host
+            host.close()
+            host.lock.release()
+        host = _HOSTS[key] = GoHostProcess(limits)
+        host.lock.acquire()
         return host
 
 
@@ -220,6 +237,7 @@ class GoRun:
         self._outcome: ScriptOutcome | None = None
         self._open = True
         self._unfinished = 0  # threads the host has a goroutine for that has not exited
+        self._reach = ScriptReach()
 
     def start(self) -> None:
         """Spawn the main thread on the kernel."""
@@ -229,14 +247,19 @@ class GoRun:
         """How ``run(params)`` ended."""
         return self._outcome
 
+    def reached(self) -> ScriptReach:
+        """Where the run went, as the host reported it when the run ended."""
+        return self._reach
+
     def close(self) -> None:
         """Stop whatever still runs in the host (nothing, once every thread has exited: no
         round trip then) and release the process."""
         try:
             if self._open and self._main.started and self._unfinished and self._host.alive():
                 self._host.send({"type": "abort"})
-                while self._host.receive().get("type") != "aborted":
+                while (message := self._host.receive()).get("type") != "aborted":
                     pass
+                self._reach = _reach(message.get("reach"))
         finally:
             if self._open:
                 self._open = False
@@ -262,6 +285,7 @@ class GoRun:
                         "max_steps": MAX_EXECUTION_STEPS,
                         "modules": self._modules,
                         "max_print": MAX_PRINT_BYTES,
+                        "max_log": MAX_LOG_BYTES,
                     }
                 )
             else:
@@ -340,6 +364,8 @@ class GoRun:
 
     def _exit(self, thread: _GoThread, message: dict[str, Any]) -> StepOutcome:
         self._unfinished -= 1
+        if thread is self._main:
+            self._reach = _reach(message.get("reach"))
         error = None if message.get("ok") else str(message.get("error"))
         if error is not None and message.get("fatal"):
             raise FatalStop(error)
@@ -412,6 +438,17 @@ class GoRun:
         return Blocked(Join(tuple(children)))
 
 
+def _reach(sent: Any) -> ScriptReach:
+    """The host's report of where a run went (see gohost/main.go)."""
+    if not isinstance(sent, dict):
+        return ScriptReach()
+    return ScriptReach(
+        frozenset((str(b), str(f), int(line), int(col)) for b, f, line, col in sent["calls"]),
+        frozenset((str(f), int(line)) for f, line in sent["lines"]),
+        frozenset(str(f) for f in sent["evaluated"]),
+    )
+
+
 def _attempt(thread: _GoThread) -> int:
     """The attempt number of the innermost ``retry`` (1 outside any)."""
     return thread.retry_stack[-1].failures + 1 if thread.retry_stack else 1
@@ -431,9 +468,13 @@ def start_go(
 
     def start(state: RunState) -> EngineRun:
         host = acquire_host(limits)
-        host.new_run()
-        run = GoRun(host, script, filename, modules, state)
-        run.start()
+        try:
+            host.new_run()
+            run = GoRun(host, script, filename, modules, state)
+            run.start()
+        except BaseException:
+            host.lock.release()  # no run owns it yet to release it
+            raise
         return run
 
     return start

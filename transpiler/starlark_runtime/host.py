@@ -23,6 +23,8 @@ from transpiler.sim.trace import CallRecord, ElicitationRecord
 from transpiler.starlark_runtime.profile import (
     CALL_TIMEOUT_NS,
     ELICITATION_TIMEOUT_NS,
+    LOG_TRUNCATED,
+    MAX_LOG_BYTES,
     PARALLEL_CAP,
 )
 from transpiler.starlark_runtime.values import from_script, to_script
@@ -70,6 +72,7 @@ class RunState:
     calls: list[CallRecord] = field(default_factory=list)
     elicitations: list[ElicitationRecord] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
+    logged_bytes: int = 0
 
     def call_tool(self, context: Context, group: str, attempt: int, name: Any, args: Any) -> HostOp:
         """Call a backend tool; returns a :class:`ToolOutcome` (never raises for call failures)."""
@@ -127,10 +130,19 @@ class RunState:
         return [answer.action, to_script(content) if isinstance(content, dict) else None]
 
     def log(self, message: Any) -> None:
-        """Record a ``log()`` line."""
+        """Record a ``log()`` line, while the run's lines together stay within
+        :data:`MAX_LOG_BYTES` (the line that crosses it is cut, and the run's log says so)."""
         if not isinstance(message, str):
             raise ScriptHalt(f"log: message must be a string, got {type(message).__name__}")
-        self.logs.append(message)
+        room = MAX_LOG_BYTES - self.logged_bytes
+        if room <= 0:
+            return
+        data = message.encode("utf-8", "surrogatepass")
+        self.logged_bytes += len(data)
+        if len(data) <= room:
+            self.logs.append(message)
+            return
+        self.logs += [data[:room].decode("utf-8", "ignore"), LOG_TRUNCATED]
 
     def retry_policy(self, max_attempts: Any, delay: Any, who: str) -> RetryPolicy:
         """Validate ``retry``'s arguments and start its backoff."""

@@ -16,13 +16,15 @@ from pathlib import Path
 
 from transpiler.diagnostics import InputError
 from transpiler.filenames import inside
+from transpiler.reading import UnreadableFile, read_text
 
 
 def module_file(directory: Path, name: str) -> Path | None:
     """The file of module ``name`` in ``directory``, or None: a module is a ``.star`` file at
-    that relative path, inside the directory (:func:`~transpiler.filenames.inside`)."""
+    that relative path, inside the directory (:func:`~transpiler.filenames.inside`). A file
+    found there is the module even when it cannot be read (reading it says why)."""
     path = inside(directory, name) if name.endswith(".star") else None
-    return path if path is not None and path.is_file() else None
+    return path if path is not None and path.exists() else None
 
 
 def library_modules(directories: Sequence[Path]) -> dict[str, str]:
@@ -33,10 +35,10 @@ def library_modules(directories: Sequence[Path]) -> dict[str, str]:
             raise InputError(f"library path {directory} is not a directory")
         for path in sorted(directory.rglob("*.star")):
             name = path.relative_to(directory).as_posix()
-            if name in modules or module_file(directory, name) is None:
+            if name in modules or not path.is_file() or module_file(directory, name) is None:
                 continue
             try:
-                modules[name] = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as error:
-                raise InputError(f"cannot read module {path}: {error}") from None
+                modules[name] = read_text(path)
+            except UnreadableFile as error:
+                raise InputError(f"cannot read module {path}: {error.reason}") from None
     return modules

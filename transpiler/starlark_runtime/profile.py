@@ -11,6 +11,8 @@ from typing import Any
 
 from transpiler.golang.jsonenc import marshal
 
+#: The builtins a scripted tool calls the host with (THV-0051).
+HOST_BUILTINS = ("call_tool", "try_call_tool", "elicit", "retry", "parallel", "log")
 SECOND_NS = 1_000_000_000
 MAX_EXECUTION_STEPS = 1_000_000
 DEFAULT_TIMEOUT_NS = 30 * 60 * SECOND_NS
@@ -20,6 +22,8 @@ MAX_OUTPUT_BYTES = 10 * 1024 * 1024
 MAX_SCRIPT_MEMORY_BYTES = 512 * 1024 * 1024
 MAX_SCRIPT_SECONDS = 30.0
 MAX_PRINT_BYTES = 64 * 1024
+MAX_LOG_BYTES = 64 * 1024
+LOG_TRUNCATED = "[log output truncated]"
 PARALLEL_CAP = 10
 DEFAULT_RETRY_ATTEMPTS = 3
 DEFAULT_RETRY_DELAY = "1s"
@@ -33,7 +37,8 @@ STEP_LIMIT_MESSAGE = "Starlark computation cancelled: too many steps"
 class ScriptLimits:
     """What one run of a script may use on the host: memory beyond the interpreter's own, and
     wall-clock seconds (virtual time is the tool's ``timeout``). ``print`` output is capped at
-    :data:`MAX_PRINT_BYTES` a run."""
+    :data:`MAX_PRINT_BYTES` a run, ``log()`` lines at :data:`MAX_LOG_BYTES`, a result and a
+    halt message at :data:`MAX_OUTPUT_BYTES`."""
 
     memory_bytes: int = MAX_SCRIPT_MEMORY_BYTES
     seconds: float = MAX_SCRIPT_SECONDS
@@ -44,8 +49,13 @@ class ScriptLimits:
 
 
 def halt_message(raw: str) -> str:
-    """The message of a halt as the client sees it: ``fail(msg)`` gives ``msg``."""
-    return raw[len("fail: ") :] if raw.startswith("fail: ") else raw
+    """The message of a halt as the client sees it: ``fail(msg)`` gives ``msg``; one over
+    :data:`MAX_OUTPUT_BYTES` is an error saying so, as a result that large is."""
+    message = raw[len("fail: ") :] if raw.startswith("fail: ") else raw
+    size = len(message.encode("utf-8", "surrogatepass"))
+    if size > MAX_OUTPUT_BYTES:
+        return f"error message too large: {size} bytes (max {MAX_OUTPUT_BYTES})"
+    return message
 
 
 def success_result(output: Any) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from transpiler.sim.backends import SimulatedBackends
 from transpiler.sim.backoff import CENTRE, Jitter
 from transpiler.sim.kernel import Kernel
 from transpiler.sim.scenario import Scenario
-from transpiler.sim.trace import CallRecord, Trace
+from transpiler.sim.trace import CallRecord, ScriptReach, Trace
 from transpiler.starlark_runtime.host import RunState
 from transpiler.starlark_runtime.profile import (
     DEFAULT_TIMEOUT_NS,
@@ -68,6 +68,9 @@ class EngineRun(Protocol):
     def close(self) -> None:
         """Release the engine after the run, however it ended."""
 
+    def reached(self) -> ScriptReach:
+        """Where the run went (complete once :meth:`close` returned)."""
+
 
 Starter = Callable[[RunState], EngineRun]
 """An engine: given the run's state, sets up its main thread on the kernel."""
@@ -85,6 +88,10 @@ class FinishedRun:
 
     def close(self) -> None:
         """Nothing to release."""
+
+    def reached(self) -> ScriptReach:
+        """Nowhere: the script never ran."""
+        return ScriptReach()
 
 
 def run_script(
@@ -120,6 +127,7 @@ def run_script(
         logs=list(state.logs),
         incomplete=backends.incomplete,
         virtual_duration_ns=kernel.now,
+        reach=engine_run.reached(),
     )
     if outcome is None:
         return trace

@@ -56,6 +56,7 @@ from transpiler.sim.kernel import (
     StepOutcome,
     Thread,
 )
+from transpiler.sim.trace import ScriptReach
 from transpiler.starlark_runtime.host import (
     HostOp,
     ParallelGroup,
@@ -83,18 +84,22 @@ from transpiler.starlark_runtime.run import (
 from transpiler.starlark_runtime.values import from_script, to_script
 
 _GLOBALS = sl.Globals.extended_by([sl.LibraryExtension.Json, sl.LibraryExtension.StructType])
+#: The prelude's own: it also reads its callers' stacks (scripts cannot).
+_PRELUDE_GLOBALS = sl.Globals.extended_by(
+    [sl.LibraryExtension.Json, sl.LibraryExtension.StructType, sl.LibraryExtension.CallStack]
+)
 _DIALECT = sl.Dialect.standard()
 _DIALECT.enable_top_level_stmt = True
 _DIALECT.enable_load_reexport = False
 _PRELUDE_TEXT = resources.files("transpiler.starlark_runtime").joinpath("prelude.star").read_text()
 _PRELUDE_NAMES = tuple(re.findall(r"^def ([a-z]\w*)\(", _PRELUDE_TEXT, re.MULTILINE))
 _BIND_PRELUDE = sl.parse(
-    "prelude-load.star",
+    "<prelude-load>",
     "load(" + ", ".join(f'"{name}"' for name in ("prelude.star", *_PRELUDE_NAMES)) + ")\n",
     _DIALECT,
 )
-_ENTRY = sl.parse("entry.star", "run(__params)\n")
-_RUN_CHECK = sl.parse("check.star", "__run_type = type(run)\n")
+_ENTRY = sl.parse("<entry>", "run(__params)\n")
+_RUN_CHECK = sl.parse("<check>", "__run_type = type(run)\n")
 _CHECK_INTERVAL_STEPS = 1000
 _CLOSED_OPTIONS = sl.EvalOptions()
 
@@ -211,12 +216,15 @@ class ReplayRun:
     def __init__(
         self,
         script: sl.AstModule,
+        filename: str,
         library: _Library,
         params: Any,
         state: RunState,
         limits: ScriptLimits,
     ) -> None:
         self._script = script
+        self._filename = filename
+        self._files = frozenset({filename, *library.asts})
         self._library = library
         self._limits = limits
         self._deadline = time.monotonic() + limits.seconds
@@ -238,6 +246,10 @@ class ReplayRun:
         self._steps = 0
         self._escaped: Exception | None = None
         self._outcome: ScriptOutcome | None = None
+        self._calls: set[tuple[str, str, int, int]] = set()
+        self._lines: set[tuple[str, int]] = set()
+        self._evaluated: set[str] = set()
+        self._stacks: set[tuple[str, str]] = set()
 
     def start(self) -> None:
         """Spawn the main thread; the kernel's loop does the rest."""
@@ -246,6 +258,28 @@ class ReplayRun:
     def outcome(self) -> ScriptOutcome | None:
         """How ``run(params)`` ended."""
         return self._outcome
+
+    def reached(self) -> ScriptReach:
+        """Where the run went: its builtins' callers and stacks, and where it halted, over
+        every pass (a replayed pass goes where the pass it replays went)."""
+        return ScriptReach(
+            frozenset(self._calls), frozenset(self._lines), frozenset(self._evaluated)
+        )
+
+    def _note(self, builtin: str, stack: str) -> None:
+        """A builtin was called from the innermost frame of ``stack`` (a ``call_stack()``);
+        a replayed pass repeats the stacks of the passes before it."""
+        if (builtin, stack) in self._stacks:
+            return
+        self._stacks.add((builtin, stack))
+        frames = _frames(stack)
+        self._lines.update(f for f in frames if f[0] in self._files)
+        if frames and frames[-1][0] in self._files:
+            self._calls.add((builtin, *frames[-1], 0))
+
+    def _note_error(self, error: sl.StarlarkError) -> None:
+        """The stack where a pass's error arose (a halt, a failed attempt)."""
+        self._lines.update(f for f in _error_frames(str(error)) if f[0] in self._files)
 
     def close(self) -> None:
         """Nothing outlives a rust run.
@@ -290,6 +324,7 @@ class ReplayRun:
     def _pass(self, options: sl.EvalOptions) -> None:
         try:
             module = self._evaluate(self._script)
+            self._evaluated.add(self._filename)
             self._require_run(module)
             module["__params"] = self._params
             returned = sl.eval_with(options, module, _ENTRY, _GLOBALS)
@@ -299,6 +334,7 @@ class ReplayRun:
             if self._parked:
                 self._state.kernel.defer(self._pending)
                 return
+            self._note_error(error)
             if self._over_budget():
                 raise FatalStop(STEP_LIMIT_MESSAGE) from None
             message = self._halt if self._halt is not None else _error_message(error)
@@ -336,6 +372,7 @@ class ReplayRun:
                 raise _LoadFailure("cycle in load graph")
             self._loading.add(name)
             frozen = self._evaluate(self._library.ast(name)).freeze()
+            self._evaluated.add(name)
         except _LoadFailure as failure:
             raise self._stop(f"cannot load {name}: {failure}") from None
         except sl.StarlarkError as error:
@@ -491,27 +528,32 @@ class ReplayRun:
     def _fail(self, message: str) -> None:
         raise self._stop("fail: " + message)
 
-    def _call_tool(self, name: Any, args: Any = None) -> Any:
+    def _call_tool(self, name: Any, args: Any, stack: str) -> Any:
+        self._note("call_tool", stack)
         ok, error, output = self._tool(name, args)
         if not ok:
             raise self._stop(f"call_tool: {name}: {error}")
         return output
 
-    def _try_call_tool(self, name: Any, args: Any = None) -> Any:
+    def _try_call_tool(self, name: Any, args: Any, stack: str) -> Any:
+        self._note("try_call_tool", stack)
         return self._tool(name, args)
 
-    def _elicit(self, message: Any, schema: Any = None) -> Any:
+    def _elicit(self, message: Any, schema: Any, stack: str) -> Any:
+        self._note("elicit", stack)
         thread = self._current
         return self._op(
             "elicit", lambda: self._state.elicit(thread.context, message, schema), _same
         )
 
-    def _log(self, message: Any) -> None:
+    def _log(self, message: Any, stack: str) -> None:
+        self._note("log", stack)
         self._op("log", lambda: _instant(lambda: self._state.log(message)), _same)
 
-    def _parallel_begin(self, count: int) -> int:
+    def _parallel_begin(self, count: int, stack: str) -> int:
         """Start (or replay starting) a group of ``count`` branches; then as
         :meth:`_next_branch`."""
+        self._note("parallel", stack)
         thread = self._current
         key = thread.cursor
         if key < len(thread.journal) or (
@@ -603,7 +645,8 @@ class ReplayRun:
         if group.first_error is not None:
             raise self._stop(group.first_error)
 
-    def _retry_begin(self, max_attempts: Any, delay: Any) -> int:
+    def _retry_begin(self, max_attempts: Any, delay: Any, stack: str) -> int:
+        self._note("retry", stack)
         thread = self._current
         key = thread.cursor
         retry = thread.retries.get(key)
@@ -709,11 +752,27 @@ def _prelude() -> sl.FrozenModule:
     module = sl.Module()
     for name, method in _HOST_FUNCTIONS.items():
         module.add_callable(name, _on_active_run(method))
-    sl.eval(module, sl.parse("prelude.star", _PRELUDE_TEXT), _GLOBALS)
+    sl.eval(module, sl.parse("<prelude>", _PRELUDE_TEXT), _PRELUDE_GLOBALS)
     return module.freeze()
 
 
 _PRELUDE_LOADER = sl.FileLoader(lambda name: _prelude())
+
+
+_FRAME = re.compile(r"^  \* (.+):(\d+), in .*$", re.MULTILINE)
+_ERROR_AT = re.compile(r"^ *--> (.+):(\d+):\d+$", re.MULTILINE)
+
+
+@lru_cache(maxsize=4096)
+def _frames(stack: str) -> tuple[tuple[str, int], ...]:
+    """(file, line) of each frame of a ``call_stack()`` text, outermost first."""
+    return tuple((found[1], int(found[2])) for found in _FRAME.finditer(stack))
+
+
+def _error_frames(text: str) -> list[tuple[str, int]]:
+    """(file, line) of each frame of an error's traceback, and of where it arose."""
+    found = [*_FRAME.finditer(text), *_ERROR_AT.finditer(text)]
+    return [(match[1], int(match[2])) for match in found]
 
 
 def _error_message(error: sl.StarlarkError) -> str:
@@ -760,7 +819,7 @@ def start_rust(
     library = _Library(ast, modules)
 
     def start(state: RunState) -> EngineRun:
-        run = ReplayRun(ast, library, to_script(state.scenario.params), state, limits)
+        run = ReplayRun(ast, filename, library, to_script(state.scenario.params), state, limits)
         run.start()
         return run
 

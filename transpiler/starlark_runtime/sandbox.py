@@ -221,17 +221,22 @@ def run_sandboxed(
 
 
 def _acquire(limits: ScriptLimits) -> Sandbox:
-    """The shared child, locked for the caller."""
+    """The shared child, alive and locked for the caller.
+
+    Whether it is alive is asked once its lock is held: the run this caller waited for may
+    have ended it (a script that crashed it, a limit), and a child another thread ended is
+    replaced, never handed out."""
     global _SANDBOX
     with _SANDBOX_LOCK:
-        if _SANDBOX is None or not _SANDBOX.alive() or _SANDBOX.limits != limits:
-            if _SANDBOX is not None:
-                with _SANDBOX.lock:  # let a run in another thread finish first
-                    _SANDBOX.close()
-            _SANDBOX = Sandbox(limits)
-        sandbox = _SANDBOX
-        sandbox.lock.acquire()  # under the module lock: nobody replaces it meanwhile
-    return sandbox
+        if _SANDBOX is not None:
+            _SANDBOX.lock.acquire()  # under the module lock: nobody replaces it meanwhile
+            if _SANDBOX.alive() and _SANDBOX.limits == limits:
+                return _SANDBOX
+            _SANDBOX.close()
+            _SANDBOX.lock.release()
+        _SANDBOX = Sandbox(limits)
+        _SANDBOX.lock.acquire()
+        return _SANDBOX
 
 
 def serve(memory_bytes: int, retire_bytes: int) -> None:

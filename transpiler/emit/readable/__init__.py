@@ -18,13 +18,13 @@ from typing import Any
 from transpiler.config.model import CompositeToolConfig
 from transpiler.declaration import TITLE as DECLARATION_TITLE
 from transpiler.deviations import CLASSES
-from transpiler.emit.inert import comment_text
 from transpiler.emit.limits import EmitterLimit, check_template
 from transpiler.emit.readable.state import State
 from transpiler.emit.readable.templates import NotReadable
 from transpiler.emit.readable.workflow import run_function
 from transpiler.emit.report import EmitResult, Note, SourceMapEntry
 from transpiler.gotemplate import TemplateSyntaxError, parse
+from transpiler.inert import comment_text
 from transpiler.plan.dataflow import template_sites
 
 HELPERS = {
@@ -111,8 +111,19 @@ def _domain(state: State) -> None:
     )
 
 
+#: The most characters of a description's first line the header repeats.
+MAX_SUMMARY_CHARS = 200
+
+
+def _summary(description: str) -> str:
+    """A description's first line (at most :data:`MAX_SUMMARY_CHARS`): the header stays short
+    however long the description, which the config keeps beside the script anyway."""
+    first = description.strip().split("\n", 1)[0].strip()
+    return first if len(first) <= MAX_SUMMARY_CHARS else first[:MAX_SUMMARY_CHARS] + "..."
+
+
 def _header(tool: CompositeToolConfig, source: str, state: State) -> list[str]:
-    lines = [comment_text(f"{tool.name}: {tool.description}".rstrip(": "))]
+    lines = [comment_text(f"{tool.name}: {_summary(tool.description)}".rstrip(": "))]
     lines += ["", comment_text(f"Migrated from the vMCP composite tool at {source}.")]
     sections = (
         ("deviation", DECLARATION_TITLE),

@@ -104,7 +104,7 @@ class TemplateCompiler:
 
     def value(self, source: str) -> Val:
         """A lone action's value (unprinted), else the template's text."""
-        lone = _lone_action(_tree(source).root)
+        lone = ast.lone_action(_tree(source).root)
         if lone is None:
             return self.text(source)
         return self._pipe(lone.pipe, _ROOT)
@@ -112,7 +112,7 @@ class TemplateCompiler:
     def condition(self, source: str) -> Val:
         """A truth test equivalent to vMCP's condition (a constant when it is fixed)."""
         root = _tree(source).root
-        lone = _lone_action(root)
+        lone = ast.lone_action(root)
         if lone is not None:
             value = self._pipe(lone.pipe, _ROOT)
             if value.constant:
@@ -464,13 +464,6 @@ def _tree(source: str) -> Any:
         return parse(source)
     except TemplateSyntaxError as error:
         raise NotReadable(f"a template does not parse: {error.go_message}") from None
-
-
-def _lone_action(root: ast.ListNode) -> ast.ActionNode | None:
-    nodes = [n for n in root.nodes if not isinstance(n, ast.CommentNode)]
-    if len(nodes) == 1 and isinstance(nodes[0], ast.ActionNode) and not nodes[0].pipe.decl:
-        return nodes[0]
-    return None
 
 
 def _lone_if(root: ast.ListNode) -> ast.IfNode | None:

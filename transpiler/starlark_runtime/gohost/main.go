@@ -11,7 +11,7 @@
 // Python -> host:
 //
 //	{"type":"start","script":S,"filename":F,"params":P,"max_steps":N,
-//	 "max_print":B,"modules":{NAME:SOURCE}}
+//	 "max_print":B,"max_log":B,"modules":{NAME:SOURCE}}
 //	{"type":"resume","thread":[...],"value":V}
 //	{"type":"start-branch","thread":[...]}
 //	{"type":"abort"}
@@ -21,8 +21,17 @@
 //	{"type":"op","thread":[...],"op":K,...}  (K: call, try_call, elicit, log,
 //	                                         parallel, enter, retry-begin,
 //	                                         retry-fail, retry-end)
-//	{"type":"exit","thread":[...],"ok":B,"value":V,"error":E,"fatal":B}
-//	{"type":"aborted"}
+//	{"type":"exit","thread":[...],"ok":B,"value":V,"error":E,"fatal":B,
+//	 "reach":R}                              (R on the main thread's exit only)
+//	{"type":"aborted","reach":R}
+//
+// R is what the run reached, for coverage: {"calls": [[BUILTIN, FILE, LINE,
+// COL]...], "lines": [[FILE, LINE]...], "evaluated": [FILE...]}. A call is
+// the position of a builtin's caller (the call's opening parenthesis); lines
+// are the Starlark frames' positions on the stack at each builtin call and
+// at each error (a halt, or a failed retry attempt; the 32 frames at each end
+// of a deeper stack); evaluated names the
+// script and the modules whose top level ran to its end.
 //
 // load("NAME", ...) resolves NAME in the run's modules; each module runs
 // once per run, with the same builtins, and may load others. A module's
@@ -33,7 +42,10 @@
 // and the pinned go.starlark.net turns them into the same FileOptions that
 // vMCP passes (syntax.LegacyFileOptions), so one source serves both.
 //
-// print() writes to stderr, at most max_print bytes a run. Python bounds this
+// print() writes to stderr, at most max_print bytes a run. Python keeps at
+// most max_log bytes of log() lines a run; once a run's lines reach that,
+// log() still asks Python (which checks the argument) but sends an empty line
+// instead of the text, so what crosses the pipe stays small. Python bounds this
 // process's memory (RLIMIT_AS, GOMEMLIMIT) and each run's wall-clock time.
 //
 // Numbers: a Starlark float is written with a decimal point or exponent so
@@ -56,6 +68,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkjson"
 	"go.starlark.net/starlarkstruct"
+	"go.starlark.net/syntax"
 )
 
 var (
@@ -84,6 +97,7 @@ type incoming struct {
 	Params   json.RawMessage   `json:"params"`
 	MaxSteps uint64            `json:"max_steps"`
 	MaxPrint int               `json:"max_print"`
+	MaxLog   int               `json:"max_log"`
 	Modules  map[string]string `json:"modules"`
 }
 
@@ -108,7 +122,104 @@ type run struct {
 	modules  map[string]string
 	maxPrint int
 	printed  int
+	maxLog   int
+	logged   int
 	loaded   map[string]*loadedModule // nil value: being loaded
+	reached  reach
+}
+
+// reach is what a run reached, for coverage (see the protocol above).
+type reach struct {
+	calls     map[callSite]struct{}
+	lines     map[sourceLine]struct{}
+	evaluated map[string]struct{}
+}
+
+type callSite struct {
+	builtin, file string
+	line, col     int32
+}
+
+type sourceLine struct {
+	file string
+	line int32
+}
+
+func newReach() reach {
+	return reach{map[callSite]struct{}{}, map[sourceLine]struct{}{}, map[string]struct{}{}}
+}
+
+// stackEnds bounds the frames read at each builtin call or error to this many
+// at each end of the stack: a deep recursion would otherwise cost its depth
+// on every call.
+const stackEnds = 32
+
+// noteCall records a builtin's caller and the frames under it.
+func (r *run) noteCall(thread *starlark.Thread, builtin string) {
+	depth := thread.CallStackDepth()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if depth >= 2 {
+		pos := thread.CallFrame(1).Pos
+		r.reached.calls[callSite{builtin, pos.Filename(), pos.Line, pos.Col}] = struct{}{}
+	}
+	for i := 1; i < depth; i = nextFrame(i, depth) {
+		r.noteLine(thread.CallFrame(i).Pos)
+	}
+}
+
+// noteError records the frames where an error (a halt, a failed attempt) arose.
+func (r *run) noteError(err error) {
+	var evalErr *starlark.EvalError
+	if !errors.As(err, &evalErr) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	stack := evalErr.CallStack
+	for i := 0; i < len(stack); i = nextFrame(i, len(stack)) {
+		r.noteLine(stack[i].Pos)
+	}
+}
+
+// nextFrame is the frame read after frame i of depth, skipping the middle of a
+// deep stack.
+func nextFrame(i, depth int) int {
+	if i+1 == stackEnds && depth-stackEnds > i+1 {
+		return depth - stackEnds
+	}
+	return i + 1
+}
+
+func (r *run) noteLine(pos syntax.Position) {
+	if file := pos.Filename(); file != "<builtin>" && pos.Line > 0 {
+		r.reached.lines[sourceLine{file, pos.Line}] = struct{}{}
+	}
+}
+
+func (r *run) noteEvaluated(file string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reached.evaluated[file] = struct{}{}
+}
+
+// reachJSON is the run's reach as the protocol sends it.
+func (r *run) reachJSON() map[string]interface{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	calls := make([]interface{}, 0, len(r.reached.calls))
+	for c := range r.reached.calls {
+		calls = append(calls, []interface{}{c.builtin, c.file, c.line, c.col})
+	}
+	lines := make([]interface{}, 0, len(r.reached.lines))
+	for l := range r.reached.lines {
+		lines = append(lines, []interface{}{l.file, l.line})
+	}
+	evaluated := make([]string, 0, len(r.reached.evaluated))
+	for file := range r.reached.evaluated {
+		evaluated = append(evaluated, file)
+	}
+	return map[string]interface{}{"calls": calls, "lines": lines, "evaluated": evaluated}
 }
 
 type loadedModule struct {
@@ -169,6 +280,9 @@ func (r *run) load(thread *starlark.Thread, module string) (starlark.StringDict,
 		}
 		r.loaded[module] = nil
 		globals, err := exec(thread, module, source)
+		if err == nil {
+			r.noteEvaluated(module)
+		}
 		entry = &loadedModule{globals, err}
 		r.loaded[module] = entry
 	}
@@ -188,6 +302,16 @@ func (r *run) print(_ *starlark.Thread, msg string) {
 	}
 	r.printed += len(line)
 	os.Stderr.WriteString(line)
+}
+
+// logFull counts a log() line of n bytes and says whether the run's lines had
+// already reached max_log (Python keeps nothing more of them).
+func (r *run) logFull(n int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	full := r.logged >= r.maxLog
+	r.logged += n
+	return full
 }
 
 func pathKey(path []int) string {
@@ -282,6 +406,7 @@ func builtinCallTool(halting bool) func(*starlark.Thread, *starlark.Builtin, sta
 		if halting {
 			kind = "call"
 		}
+		thread.Local("run").(*run).noteCall(thread, b.Name())
 		value, err := opValue(thread, kind, map[string]interface{}{"name": toJSON(name), "args": toJSON(arguments)})
 		if err != nil {
 			return nil, err
@@ -306,6 +431,7 @@ func builtinElicit(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message, "schema?", &schema); err != nil {
 		return nil, err
 	}
+	thread.Local("run").(*run).noteCall(thread, b.Name())
 	value, err := opValue(thread, "elicit", map[string]interface{}{"message": toJSON(message), "schema": toJSON(schema)})
 	if err != nil {
 		return nil, err
@@ -325,6 +451,11 @@ func builtinLog(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message); err != nil {
 		return nil, err
 	}
+	state := thread.Local("run").(*run)
+	state.noteCall(thread, b.Name())
+	if text, ok := message.(starlark.String); ok && state.logFull(len(text)) {
+		message = starlark.String("")
+	}
 	if _, err := opValue(thread, "log", map[string]interface{}{"message": toJSON(message)}); err != nil {
 		return nil, err
 	}
@@ -338,6 +469,7 @@ func builtinParallel(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	}
 	parent := thread.Local("scriptThread").(*scriptThread)
 	r := thread.Local("run").(*run)
+	r.noteCall(thread, b.Name())
 	n := fns.Len()
 	key := parent.parallels
 	parent.parallels++
@@ -390,6 +522,8 @@ func builtinRetry(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "fn", &fn, "max_attempts?", &maxAttempts, "delay?", &delay); err != nil {
 		return nil, err
 	}
+	r := thread.Local("run").(*run)
+	r.noteCall(thread, b.Name())
 	if _, err := opValue(thread, "retry-begin", map[string]interface{}{"max_attempts": toJSON(maxAttempts), "delay": toJSON(delay)}); err != nil {
 		return nil, err
 	}
@@ -400,6 +534,7 @@ func builtinRetry(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		}
 		failure := ""
 		if err != nil {
+			r.noteError(err)
 			failure = errorMessage(err)
 		} else if s, ok := result.(*starlarkstruct.Struct); ok {
 			okValue, okErr := s.Attr("ok")
@@ -444,12 +579,17 @@ func errorMessage(err error) string {
 }
 
 func sendExit(t *scriptThread, value starlark.Value, err error, main bool) {
+	r := t.starlar.Local("run").(*run)
 	message := map[string]interface{}{"type": "exit", "thread": t.path, "ok": err == nil}
 	if err != nil {
+		r.noteError(err)
 		message["error"] = errorMessage(err)
 		message["fatal"] = stepsExhausted(t.starlar)
 	} else if main {
 		message["value"] = toJSON(value)
+	}
+	if main {
+		message["reach"] = r.reachJSON()
 	}
 	send(message)
 }
@@ -473,8 +613,10 @@ func startRun(message incoming) *run {
 		abort:    make(chan struct{}),
 		maxSteps: message.MaxSteps,
 		maxPrint: message.MaxPrint,
+		maxLog:   message.MaxLog,
 		modules:  message.Modules,
 		loaded:   map[string]*loadedModule{},
+		reached:  newReach(),
 	}
 	main := r.newThread([]int{})
 	r.wg.Add(1)
@@ -485,7 +627,7 @@ func startRun(message incoming) *run {
 			return
 		}
 		if fatal != "" {
-			send(map[string]interface{}{"type": "exit", "thread": main.path, "ok": false, "error": fatal, "fatal": true})
+			send(map[string]interface{}{"type": "exit", "thread": main.path, "ok": false, "error": fatal, "fatal": true, "reach": r.reachJSON()})
 			return
 		}
 		sendExit(main, value, err, true)
@@ -503,6 +645,7 @@ func execute(main *scriptThread, message incoming) (starlark.Value, error, strin
 		return nil, err, ""
 	}
 	globals.Freeze()
+	main.starlar.Local("run").(*run).noteEvaluated(message.Filename)
 	runFn, ok := globals["run"].(starlark.Callable)
 	if !ok {
 		return nil, nil, "the script does not define run(params)"
@@ -548,7 +691,7 @@ func main() {
 			}
 			r.mu.Unlock()
 			r.wg.Wait()
-			send(map[string]interface{}{"type": "aborted"})
+			send(map[string]interface{}{"type": "aborted", "reach": r.reachJSON()})
 		}
 	}
 }
