@@ -6,6 +6,7 @@ implements them): the run under the variant, beside vMCP's run of the same scena
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,7 +16,10 @@ from tests.composite.helpers import scenario, tool
 from transpiler.composite import run_composite
 from transpiler.composite.variants import SiteKey, Variants, json_text, starlark_text
 from transpiler.deviations import CLASSES, RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
+from transpiler.gobuild import go_available
+from transpiler.golang.jsondec import unmarshal
 from transpiler.sim.trace import Trace
+from transpiler.starlark_runtime import run_starlark
 
 ECHO = """
 name: t
@@ -367,3 +371,36 @@ def test_argument_coercion_as_is_sends_the_printed_value() -> None:
     assert sent(1.5, {}) == ["1.5"] and sent(1.5, as_is) == [1.5]
     assert sent("15", {}) == [15] and sent("15", as_is) == ["15"]
     assert sent(15, {}) == [15] and sent(15, as_is) == [15]
+
+
+#: Values whose text go.starlark.net writes its own way (DEL, non-ASCII, HTML characters, line
+#: separators, key order, whole floats, exponents, big whole numbers).
+TRICKY = [
+    "plain",
+    ";8\x7f;7",
+    "é<b>&",
+    "a\u2028b",
+    "tab\there",
+    {"z": 1, "a": [True, None, "x"]},
+    [1.5, 1e21, 1e-7, 2.0, 123456789012345678],
+    {"n": {"b": False, "a": {}}},
+]
+
+
+@pytest.mark.go
+def test_starlark_and_json_text_are_what_go_starlark_writes() -> None:
+    """The variants' text helpers against go.starlark.net itself (what vMCP embeds)."""
+    if not go_available(needs_starlark=True):
+        pytest.skip("LOUD SKIP: go.starlark.net is not installed (./dev installs it)")
+    script = (
+        "def run(params):\n"
+        '    values = params["values"]\n'
+        '    return {"json": [json.encode(v) for v in values], "text": [str(v) for v in values]}\n'
+    )
+    trace = run_starlark(script, scenario(params={"values": TRICKY}), engine="go")
+    assert trace.outcome == "success", trace.output
+    held = unmarshal(json.dumps(TRICKY))  # as the model holds them: Go's JSON values
+    assert trace.output == {
+        "json": [json_text(value) for value in held],
+        "text": [starlark_text(value) for value in held],
+    }

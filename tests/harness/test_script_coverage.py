@@ -119,7 +119,7 @@ def test_the_certificate_and_the_reports_carry_the_script_coverage(
     text = markdown.read_text()
     assert "|---|\n| `sync_inventory` |" in text and "| 2/3 |" in text
     assert "Call sites of the script no scenario reached:" in text
-    assert '- `line:6` call_tool: `call_tool("cmdb.export_assets", {"format": "csv"})`' in text
+    assert '- `line:6` `call_tool`: `call_tool("cmdb.export_assets", {"format": "csv"})`' in text
     # The policy accepts the gap by the same name.
     (tmp_path / "vmcp-transpile.yaml").write_text("accept_gaps: [sync_inventory/line:6]\n")
     config = tmp_path / "vmcp-config.yaml"

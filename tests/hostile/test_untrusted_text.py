@@ -33,7 +33,7 @@ from transpiler.harness.verdict import Verdict
 from transpiler.inert import markdown_block, markdown_code, markdown_text, unsafe
 
 HOSTILE = CORPUS / "hostile" / "untrusted-text" / "names-and-messages.yaml"
-TABLE_COLUMNS = 7
+TABLE_COLUMNS = 8
 _FENCE = re.compile(r"^ {0,3}(`{3,})(.*)$")
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _ESCAPED = re.compile(r"\\[!-/:-@\[-`{-~]")

@@ -233,7 +233,7 @@ def _repr(value: Any) -> str:
 
 def json_text(value: Any) -> str:
     """go.starlark.net's ``json.encode(value)`` of a value decoded from JSON: keys sorted,
-    printable ASCII text quoted as Go's ``strconv.Quote``, other text as Go's
+    text of bytes 0x20-0x7f quoted as Go's ``strconv.Quote``, other text as Go's
     ``encoding/json`` (starlark-rust keeps keys in order and escapes its own way: the
     rust-engine class)."""
     held = _plain(value)
@@ -254,6 +254,8 @@ STARLARK_JSON: Final[Mapping[str, Callable[..., Any]]] = {"json": lambda value: 
 
 
 def _json_string(text: str) -> str:
-    if text.isascii() and text.isprintable():
+    """go.starlark.net's ``quote``: Go's ``strconv.Quote`` when every byte is in 0x20-0x7f
+    (DEL included, written ``\\x7f``), else Go's ``encoding/json``."""
+    if all(" " <= char <= "\x7f" for char in text):
         return quote(text)
     return encode_string(text)

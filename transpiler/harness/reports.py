@@ -70,7 +70,7 @@ or call_sites(r).never -%}
 {%- if call_sites(r).never %}
 Call sites of the script no scenario reached:
 {% for site in call_sites(r).never %}
-- {{ site.at | code }} {{ site.builtin | prose }}: {{ site.text | code }}
+- {{ site.at | code }} {{ site.builtin | code }}: {{ site.text | code }}
 {%- endfor %}
 {% endif %}
 {%- if r.findings %}
