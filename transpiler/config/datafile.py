@@ -22,7 +22,7 @@ from transpiler.diagnostics import InputError
 from transpiler.reading import UnreadableFile, read_bytes
 
 
-def read_data(path: Path, limit: int, what: str) -> bytes:
+def _read(path: Path, limit: int, what: str) -> bytes:
     """The content of the regular file ``path`` (``what`` it is, for errors), at most ``limit``
     bytes (:func:`~transpiler.reading.read_bytes`)."""
     try:
@@ -33,7 +33,7 @@ def read_data(path: Path, limit: int, what: str) -> bytes:
 
 def load_yaml(path: Path, limit: int, what: str) -> Any:
     """The one YAML (or JSON) document of ``path``, as plain Python data."""
-    data = read_data(path, limit, what)
+    data = _read(path, limit, what)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -59,7 +59,7 @@ def load_yaml(path: Path, limit: int, what: str) -> Any:
 
 def load_json(path: Path, limit: int, what: str) -> Any:
     """The JSON value of ``path``."""
-    data = read_data(path, limit, what)
+    data = _read(path, limit, what)
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:
