@@ -10,9 +10,11 @@ True
 
 Everything here is deterministic (same input, same output), safe to call
 from several threads, and cached by content hash: loading an unchanged
-configuration again costs a read and a SHA-256, and its transpile and check
-results are reused. Returned objects are shared between callers: treat them
-as read-only.
+configuration again costs a read and a SHA-256 (of its files and of the
+script files its ``scriptFile`` entries cite), and its transpile and check
+results are reused (a check's, while the modules its scripts ``load()`` are
+unchanged too). Returned objects are shared between callers: treat them as
+read-only.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from transpiler.emit.report import Note, SourceMapEntry
 from transpiler.harness.check import CheckOptions
 from transpiler.harness.verdict import Verdict
 from transpiler.inputs.files import Inputs, load_contents
-from transpiler.pairs import pair_inputs
+from transpiler.pairs import Loaded, Script, pair_inputs, scripts_of
 from transpiler.pipeline import (
     ToolOutcome,
     decide,
@@ -46,6 +48,7 @@ from transpiler.pipeline import (
     source_label,
 )
 from transpiler.plan import ToolPlan, plan_tool
+from transpiler.reading import read_text
 
 __all__ = [
     "CheckOptions",
@@ -109,14 +112,21 @@ class Transpiled:
 class Config:
     """A loaded configuration (one or more files); build it with :func:`load` or :func:`loads`."""
 
-    __slots__ = ("_inputs", "_load", "digest", "name")
+    __slots__ = ("_inputs", "_load", "_script_files", "digest", "name")
 
-    def __init__(self, name: str, digest: str, inputs: Inputs) -> None:
+    def __init__(
+        self,
+        name: str,
+        digest: str,
+        inputs: Inputs,
+        script_files: Mapping[Path, str] | None = None,
+    ) -> None:
         self.name = name
         self.digest = digest
         self._inputs = inputs
         assert inputs.load is not None
         self._load: LoadResult = inputs.load
+        self._script_files: Mapping[Path, str] = dict(script_files or {})
 
     @property
     def load_result(self) -> LoadResult:
@@ -131,9 +141,7 @@ class Config:
     @property
     def scripted_tools(self) -> tuple[str, ...]:
         """The scripted tools' names (``scriptedTools`` entries and scripted definitions)."""
-        index = self._inputs.scripted
-        names = [name for tools in index.by_container.values() for name in tools]
-        names += [counterpart.tool for counterpart in index.by_resource.values()]
+        names = [counterpart.tool for counterpart in self._inputs.scripted.counterparts()]
         return tuple(dict.fromkeys(names))
 
     def validate(self) -> ValidationReport:
@@ -254,9 +262,13 @@ class Config:
             key = _digest(self.digest, "script", tool, script, repr(given))
             key = _digest(key, baseline.digest if baseline else "-", _options_key(options))
             return _CACHE.get(key, lambda: owner._check_script(loaded, script, given, options))
+        scripts = scripts_of(self._inputs, library_path)
+        modules_loaded = json.dumps({where: _modules_of(found) for where, found in scripts.items()})
         key = _digest(self.digest, baseline.digest if baseline else "-", "check", *library_path)
-        key = _digest(key, _options_key(options))
-        outcomes = _CACHE.get(key, lambda: self._check_pairs(options, baseline, library_path))
+        key = _digest(key, _options_key(options), modules_loaded)
+        outcomes = _CACHE.get(
+            key, lambda: self._check_pairs(options, baseline, library_path, scripts)
+        )
         if tool is None:
             return dict(outcomes)
         if tool not in outcomes:
@@ -305,10 +317,14 @@ class Config:
         return decide_script(tool, script, "<script>", modules, options)
 
     def _check_pairs(
-        self, options: CheckOptions, baseline: Config | None, library_path: Sequence[str]
+        self,
+        options: CheckOptions,
+        baseline: Config | None,
+        library_path: Sequence[str],
+        scripts: Mapping[str, Loaded],
     ) -> dict[str, ToolOutcome]:
         base = baseline._inputs if baseline is not None else None
-        pairing = pair_inputs(self._inputs, base, library_path)
+        pairing = pair_inputs(self._inputs, base, library_path, scripts)
         outcomes: dict[str, ToolOutcome] = {}
         for item in pairing.pairs:
             owner = baseline if item.baseline and baseline is not None else self
@@ -354,6 +370,11 @@ def _transpile(outcome: ToolOutcome) -> Transpiled:
         emitted.deviations,
         emitted.warnings,
     )
+
+
+def _modules_of(loaded: Loaded) -> dict[str, str] | str:
+    """The modules a scripted tool's script loads, or why one cannot be read (for a key)."""
+    return loaded.modules if isinstance(loaded, Script) else str(loaded)
 
 
 def _options_key(options: CheckOptions) -> str:
@@ -419,18 +440,41 @@ def _check_nesting(value: Any) -> None:
 
 
 def _from_bytes(contents: list[tuple[str, bytes]], name: str) -> Config:
+    """The configuration of ``contents``: cached by their digest, and by the content of the
+    script files they cite (read again at every load, so an edited script file is seen)."""
     for file, data in contents:
         if len(data) > MAX_FILE_BYTES:
             raise InputError(f"{file}: {len(data)} bytes; the limit is {MAX_FILE_BYTES}")
-    digest = _digest(name, *(part for file, data in contents for part in (file, data)))
+    base = _digest(name, *(part for file, data in contents for part in (file, data)))
+    config = _CACHE.get(base, lambda: _build(name, base, contents, {}))
+    now = {path: read_text(path) for path in config._script_files}
+    if now == config._script_files:
+        return config
+    return _CACHE.get(_with_scripts(base, now), lambda: _build(name, base, contents, now))
 
-    def build() -> Config:
-        inputs = load_contents(contents)
-        for problem in inputs.scripted.unreadable:  # a script file the configuration cites
-            raise InputError(problem.message, problem.location)
-        return Config(name, digest, inputs)
 
-    return _CACHE.get(digest, build)
+def _build(
+    name: str, base: str, contents: list[tuple[str, bytes]], given: Mapping[Path, str]
+) -> Config:
+    """A configuration whose script files hold ``given`` (those not given are read now); a
+    script file that cannot be read is an InputError naming it."""
+    read: dict[Path, str] = {}
+
+    def reader(path: Path) -> str:
+        read[path] = given[path] if path in given else read_text(path)
+        return read[path]
+
+    inputs = load_contents(contents, reader)
+    for problem in inputs.scripted.unreadable:  # a script file the configuration cites
+        raise InputError(problem.message, problem.location)
+    return Config(name, _with_scripts(base, read), inputs, read)
+
+
+def _with_scripts(base: str, scripts: Mapping[Path, str]) -> str:
+    """The digest of a configuration (``base``) together with its script files' content."""
+    if not scripts:
+        return base
+    return _digest(base, *(part for path in sorted(scripts) for part in (str(path), scripts[path])))
 
 
 def deprecation_message(tool: str, config: str, reason: str | None = None) -> str:

@@ -12,25 +12,31 @@ A composite tool pairs, by preference, with:
 - otherwise, the script the emitter writes for it.
 
 A script may ``load()`` modules found on the library path (by default the
-directory of the file that holds the scripted tool, or of the script file).
+directory of the file that holds the scripted tool, or of the script file),
+by the one rule of :func:`~transpiler.starlark_runtime.library.module_file`.
+A scripted tool vMCP would not take (:mod:`transpiler.inputs.scripted`: a key
+given twice, ``script`` with ``scriptFile``, two of one name, a
+``scriptFile`` outside its configuration's folder) is checked against
+nothing: its composite tool is not converted, with that reason.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import validate
 from transpiler.diagnostics import Diagnostic, InputError
 from transpiler.inputs.files import Inputs, inputs_from, read_inputs
 from transpiler.inputs.git import read_revision
-from transpiler.inputs.scripted import Counterpart
+from transpiler.inputs.scripted import Counterpart, one_of
 from transpiler.pipeline import judging_units, rejection, tool_key
 from transpiler.reading import UnreadableFile, read_text
+from transpiler.starlark_runtime.library import module_file
 
 #: Most modules one script may load (directly or through other modules).
 MAX_MODULES = 64
@@ -119,19 +125,46 @@ def pair(request: Request) -> Pairing:
     return pair_inputs(config, baseline, request.library_path)
 
 
+#: A scripted tool's script with the modules it loads, or the module that cannot be read.
+Loaded = Script | UnreadableFile
+
+
+def scripts_of(inputs: Inputs, library_path: Sequence[str] = ()) -> dict[str, Loaded]:
+    """Every scripted tool's script that can be checked, with the modules it loads (or why one
+    cannot be read), by where the scripted tool is."""
+    found: dict[str, Loaded] = {}
+    for counterpart in inputs.scripted.counterparts():
+        if counterpart.script is None or counterpart.problem is not None:
+            continue
+        library = _library(library_path, counterpart.folder)
+        try:
+            modules = library_modules(counterpart.script, library)
+        except UnreadableFile as error:
+            found[counterpart.where] = error
+            continue
+        found[counterpart.where] = Script(counterpart.script, counterpart.where, modules)
+    return found
+
+
 def pair_inputs(
-    config: Inputs, baseline: Inputs | None = None, library_path: Sequence[str] = ()
+    config: Inputs,
+    baseline: Inputs | None = None,
+    library_path: Sequence[str] = (),
+    scripts: Mapping[str, Loaded] | None = None,
 ) -> Pairing:
     """Pair the composite tools of ``config`` (or of ``baseline``, for the scripted tools of
-    ``config`` that have no composite tool beside them)."""
+    ``config`` that have no composite tool beside them), with the scripted tools' ``scripts``
+    (:func:`scripts_of`, read now when not given)."""
     assert config.load is not None
+    if scripts is None:
+        scripts = scripts_of(config, library_path)
     pairs: list[Pair] = []
     used: set[str] = set()
     modules: list[Diagnostic] = []
     for item, counterpart in _pairs_of(config, baseline=False):
         if counterpart is not None:
             used.add(counterpart.where)
-            item = _with(item, counterpart, library_path, modules)
+            item = _with(item, counterpart, scripts, modules)
         pairs.append(item)
     left = _by_name(config, used)
     unreadable = config.load.input_errors
@@ -143,7 +176,7 @@ def pair_inputs(
                 continue  # checked in the configuration, where it is still a composite tool
             counterpart = left.pop(item.tool, None)
             if counterpart is not None:
-                item = _with(item, counterpart, library_path, modules)
+                item = _with(item, counterpart, scripts, modules)
             elif item.refusal is None:
                 why = f"no scripted or composite tool named {item.tool} in the configuration"
                 item = replace(item, refusal=why)
@@ -180,34 +213,33 @@ def _pairs_of(inputs: Inputs, baseline: bool) -> list[tuple[Pair, Counterpart | 
 
 
 def _by_name(inputs: Inputs, used: set[str]) -> dict[str, Counterpart]:
-    """The scripted tools not paired beside a composite tool, by tool name (first of a name)."""
-    index = inputs.scripted
-    every = [*(c for tools in index.by_container.values() for c in tools.values())]
-    every += index.by_resource.values()
-    found: dict[str, Counterpart] = {}
-    for counterpart in every:
+    """The scripted tools not paired beside a composite tool, by tool name; a name several
+    of them have pairs with none (a baseline's composite tool would not know which)."""
+    named: dict[str, list[Counterpart]] = {}
+    for counterpart in inputs.scripted.counterparts():
         if counterpart.where not in used:
-            found.setdefault(counterpart.tool, counterpart)
-    return found
+            named.setdefault(counterpart.tool, []).append(counterpart)
+    return {name: one_of(every) for name, every in named.items()}
 
 
 def _with(
-    item: Pair, counterpart: Counterpart, library_path: Sequence[str], problems: list[Diagnostic]
+    item: Pair, counterpart: Counterpart, scripts: Mapping[str, Loaded], problems: list[Diagnostic]
 ) -> Pair:
-    """``item`` paired with a scripted tool (refused when its script or a module it loads cannot
-    be read; such a module is added to ``problems``)."""
+    """``item`` paired with a scripted tool (refused when vMCP would not take it, or its script
+    or a module it loads cannot be read; such a module is added to ``problems``)."""
     if item.refusal is not None:
         return item
-    if counterpart.script is None:
+    if counterpart.problem is not None:
+        return replace(item, refusal=counterpart.problem)
+    script = scripts.get(counterpart.where)
+    if isinstance(script, UnreadableFile):
+        problems.append(Diagnostic("INPUT.unreadable", script.reason, script.location))
+        why = f"the scripted tool at {counterpart.where} loads a module that cannot be read: "
+        return replace(item, refusal=why + str(script))
+    if counterpart.script is None or script is None:
         why = f"the scripted tool at {counterpart.where} has no script that can be read"
         return replace(item, refusal=why)
-    try:
-        modules = library_modules(counterpart.script, _library(library_path, counterpart.folder))
-    except UnreadableFile as error:
-        why = f"the scripted tool at {counterpart.where} loads a module that cannot be read: "
-        problems.append(Diagnostic("INPUT.unreadable", error.reason, error.location))
-        return replace(item, refusal=why + str(error))
-    return replace(item, script=Script(counterpart.script, counterpart.where, modules))
+    return replace(item, script=script)
 
 
 def _library(library_path: Sequence[str], folder: Path) -> tuple[Path, ...]:
@@ -234,11 +266,8 @@ def library_modules(text: str, library_path: Sequence[Path]) -> dict[str, str]:
 
 
 def _module(name: str, library_path: Sequence[Path]) -> str | None:
-    parts = PurePosixPath(name).parts
-    if not parts or PurePosixPath(name).is_absolute() or ".." in parts:
-        return None
     for folder in library_path:
-        path = folder.joinpath(*parts)
-        if path.exists():
+        path = module_file(folder, name)
+        if path is not None:
             return read_text(path)
     return None

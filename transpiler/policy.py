@@ -18,8 +18,10 @@ run of ``check`` is the same run::
                                           # complete, the script's call sites on a line
                                           # (tool/MODULE:LINE: a module's) none may reach
 
-Options given on the command line win over the file. Unknown keys and values
-of the wrong type are errors naming the file and the key.
+Options given on the command line win over the file. The file is read as
+configurations are (a regular file of at most 2 MiB, nested at most as deep,
+no key given twice); unknown keys and values of the wrong type (``strict:
+"true"`` is text, not ``true``) are errors naming the file and the key.
 """
 
 from __future__ import annotations
@@ -29,11 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from transpiler.config.datafile import load_yaml
 from transpiler.deviations import CLASSES
 from transpiler.diagnostics import InputError
-from transpiler.reading import UnreadableFile, read_text
+from transpiler.reading import MAX_FILE_BYTES
 
 POLICY_FILE = "vmcp-transpile.yaml"
 ENGINE_CHOICES = ("rust", "go", "both")
@@ -61,17 +62,14 @@ def find_policy(paths: list[str]) -> Path | None:
         path = Path(given)
         folder = path if path.is_dir() else path.parent
         candidate = folder / POLICY_FILE
-        if candidate.is_file():
-            return candidate
+        if candidate.exists() or candidate.is_symlink():
+            return candidate  # even when it is not a regular file: reading it says so
     return None
 
 
 def load_policy(path: Path) -> Policy:
     """Read and check a policy file."""
-    try:
-        data = yaml.safe_load(read_text(path))
-    except (UnreadableFile, yaml.YAMLError) as error:
-        raise InputError(f"{path}: cannot read the policy: {error}") from None
+    data = load_yaml(path, MAX_FILE_BYTES, "the policy")
     if data is None:
         return Policy(path)
     if not isinstance(data, Mapping):
@@ -104,7 +102,14 @@ def load_policy(path: Path) -> Policy:
 
 
 def _accept(path: Path, data: Mapping[str, Any]) -> frozenset[str] | None:
-    if data.get("strict") is True:
+    strict = data.get("strict")
+    if strict is None:
+        strict = False
+    if not isinstance(strict, bool):
+        raise InputError(f"{path}: strict: give true or false, not {strict!r}")
+    if strict and "accept" in data:
+        raise InputError(f"{path}: give accept or strict: true, not both")
+    if strict:
         return frozenset()
     value = data.get("accept", "declared")
     if value == "declared":

@@ -71,9 +71,13 @@ def special(tmp_path: Path, kind: str, name: str) -> Path:
 
 
 KINDS = {"fifo": "a FIFO", "zero": "a character device"}
+#: What a configuration may cite (``scriptFile:``, a module beside it): a link to /dev/zero
+#: leads out of the configuration's folder, and is refused for that before any read
+#: (tests/hostile/test_escapes.py).
+CITED = ["fifo"]
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", CITED)
 def test_script_file_that_is_not_regular(
     kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -101,7 +105,7 @@ def test_script_option_that_is_not_regular(
     assert f"error: {script}: not a regular file ({KINDS[kind]})" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", CITED)
 def test_module_that_is_not_regular(
     kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

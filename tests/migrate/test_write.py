@@ -92,11 +92,11 @@ def test_script_dir_writes_star_files_cited_relative_to_the_config(
     write_file: WriteFile, tmp_path: Path, certify: list[str]
 ) -> None:
     path = write_file("conf/gw.yaml", SMALL_CONFIG)
-    scripts = tmp_path / "workflows"
+    scripts = tmp_path / "conf" / "workflows"
     report = run([path], write=True, script_dir=scripts)
     data = yaml.safe_load(path.read_text())
     cited = {tool["name"]: tool["scriptFile"] for tool in data["scriptedTools"]}
-    assert cited == {"echo_twice": "../workflows/echo_twice.star", "ping": "../workflows/ping.star"}
+    assert cited == {"echo_twice": "workflows/echo_twice.star", "ping": "workflows/ping.star"}
     emitted = {o.name: o.emitted.script for o in report.tools if o.emitted is not None}
     for name, relative in cited.items():
         assert (path.parent / relative).read_text() == emitted[name]

@@ -23,7 +23,7 @@ from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
-from transpiler.harness.gate import Since, check_all, parse_shard, select
+from transpiler.harness.gate import check_all, parse_shard, select
 from transpiler.harness.reports import (
     console_line,
     junit,
@@ -33,10 +33,10 @@ from transpiler.harness.reports import (
     side_by_side,
     witness_lines,
 )
+from transpiler.harness.since import read_since
 from transpiler.inert import one_line, shown_lines
 from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
-from transpiler.reading import UnreadableFile, read_text
 
 DEFAULTS = CheckOptions()
 
@@ -67,7 +67,8 @@ def register(subparsers: Any) -> None:
     pairing.add_argument(
         "--baseline-git",
         metavar="REV",
-        help="the baseline is PATH as git revision REV holds it (e.g. origin/main)",
+        help="the baseline is PATH as git revision REV holds it (e.g. origin/main; symbolic "
+        "links are followed inside the revision)",
     )
     pairing.add_argument(
         "--script", metavar="FILE.star", help="check this script against --tool's workflow"
@@ -80,8 +81,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--since",
         metavar="REPORT.json",
-        help="re-check only pairs that changed since this --report-json (the others' entries "
-        "are carried over)",
+        help="re-check only pairs that changed since this --report-json, which must come from "
+        "a trusted run (the others' entries are carried over when their sealed certificate "
+        "vouches for them, else checked again)",
     )
     parser.add_argument("--report-json", metavar="FILE", help="write the JSON report")
     parser.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
@@ -172,36 +174,25 @@ def request_from(args: argparse.Namespace) -> Request:
     """What to pair, from the pairing options (and the policy file's library path)."""
     if (args.script is None) != (args.tool is None):
         raise InputError("--script FILE.star and --tool NAME go together")
-    if args.script is not None and (args.baseline or args.baseline_git):
+    if args.script is not None and (args.baseline or args.baseline_git is not None):
         raise InputError("--script checks one script against PATH's tool: give no baseline")
-    if args.baseline and args.baseline_git:
+    if args.baseline and args.baseline_git is not None:
         raise InputError("give --baseline BASE or --baseline-git REV, not both")
     config = Where(tuple(args.paths))
     baseline = None
     if args.baseline:
         baseline = Where(tuple(args.baseline))
-    elif args.baseline_git:
+    elif args.baseline_git is not None:
         baseline = Where(tuple(args.paths), args.baseline_git)
     library = args.library_path or [str(p) for p in _policy_of(args).library_path]
     return Request(config, baseline, args.script, args.tool, tuple(library))
-
-
-def _since(path: str | None) -> Since | None:
-    if path is None:
-        return None
-    try:
-        data = json.loads(read_text(path))
-        entries = {(entry["file"], entry["tool"]): entry for entry in data["tools"]}
-    except (UnreadableFile, ValueError, KeyError, TypeError) as error:
-        raise InputError(f"{path}: not a report of check --report-json ({error})") from None
-    return entries
 
 
 def run(args: argparse.Namespace) -> int:
     """Pair, check, report."""
     options = options_from(args)
     request = request_from(args)
-    since = _since(args.since)
+    since = read_since(Path(args.since)) if args.since is not None else None
     selected, pairing = select(request, parse_shard(args.shard))
     for problem in pairing.unreadable:
         print(f"error: {one_line(problem.render())}", file=sys.stderr)

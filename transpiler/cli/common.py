@@ -26,12 +26,21 @@ def add_format_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def non_empty(text: str) -> str:
+    """An option's path, refused when empty (an unset variable would name the current
+    directory)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path names no directory (an unset variable?)")
+    return text
+
+
 def add_library_path_option(parser: Any) -> None:
     """``--library-path DIR`` (repeatable): where a script's ``load()`` finds modules."""
     parser.add_argument(
         "--library-path",
         action="append",
         default=[],
+        type=non_empty,
         metavar="DIR",
         help="where load() finds modules (repeatable; default: the folder of the file that "
         "holds the script)",

@@ -51,7 +51,8 @@ def register(subparsers: Any) -> None:
         metavar="DIR",
         type=Path,
         help="write each script of a vMCP config file to DIR/<tool>.star and cite it with "
-        "scriptFile (Kubernetes manifests always inline the script)",
+        "scriptFile; DIR must be in the config's folder or below, where a scriptFile is read "
+        "(Kubernetes manifests always inline the script)",
     )
     parser.add_argument(
         "--library-dir",

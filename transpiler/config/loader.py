@@ -78,10 +78,13 @@ def discover(paths: Sequence[str | Path]) -> list[Found]:
 
     A directory (or subdirectory) that cannot be listed is found too, with the
     reason, so that nothing under it passes unseen; symbolic links to
-    directories are not followed.
+    directories are not followed. An empty path is refused, not read as the
+    current directory.
     """
     found: list[Found] = []
     for raw in paths:
+        if raw == "":
+            raise InputError("an empty path names no file or directory (an unset variable?)")
         path = Path(raw)
         if path.is_dir():
             found.extend(_walk(path))

@@ -21,6 +21,7 @@ from typing import Any, Final
 import yaml
 
 from transpiler.config.yamlresolve import MAP_TAG, MERGE_TAG, SEQ_TAG, STR_TAG, resolve, short_tag
+from transpiler.golang.strconv import quote
 
 #: Deepest mapping/sequence nesting read. yaml.v3 (vMCP) reads 10,000 levels; the model
 #: and its checks walk values recursively, which bounds ours (about 300 levels fit).
@@ -108,6 +109,11 @@ class Document:
     index: int
     line: int
     root: Node | None
+
+
+def already_defined(key: str, line: int, earlier: int) -> str:
+    """yaml.v3's words for a mapping that gives a key twice (1-based lines)."""
+    return f"line {line}: mapping key {quote(key)} already defined at line {earlier}"
 
 
 class YamlSyntaxError(Exception):

@@ -7,28 +7,19 @@ from tool name to ``inputSchema``. Each tool is ``{name, inputSchema}``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-import yaml
-
+from transpiler.config.datafile import load_yaml
 from transpiler.diagnostics import InputError, SourceLocation
-from transpiler.reading import UnreadableFile, read_bytes
 
 MAX_BYTES = 8 * 1024 * 1024
 
 
 def load_tool_schemas(path: str) -> dict[str, Any]:
     """Tool name → ``inputSchema`` from a tools/list dump."""
-    where = SourceLocation(path)
-    try:
-        data = read_bytes(path, MAX_BYTES)
-    except UnreadableFile as error:
-        raise InputError(f"cannot read tools file: {error.reason}", where) from None
-    try:
-        document = yaml.safe_load(data.decode("utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise InputError(f"tools file is not JSON or YAML: {error}", where) from None
-    return tool_schemas_from(document, where)
+    document = load_yaml(Path(path), MAX_BYTES, "tools file")
+    return tool_schemas_from(document, SourceLocation(path))
 
 
 def tool_schemas_from(document: Any, where: SourceLocation) -> dict[str, Any]:

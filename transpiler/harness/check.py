@@ -797,7 +797,7 @@ def certificate(
     source = Path(tool.origin.file)
     yaml_hash = hashlib.sha256(source.read_bytes()).hexdigest() if source.is_file() else None
     notes = report.emitted.notes if report.emitted is not None else ()
-    return {
+    fields = {
         "file": tool.origin.file,
         "tool": tool.effective.name,
         "yaml_sha256": yaml_hash,
@@ -829,3 +829,12 @@ def certificate(
         "domain": [n.text for n in notes if n.kind == "domain"],
         "deviations_requested": [n.name for n in notes if n.kind == "deviation" and n.requested],
     }
+    return {**fields, "seal": seal_of(fields)}
+
+
+def seal_of(certificate: Mapping[str, Any]) -> str:
+    """SHA-256 of a certificate's fields but its seal: binds its verdict to its pair's digest
+    (``check --since`` carries no entry whose seal does not match; a checksum, not a
+    signature)."""
+    fields = {key: value for key, value in certificate.items() if key != "seal"}
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()

@@ -6,7 +6,8 @@ checked in worker processes through the pipeline; results come back in that
 same order, so reports are byte-identical whatever the number of workers. A
 pair whose composite tool vMCP would refuse is reported as not converted, with
 vMCP's reason. With ``since`` (a previous JSON report's entries), a pair whose
-digest is the one recorded there is not checked again: its entry is carried.
+digest is the one recorded there, in a certificate that vouches for its verdict
+(:mod:`.since`), is not checked again: its entry is carried.
 """
 
 from __future__ import annotations
@@ -16,16 +17,15 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from typing import Any
 
+from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import InputError
+from transpiler.emit.report import EmitResult
 from transpiler.harness.check import CheckOptions, ToolReport, pair_digest
+from transpiler.harness.since import Since, carried
 from transpiler.harness.verdict import Verdict
 from transpiler.pairs import Pair, Pairing, Request, pair
 from transpiler.pipeline import decide, decide_script, emit, tool_location
-
-#: A previous report's entries by (file, tool).
-Since = Mapping[tuple[str, str], dict[str, Any]]
 
 
 def select(request: Request, shard: tuple[int, int] = (1, 1)) -> tuple[list[Pair], Pairing]:
@@ -45,20 +45,34 @@ def check_one(
     baseline = request.baseline.read() if request.baseline is not None else None
     tool = item.composite(request.config.read(), baseline)
     modules: Mapping[str, str]
+    emitted: EmitResult | None = None
     if item.script is not None:
         text, modules = item.script.text, item.script.modules
-        emitted = None
     else:
-        emitted = emit(tool, options)
-        if isinstance(emitted, str):
-            reason = f"the emitter cannot express it: {emitted}"
+        result = emit(tool, options)
+        if isinstance(result, str):
+            reason = f"the emitter cannot express it: {result}"
             return ToolReport(item.tool, item.file, Verdict.NOT_CONVERTED, reason=reason)
+        emitted = result
         text, modules = emitted.script, emitted.modules
     previous = (since or {}).get((item.file, item.tool))
-    certificate = (previous or {}).get("certificate") or {}
-    if certificate.get("pair_sha256") == pair_digest(tool, text, modules, options):
-        assert previous is not None
-        return ToolReport.unchanged(previous)
+    kept = carried(previous, pair_digest(tool, text, modules, options)) if previous else None
+    if isinstance(kept, ToolReport):
+        return kept
+    report = _checked(item, tool, emitted, modules, options)
+    if kept is not None:
+        report.notes = (*report.notes, f"not carried over from the earlier report: {kept}")
+    return report
+
+
+def _checked(
+    item: Pair,
+    tool: LoadedTool,
+    emitted: EmitResult | None,
+    modules: Mapping[str, str],
+    options: CheckOptions,
+) -> ToolReport:
+    """The pair checked now."""
     if emitted is not None:
         outcome = decide(tool, None, emitted, options)
     else:

@@ -16,11 +16,11 @@ from transpiler.config.loader import Found, discover, load_sources
 from transpiler.config.model import DocumentKind
 from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.yamlv3 import YamlSyntaxError
-from transpiler.inputs.scripted import Counterpart, ScriptedIndex
+from transpiler.inputs.scripted import Counterpart, ScriptedIndex, ScriptReader
 from transpiler.inputs.textspan import Text
 from transpiler.inputs.view import composite_view, stale_ref_regions
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind, parse_spans
-from transpiler.reading import UnreadableFile, read_bytes
+from transpiler.reading import UnreadableFile, read_bytes, read_text
 
 #: A UTF-8 byte order mark: kept on the file, left out of the text that is edited.
 BOM = b"\xef\xbb\xbf"
@@ -68,11 +68,13 @@ class Inputs:
 _SCRIPTED_MARK = b"cripted"
 
 
-def load_contents(contents: Sequence[tuple[str, bytes]]) -> Inputs:
-    """Inputs from ``(name, content)`` pairs (the library's). Files that mention nothing
-    scripted are loaded as they are, without the span trees ``migrate`` needs."""
+def load_contents(contents: Sequence[tuple[str, bytes]], read: ScriptReader = read_text) -> Inputs:
+    """Inputs from ``(name, content)`` pairs (the library's), script files read with ``read``.
+    Files that mention nothing scripted are loaded as they are, without the span trees
+    ``migrate`` needs."""
     if any(_SCRIPTED_MARK in data for _, data in contents):
-        return inputs_from([source_from_bytes(Path(name), data) for name, data in contents])
+        files = [source_from_bytes(Path(name), data) for name, data in contents]
+        return inputs_from(files, read)
     files = [SourceFile(Path(name), data=data) for name, data in contents]
     load = load_sources((source.name, source.data, None) for source in files)
     return Inputs(files, ScriptedIndex(), load=load)
@@ -83,10 +85,10 @@ def read_inputs(paths: Sequence[str | Path]) -> Inputs:
     return inputs_from([_read(found) for found in discover(paths)])
 
 
-def inputs_from(files: list[SourceFile]) -> Inputs:
-    """Index and load files already read (from disk, or from a git revision); a script file
-    that cannot be read is an unreadable input of the load result."""
-    inputs = Inputs(files, ScriptedIndex())
+def inputs_from(files: list[SourceFile], read: ScriptReader = read_text) -> Inputs:
+    """Index and load files already read (from disk, or from a git revision); script files are
+    read with ``read``, and one that cannot be read is an unreadable input of the load result."""
+    inputs = Inputs(files, ScriptedIndex(read=read))
     for source in files:
         if source.documents is not None:
             inputs.scripted.add_file(source.name, source.documents)

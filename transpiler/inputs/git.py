@@ -2,15 +2,21 @@
 
 Each path given (a file or a directory, as in the working tree) is looked up
 in the revision; a directory gives its ``*.yaml *.yml *.json`` files, as
-:func:`~transpiler.config.loader.discover` does on disk. Files are named
-``REV:path`` (the path relative to the repository's top), so every
-diagnostic says where the text came from. Nothing is written anywhere.
+:func:`~transpiler.config.loader.discover` does on disk. A symbolic link is
+followed inside the revision, as the file system would follow it in a
+checkout: a link to a file reads that file, the path given may be a link to a
+directory, and a link that leaves the repository, points at nothing the
+revision holds, or loops is an unreadable file (exit 2). Files are named
+``REV:path`` (the path relative to the repository's top), so every diagnostic
+says where the text came from. Nothing is written anywhere.
 """
 
 from __future__ import annotations
 
+import posixpath
 import subprocess
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from transpiler.config.loader import MAX_FILE_BYTES, SUFFIXES
@@ -18,6 +24,18 @@ from transpiler.diagnostics import InputError
 from transpiler.inputs.files import SourceFile, source_from_bytes
 
 _GIT_SECONDS = 60
+#: Most symbolic links followed to reach one file (Linux's own limit).
+MAX_LINKS = 40
+_LINK_MODE = "120000"
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One entry of a git tree: its mode, type (blob, tree, commit) and path from the top."""
+
+    mode: str
+    kind: str
+    path: str
 
 
 def read_revision(revision: str, paths: Sequence[str | Path]) -> list[SourceFile]:
@@ -27,23 +45,80 @@ def read_revision(revision: str, paths: Sequence[str | Path]) -> list[SourceFile
     files: list[SourceFile] = []
     for given in paths:
         top = _top(Path(given))
-        relative = Path(given).resolve().relative_to(top).as_posix()
-        listed = _git(top, "ls-tree", "-r", "-z", "--name-only", revision, "--", relative or ".")
-        names = sorted(n for n in listed.decode("utf-8").split("\0") if n)
-        chosen = [n for n in names if n == relative or Path(n).suffix in SUFFIXES]
+        relative = _relative(Path(given), top)
+        entries = _list(top, revision, relative or ".", recursive=True)
+        if len(entries) == 1 and entries[0].path == relative and entries[0].mode == _LINK_MODE:
+            target = _follow(top, revision, entries[0])
+            if isinstance(target, _Entry) and target.kind == "tree":
+                entries = _list(top, revision, target.path, recursive=True)
+        chosen = [e for e in entries if e.path == relative or Path(e.path).suffix in SUFFIXES]
         if not chosen:
             raise InputError(f"{revision}:{relative or '.'}: no such file or directory")
-        for name in chosen:
-            files.append(_file(top, revision, name))
+        for entry in chosen:
+            source = _file(top, revision, entry, given=entry.path == relative)
+            if source is not None:
+                files.append(source)
     return files
 
 
-def _file(top: Path, revision: str, name: str) -> SourceFile:
-    label = Path(f"{revision}:{name}")
-    size = int(_git(top, "cat-file", "-s", f"{revision}:{name}"))
+def _file(top: Path, revision: str, entry: _Entry, given: bool) -> SourceFile | None:
+    """The file ``entry`` holds (through its links); None for what a directory walk skips."""
+    label = Path(f"{revision}:{entry.path}")
+    target = _follow(top, revision, entry)
+    if isinstance(target, str):
+        return SourceFile(label, problem=target)
+    if target.kind != "blob":
+        if given:
+            return SourceFile(label, problem=f"not a file in {revision} (a {target.kind})")
+        return None  # a link to a directory, or a submodule: a walk on disk skips it too
+    name = f"{revision}:{target.path}"
+    size = int(_git(top, "cat-file", "-s", name))
     if size > MAX_FILE_BYTES:
         return SourceFile(label, problem=f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
-    return source_from_bytes(label, _git(top, "cat-file", "blob", f"{revision}:{name}"))
+    return source_from_bytes(label, _git(top, "cat-file", "blob", name))
+
+
+def _follow(top: Path, revision: str, entry: _Entry) -> _Entry | str:
+    """The entry ``entry``'s symbolic links lead to, or why they lead nowhere readable."""
+    seen = 0
+    first = None
+    while entry.mode == _LINK_MODE:
+        link = _git(top, "cat-file", "blob", f"{revision}:{entry.path}").decode("utf-8", "replace")
+        first = first or link
+        seen += 1
+        if seen > MAX_LINKS:
+            return f"a symbolic link to {first}, then more than {MAX_LINKS} in a row (a loop?)"
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(entry.path), link))
+        if posixpath.isabs(link) or joined == ".." or joined.startswith("../"):
+            return f"a symbolic link to {first}, outside the repository"
+        found = _list(top, revision, joined, recursive=False)
+        exact = [e for e in found if e.path == joined]
+        if not exact:
+            return f"a symbolic link to {first}, which {revision} does not hold"
+        entry = exact[0]
+    return entry
+
+
+def _list(top: Path, revision: str, path: str, recursive: bool) -> list[_Entry]:
+    """The entries of ``revision`` at ``path`` (every file under it when ``recursive``)."""
+    arguments = ["ls-tree", "-z", *(["-r"] if recursive else []), revision, "--", path]
+    entries = []
+    for line in _git(top, *arguments).decode("utf-8", "surrogateescape").split("\0"):
+        if line:
+            header, _, name = line.partition("\t")
+            mode, kind, _ = header.split(" ", 2)
+            entries.append(_Entry(mode, kind, name))
+    return sorted(entries, key=lambda e: e.path)
+
+
+def _relative(path: Path, top: Path) -> str:
+    """``path`` from the top of the work tree (a symbolic link as such, not where it points)."""
+    absolute = path.absolute()
+    located = absolute.parent.resolve() / absolute.name if absolute.name else absolute.resolve()
+    if not located.is_relative_to(top):
+        raise InputError(f"{path}: not inside the git work tree {top}")
+    relative = located.relative_to(top).as_posix()
+    return "" if relative == "." else relative
 
 
 def _top(path: Path) -> Path:

@@ -4,39 +4,66 @@
 migration idempotent: a composite tool whose scripted counterpart exists with
 the same code is already migrated; one whose counterpart differs is left alone
 (never overwritten).
+
+A scripted tool vMCP would not take is kept with the reason (``problem``), so
+that nothing is checked against it: a mapping that gives a key twice (as
+yaml.v3 refuses it, ``script:`` twice included), both ``script`` and
+``scriptFile`` (THV-0051 makes them exclusive), two scripted tools of one name
+in one configuration (or two scripted definitions of one namespace and
+name), or a ``scriptFile`` outside the configuration's folder. THV-0051 gives
+``scriptFile`` as a relative path (``workflows/weather-alert.star``) and
+states no rule beyond; ours is the one ``load()`` follows for modules
+(:func:`~transpiler.filenames.inside`): the configuration's folder and below,
+no absolute path, no ``..``, no symbolic link out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from transpiler.config.model import DocumentKind
+from transpiler.config.yamlv3 import already_defined
 from transpiler.diagnostics import Diagnostic, SourceLocation
-from transpiler.inputs.yamlspan import SpanDocument, SpanKind, SpanNode
+from transpiler.filenames import inside
+from transpiler.inputs.yamlspan import SpanDocument, SpanKind, SpanNode, repeated_key
 from transpiler.reading import UnreadableFile, read_text
+
+#: Reads a script file: its text, or :class:`~transpiler.reading.UnreadableFile`.
+ScriptReader = Callable[[Path], str]
 
 
 @dataclass(frozen=True)
 class Counterpart:
     """A scripted tool: its name, its script (inline, or read from its ``scriptFile``), where it
-    is (``file:line``, and the script file), and the folder its script is in."""
+    is (``file:line``, and the script file), the folder its script is in, and why vMCP would
+    not take it (``problem``: then nothing is checked against it)."""
 
     tool: str
     script: str | None
     where: str
     folder: Path
+    problem: str | None = None
 
 
 @dataclass
 class ScriptedIndex:
-    """Scripted tools by config mapping (file, document, container) and by resource; the
-    script files that cannot be read (each an input error, as an unreadable config is)."""
+    """Scripted tools by config mapping (file, document, container) and by resource; script
+    files are read with ``read``; those that cannot be read are ``unreadable`` (each an input
+    error, as an unreadable config is)."""
 
     by_container: dict[tuple[str, int, str], dict[str, Counterpart]] = field(default_factory=dict)
     by_resource: dict[tuple[str, str], Counterpart] = field(default_factory=dict)
+    read: ScriptReader = read_text
     unreadable: list[Diagnostic] = field(default_factory=list)
+    _resources: dict[tuple[str, str], list[Counterpart]] = field(default_factory=dict)
+
+    def counterparts(self) -> Iterator[Counterpart]:
+        """Every scripted tool, configuration mappings first."""
+        for tools in self.by_container.values():
+            yield from tools.values()
+        yield from self.by_resource.values()
 
     def add_file(self, file: str, documents: Sequence[SpanDocument]) -> None:
         """Record every scripted tool of one file."""
@@ -50,39 +77,94 @@ class ScriptedIndex:
                 continue
             for container in ("", "spec.config"):
                 mapping = _at(root, container)
-                tools = mapping.get("scriptedTools") if mapping is not None else None
-                if tools is None or tools.kind is not SpanKind.SEQUENCE:
-                    continue
-                found = self.by_container.setdefault((file, document.index, container), {})
-                for item in tools.children:
-                    name = _text(item, "name")
-                    if name is not None:
-                        found.setdefault(name, self._counterpart(file, name, item))
+                if mapping is not None:
+                    found = self._container(file, mapping)
+                    if found:
+                        self.by_container[(file, document.index, container)] = found
+
+    def _container(self, file: str, mapping: SpanNode) -> dict[str, Counterpart]:
+        """The scripted tools of one configuration mapping, by name."""
+        entries = [(key, value) for key, value in mapping.pairs() if key.value == "scriptedTools"]
+        twice = None
+        if len(entries) > 1:
+            first, second = entries[0][0].line + 1, entries[1][0].line + 1
+            twice = already_defined("scriptedTools", second, first)
+        named: dict[str, list[Counterpart]] = {}
+        for _, tools in entries:
+            if tools.kind is not SpanKind.SEQUENCE:
+                continue
+            for item in tools.children:
+                name = _text(item, "name")
+                if name is not None:
+                    counterpart = self._counterpart(file, name, item)
+                    if twice is not None:
+                        counterpart = _refused(counterpart, twice)
+                    named.setdefault(name, []).append(counterpart)
+        return {name: one_of(found) for name, found in named.items()}
 
     def _definition(self, file: str, root: SpanNode) -> None:
         metadata = root.get("metadata")
         name = _text(metadata, "name") if metadata is not None else None
         namespace = (_text(metadata, "namespace") if metadata is not None else None) or "default"
         spec = root.get("spec")
-        if name is not None and spec is not None:
-            tool = _text(spec, "name") or name
-            self.by_resource.setdefault((namespace, name), self._counterpart(file, tool, spec))
+        if name is None or spec is None:
+            return
+        counterpart = self._counterpart(file, _text(spec, "name") or name, spec)
+        repeated = repeated_key(root)
+        if repeated is not None:
+            counterpart = _refused(counterpart, repeated)
+        found = self._resources.setdefault((namespace, name), [])
+        found.append(counterpart)
+        self.by_resource[(namespace, name)] = one_of(found)
 
     def _counterpart(self, file: str, tool: str, entry: SpanNode) -> Counterpart:
-        where = f"{file}:{entry.line + 1}"
+        folder = Path(file).parent
+        found = Counterpart(tool, None, f"{file}:{entry.line + 1}", folder)
+        repeated = repeated_key(entry)
+        if repeated is not None:
+            return _refused(found, repeated)
         inline = _text(entry, "script")
-        if inline is not None:
-            return Counterpart(tool, inline, where, Path(file).parent)
         script_file = _text(entry, "scriptFile")
+        if inline is not None and script_file is not None:
+            why = "it gives both script and scriptFile (THV-0051: one or the other)"
+            return _refused(found, why)
+        if inline is not None:
+            return replace(found, script=inline)
         if script_file is None:
-            return Counterpart(tool, None, where, Path(file).parent)
-        path = Path(file).parent / script_file
+            return found
+        path = inside(folder, script_file)
+        if path is None:
+            why = (
+                f"its scriptFile {script_file!r} is outside the folder of its configuration "
+                f"({folder}): a scriptFile is read from that folder and below"
+            )
+            return _refused(found, why)
         try:
-            return Counterpart(tool, read_text(path), f"{where} ({path})", path.parent)
+            text = self.read(path)
         except UnreadableFile as error:
-            diagnostic = Diagnostic("INPUT.unreadable", error.reason, SourceLocation(str(path)))
-            self.unreadable.append(diagnostic)
-            return Counterpart(tool, None, f"{where} ({path}: {error.reason})", path.parent)
+            where = SourceLocation(str(path))
+            self.unreadable.append(Diagnostic("INPUT.unreadable", error.reason, where))
+            return replace(
+                found, where=f"{found.where} ({path}: {error.reason})", folder=path.parent
+            )
+        return replace(found, script=text, where=f"{found.where} ({path})", folder=path.parent)
+
+
+def _refused(counterpart: Counterpart, why: str) -> Counterpart:
+    """``counterpart`` as vMCP would refuse it (the first reason found stays)."""
+    if counterpart.problem is not None:
+        return counterpart
+    problem = f"the scripted tool {counterpart.tool} at {counterpart.where} is not taken: {why}"
+    return replace(counterpart, script=None, problem=problem)
+
+
+def one_of(found: Sequence[Counterpart]) -> Counterpart:
+    """The scripted tool of a name; refused when there are several where one is allowed."""
+    if len(found) == 1:
+        return found[0]
+    places = ", ".join(counterpart.where for counterpart in found)
+    problem = f"scripted tool {found[0].tool} is defined {len(found)} times ({places})"
+    return replace(found[0], script=None, problem=problem)
 
 
 def _at(root: SpanNode, path: str) -> SpanNode | None:

@@ -21,6 +21,7 @@ from transpiler.config.yamlv3 import (
     MAX_DEPTH,
     YamlLimitError,
     YamlSyntaxError,
+    already_defined,
 )
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -90,6 +91,20 @@ class SpanNode:
             node = stack.pop()
             yield node
             stack.extend(reversed(node.children))
+
+
+def repeated_key(root: SpanNode) -> str | None:
+    """Where a mapping in ``root`` (itself included) gives a key twice, in yaml.v3's words
+    (:func:`~transpiler.config.yamlv3.already_defined`); None when none does."""
+    for node in root.walk():
+        seen: dict[str, SpanNode] = {}
+        for key, _ in node.pairs():
+            if key.kind is not SpanKind.SCALAR or key.value == "<<":
+                continue
+            earlier = seen.setdefault(key.value, key)
+            if earlier is not key:
+                return already_defined(key.value, key.line + 1, earlier.line + 1)
+    return None
 
 
 @dataclass(frozen=True)

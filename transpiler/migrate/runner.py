@@ -240,10 +240,10 @@ def _existing(
 ) -> ToolOutcome:
     """A tool whose scripted counterpart exists: already migrated, or in conflict with it."""
     if counterpart.script is None or not same_code(counterpart.script, emitted.script):
-        reason = (
-            f"a scripted tool of the same name ({counterpart.where}) differs from this "
-            "migration; it is left alone and the composite tool kept"
+        why = counterpart.problem or (
+            f"a scripted tool of the same name ({counterpart.where}) differs from this migration"
         )
+        reason = f"{why}; it is left alone and the composite tool kept"
         return ToolOutcome(tool, None, reason, emitted, pairing=Pairing.CONFLICT)
     if options.keep_composite:
         reason = f"scripted form at {counterpart.where}; the composite tool is kept beside it"

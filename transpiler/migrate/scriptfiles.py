@@ -5,7 +5,9 @@ A tool's file is ``<name>.star`` (the name made safe by
 content (on disk, or by another tool of this run) the next free
 ``<name>-2.star``, ``-3``... is used. An existing file with the same content
 is reused, so a second run writes nothing new. The config cites the file
-relative to the config's own directory.
+relative to the config's own directory, which must hold it: a ``scriptFile``
+is read from the config's folder and below (:func:`~transpiler.filenames.inside`),
+so a ``--script-dir`` outside it is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from transpiler.diagnostics import InputError
 from transpiler.filenames import safe_stem
 from transpiler.migrate.atomic import PlannedWrite
 from transpiler.reading import UnreadableFile, read_text
@@ -36,8 +39,14 @@ class ScriptFiles:
             if self._free(path, script):
                 break
             number += 1
+        folder = destination.resolve().parent
+        relative = os.path.relpath(path.resolve(), folder)
+        if relative == ".." or relative.startswith("../"):
+            raise InputError(
+                f"--script-dir {self.directory} is outside the folder of {destination} "
+                f"({folder}): a scriptFile is read from its config's folder and below"
+            )
         self._assigned[path] = (config, script)
-        relative = os.path.relpath(path.resolve(), destination.resolve().parent)
         return Path(relative).as_posix()
 
     def _free(self, path: Path, script: str) -> bool:

@@ -15,12 +15,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from transpiler.config.datafile import load_yaml
 from transpiler.diagnostics import InputError, SourceLocation
 from transpiler.golang.duration import parse_duration
 from transpiler.golang.values import json_numbers_as_floats
-from transpiler.reading import UnreadableFile, read_bytes
 
 DEFAULT_CLOCK_START = datetime(2026, 1, 1, tzinfo=UTC)
 MAX_SCENARIO_BYTES = 8 * 1024 * 1024
@@ -155,17 +153,7 @@ class ScenarioError(InputError):
 
 def load_scenario(path: Path) -> Scenario:
     """Read a scenario file (YAML or JSON)."""
-    try:
-        data = read_bytes(path, MAX_SCENARIO_BYTES)
-    except UnreadableFile as error:
-        raise ScenarioError(
-            f"cannot read scenario: {error.reason}", SourceLocation(str(path))
-        ) from None
-    try:
-        document = yaml.safe_load(data.decode("utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise ScenarioError(f"not valid YAML or JSON: {error}", SourceLocation(str(path))) from None
-    return scenario_from_document(document, str(path))
+    return scenario_from_document(load_yaml(path, MAX_SCENARIO_BYTES, "scenario"), str(path))
 
 
 def scenario_from_document(document: Any, source: str = "<scenario>") -> Scenario:
