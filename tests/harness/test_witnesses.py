@@ -4,6 +4,7 @@ script's, read off the runs at that site (never another class's difference)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -248,3 +249,47 @@ def test_two_choices_at_one_site_in_two_scenarios_differ(tmp_path: Path) -> None
     assert two_ways != RELEASE_SCRIPT
     classes = ("error-text", "missing-value", "skip-remaining", "value-text")
     assert _report(RELEASE, two_ways, classes, tmp_path).verdict is Verdict.DIFFERS
+
+
+TYPED = """\
+compositeTools:
+  - name: typed
+    description: Send typed values to a backend that declares their types
+    parameters:
+      type: object
+      properties:
+        count: {type: integer}
+        ratio: {type: number}
+        on: {type: boolean}
+      required: [count, ratio, on]
+    steps:
+      - id: send
+        tool: svc.typed
+        arguments: {count: "{{.params.count}}", ratio: "{{.params.ratio}}", on: "{{.params.on}}"}
+"""
+TYPED_SCHEMA = {
+    "svc.typed": {
+        "type": "object",
+        "properties": {
+            "count": {"type": "integer"},
+            "ratio": {"type": "number"},
+            "on": {"type": "boolean"},
+        },
+    }
+}
+
+
+def test_the_tools_file_is_what_the_backends_advertise(tmp_path: Path) -> None:
+    """With ``--tools``, the scenarios' backends advertise those inputSchemas, so vMCP coerces
+    the arguments by them (as the script written against them expects): the emitted script
+    passes, and argument-coercion's witness is the text vMCP could not parse."""
+    path = tmp_path / "tools.yaml"
+    path.write_text(TYPED)
+    (tool,) = load_paths([path]).tools
+    options = replace(OPTIONS, tool_schemas=TYPED_SCHEMA)
+    report = check_tool(tool, options)
+    assert report.verdict is Verdict.EQUIVALENT_EXCEPT, report.reason
+    site = _site(report, "argument-coercion")
+    assert site["variant"] == "as-is"
+    assert site["site"]["place"].startswith("arguments.")
+    assert isinstance(site["vmcp"], str) and not isinstance(site["script"], str)

@@ -245,8 +245,10 @@ class _Run:
         modules: Mapping[str, str],
         engines: tuple[str, ...],
         declared: frozenset[str],
+        input_schemas: Mapping[str, Any] | None = None,
     ) -> None:
         self.config = tool.effective
+        self.input_schemas = input_schemas or {}
         self.script = script
         self.modules = modules
         self.engines = engines
@@ -265,9 +267,23 @@ class _Run:
         #: Scenarios starlark-rust's own class excused that go.starlark.net could not confirm.
         self.unconfirmed = 0
 
+    def advertised(self, scenario: Scenario) -> Scenario:
+        """``scenario`` with each backend tool advertising the ``inputSchema`` the tools file
+        (``--tools``) gives it, as the script was written against (vMCP coerces by it)."""
+        if not self.input_schemas:
+            return scenario
+        backends = {
+            name: replace(tool, input_schema=self.input_schemas[name])
+            if tool.input_schema is None and name in self.input_schemas
+            else tool
+            for name, tool in scenario.backends.items()
+        }
+        return replace(scenario, backends=backends)
+
     def compare_all(self, scenarios: Sequence[Scenario]) -> Counterexample | None:
         """:meth:`compare` each scenario in turn, up to the first counterexample; the script
         runs on each engine in one batch."""
+        scenarios = [self.advertised(scenario) for scenario in scenarios]
         runs: dict[str, list[Trace | EngineError]] = {}
         while pending := [e for e in self.engines if e not in runs]:
             engine = pending[0]
@@ -296,6 +312,7 @@ class _Run:
         """Run both forms on every engine (the script's runs ``ran`` already, when given); the
         counterexample when no reading (:mod:`readings`) makes the model's run match the
         script's. With ``keep``, the scenario narrows the readings and may give witnesses."""
+        scenario = self.advertised(scenario)
         if keep:
             self.count += 1
         recorder = ScriptedChooser()
@@ -590,7 +607,7 @@ def check_tool(
         report.verdict, report.reason = Verdict.UNCHECKED, vacuous
         report.seconds = time.perf_counter() - started
         return report
-    run = _Run(tool, script, modules, engines, declared)
+    run = _Run(tool, script, modules, engines, declared, options.tool_schemas)
     shapes = tool_shapes(tool.effective)
     report.findings = findings(tool)
     report.counterexample = (

@@ -9,7 +9,8 @@ Elicitation answers accept with content, decline or cancel.
 
 What every script's domain notes exclude is never generated: no elicitation
 timeouts, no elicitation answer nested deeper than vMCP accepts (a client
-following MCP answers a flat form), no ``inputSchema``, no tool results
+following MCP answers a flat form), no ``inputSchema`` (``check`` gives each backend the one
+``--tools`` declares, the schema its script was written against), no tool results
 carrying both ``structuredContent`` and content items, no ``structuredContent``
 from a tool whose ``.content`` is read (:meth:`ToolShapes.success`), no
 negative zero. Delays are at most a second, clear of timeouts of minutes; a
