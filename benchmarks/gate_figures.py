@@ -111,10 +111,15 @@ def measure(corpus: Corpus, limit: int) -> str:
     return "\n".join(lines)
 
 
+#: The reason a tool vMCP itself refuses is not measured (it has no script to mutate).
+REJECTED = "not converted: vMCP rejects"
+
+
 def _survivors(results: list[ToolMutation]) -> list[str]:
-    found = []
+    rejected = sum(result.reason.startswith(REJECTED) for result in results)
+    found = [f"  - {rejected} tools vMCP rejects: not measured"] if rejected else []
     for result in results:
-        if result.reason:
+        if result.reason and not result.reason.startswith(REJECTED):
             found.append(f"  - `{result.tool}`: not measured: {result.reason}")
         for survivor in result.survivors:
             mutant = survivor.mutant
