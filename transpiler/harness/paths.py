@@ -78,14 +78,16 @@ def unexpected_answers(
     """Answers of one backend tool whose values its readers do not expect: the first
     ``expected`` answer with values of other kinds (``reshaped``), then with the fields only
     some template reads present but falsy, then with odd values (:func:`odd_values`), then
-    the first reshaped answer holding a number with its numbers as fractions."""
+    the first reshaped answer holding a number with its numbers as fractions and as
+    :data:`BIG_NUMBER`."""
     if not expected:
         return []
     trie = shapes.output_fields.get(tool, {})
     bodies = [*reshaped, *unread_falsy(expected[0], trie), *odd_values(expected[0])]
-    # and a number where a text is expected, as a fraction.
-    fractional = (_numbers(body, _below) for body in reshaped)
-    bodies += [body for body, was in zip(fractional, reshaped, strict=True) if body != was][:1]
+    # The first reshaped answer holding a number (where a text is expected): with its numbers
+    # as fractions, and as a large whole number.
+    numbered = [body for body in reshaped if _numbers(body, _below) != body][:1]
+    bodies += [_numbers(body, change) for body in numbered for change in (_below, _big)]
     return _distinct([{"results": [shapes.success(tool, body)]} for body in bodies])
 
 
@@ -159,7 +161,7 @@ def leaf_variants(body: dict[str, Any]) -> list[dict[str, Any]]:
     ``0``, ``false``); then with every number a large whole one. Fields inside list items are
     changed in the first item, fields inside JSON text in the text (which is encoded again)."""
     variants = _one_leaf_changes(body)
-    big = _numbers(body, lambda _: BIG_NUMBER)
+    big = _numbers(body, _big)
     if big != body:
         variants.append(big)
     return variants
@@ -234,7 +236,7 @@ def _mapped(
     each list, bottom up; JSON text is decoded, changed and encoded again."""
     inner = _decoded(value)
     if inner is not None:
-        return json.dumps(_mapped(inner, leaf, maps, lists))
+        return json.dumps(_mapped(inner, _whole_as_int(leaf), maps, lists))
     if isinstance(value, dict):
         return maps({k: _mapped(v, leaf, maps, lists) for k, v in value.items()})
     if isinstance(value, list):
@@ -242,10 +244,25 @@ def _mapped(
     return leaf(value)
 
 
+def _whole_as_int(leaf: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``leaf``, with a whole float it gives as an int (as JSON text writes a whole number)."""
+
+    def changed(value: Any) -> Any:
+        new = leaf(value)
+        return int(new) if isinstance(new, float) and new.is_integer() else new
+
+    return changed
+
+
 #: Appended to every free text of an odd answer: characters Go's ``json`` escapes.
 MARKUP = "<b>&"
 #: A key an odd answer adds last to every map: it sorts before the keys read.
 EARLY_KEY = "0"
+
+
+def _big(_: float) -> float:
+    """:data:`BIG_NUMBER`, for any number."""
+    return BIG_NUMBER
 
 
 def _below(number: float) -> float:
