@@ -78,16 +78,16 @@ def unexpected_answers(
     """Answers of one backend tool whose values its readers do not expect: the first
     ``expected`` answer with values of other kinds (``reshaped``), then with the fields only
     some template reads present but falsy, then with odd values (:func:`odd_values`), then
-    the first reshaped answer holding a number with its numbers as fractions and as
-    :data:`BIG_NUMBER`."""
+    the first reshaped answer holding a number inside JSON text with those numbers as
+    fractions and as :data:`BIG_NUMBER`."""
     if not expected:
         return []
     trie = shapes.output_fields.get(tool, {})
     bodies = [*reshaped, *unread_falsy(expected[0], trie), *odd_values(expected[0])]
-    # The first reshaped answer holding a number (where a text is expected): with its numbers
-    # as fractions, and as a large whole number.
-    numbered = [body for body in reshaped if _numbers(body, _below) != body][:1]
-    bodies += [_numbers(body, change) for body in numbered for change in (_below, _big)]
+    # The first reshaped answer holding a number inside JSON text (where a text is expected):
+    # with the numbers there as fractions, and as a large whole number.
+    numbered = [body for body in reshaped if _numbers_in_text(body, _below) != body][:1]
+    bodies += [_numbers_in_text(body, change) for body in numbered for change in (_below, _big)]
     return _distinct([{"results": [shapes.success(tool, body)]} for body in bodies])
 
 
@@ -224,6 +224,17 @@ def _numbers(value: Any, number: Callable[[float], float]) -> Any:
             leaf if isinstance(leaf, bool) or not isinstance(leaf, int | float) else number(leaf)
         ),
     )
+
+
+def _numbers_in_text(value: Any, number: Callable[[float], float]) -> Any:
+    """``value`` with every number inside its JSON text replaced by ``number`` of it."""
+    if _decoded(value) is not None:
+        return _numbers(value, number)
+    if isinstance(value, dict):
+        return {k: _numbers_in_text(v, number) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_numbers_in_text(item, number) for item in value]
+    return value
 
 
 def _mapped(
