@@ -42,6 +42,7 @@ from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import expected, happy_scenario
 from transpiler.harness.paths import combinations, path_of, sample_params
+from transpiler.harness.probes import probe_scenarios
 from transpiler.harness.readings import (
     SETTLE_ROUNDS,
     VMCP_CHOICE,
@@ -51,6 +52,7 @@ from transpiler.harness.readings import (
 )
 from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
 from transpiler.harness.scriptmap import script_map
+from transpiler.harness.scriptreads import ScriptReads, script_reads
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.sites import SiteValues, site_values, value_text
 from transpiler.harness.verdict import Verdict
@@ -611,7 +613,7 @@ def check_tool(
     shapes = tool_shapes(tool.effective)
     report.findings = findings(tool)
     report.counterexample = (
-        _exhaustive(run, tool, shapes, options, report)
+        _exhaustive(run, tool, shapes, options, report, script_reads(script))
         or _random(run, tool, shapes, options, emitted)
         or run.settle()
     )
@@ -713,7 +715,12 @@ def _engines(tool: LoadedTool, options: CheckOptions) -> tuple[str, ...]:
 
 
 def _exhaustive(
-    run: _Run, tool: LoadedTool, shapes: ToolShapes, options: CheckOptions, report: ToolReport
+    run: _Run,
+    tool: LoadedTool,
+    shapes: ToolShapes,
+    options: CheckOptions,
+    report: ToolReport,
+    reads: ScriptReads,
 ) -> Counterexample | None:
     call = expected(tool.effective)
     schema = tool.effective.parameters
@@ -740,6 +747,8 @@ def _exhaustive(
             if other not in tried:
                 tried.append(other)
                 chosen.append(scenario_from_document({**first, "params": other}))
+        # Then with data the script reads or compares with that the workflow never does.
+        chosen += [scenario_from_document(d) for d in probe_scenarios(first, shapes, reads)]
     return run.compare_all(chosen)
 
 

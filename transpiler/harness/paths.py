@@ -27,12 +27,14 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from transpiler.harness.shapes import ToolShapes, Trie
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.trace import Trace
+
+_T = TypeVar("_T")
 
 
 def _filled(trie: Trie, value: Any, lists: set[str], size: int) -> dict[str, Any]:
@@ -75,15 +77,21 @@ def unexpected_answers(
 ) -> list[dict[str, Any]]:
     """Answers of one backend tool whose values its readers do not expect: the first
     ``expected`` answer with values of other kinds (``reshaped``), then with the fields only
-    some template reads present but falsy."""
+    some template reads present but falsy, then with odd values (:func:`odd_values`), then
+    the first reshaped answer holding a number inside JSON text with those numbers as
+    fractions and as :data:`BIG_NUMBER`."""
     if not expected:
         return []
     trie = shapes.output_fields.get(tool, {})
-    bodies = [*reshaped, *unread_falsy(expected[0], trie)]
+    bodies = [*reshaped, *unread_falsy(expected[0], trie), *odd_values(expected[0])]
+    # The first reshaped answer holding a number inside JSON text (where a text is expected):
+    # with the numbers there as fractions, and as a large whole number.
+    numbered = [body for body in reshaped if _numbers_in_text(body, _below) != body][:1]
+    bodies += [_numbers_in_text(body, change) for body in numbered for change in (_below, _big)]
     return _distinct([{"results": [shapes.success(tool, body)]} for body in bodies])
 
 
-def _distinct(outcomes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _distinct(outcomes: list[_T]) -> list[_T]:
     return [o for i, o in enumerate(outcomes) if o not in outcomes[:i]]
 
 
@@ -151,15 +159,35 @@ BIG_NUMBER = 1_500_000.0
 def leaf_variants(body: dict[str, Any]) -> list[dict[str, Any]]:
     """``body`` with one field changed at a time: left out, null, or present but falsy (``""``,
     ``0``, ``false``); then with every number a large whole one. Fields inside list items are
-    changed in the first item."""
-    variants: list[dict[str, Any]] = []
-    for path, value in _leaves(body):
-        falsy = False if isinstance(value, bool) else 0 if isinstance(value, int | float) else ""
-        variants += [_without(body, path), _with(body, path, None), _with(body, path, falsy)]
-    big = _numbers(body, BIG_NUMBER)
+    changed in the first item, fields inside JSON text in the text (which is encoded again)."""
+    variants = _one_leaf_changes(body)
+    big = _numbers(body, _big)
     if big != body:
         variants.append(big)
     return variants
+
+
+def _one_leaf_changes(body: Any) -> list[Any]:
+    variants: list[Any] = []
+    for path, value in _leaves(body):
+        inner = _decoded(value)
+        if inner is not None:
+            variants += [_with(body, path, json.dumps(v)) for v in _one_leaf_changes(inner)]
+            continue
+        falsy = False if isinstance(value, bool) else 0 if isinstance(value, int | float) else ""
+        variants += [_without(body, path), _with(body, path, None), _with(body, path, falsy)]
+    return variants
+
+
+def _decoded(text: Any) -> Any:
+    """The non-empty map or list a JSON text holds, or None."""
+    if not isinstance(text, str) or not text.startswith(("{", "[")):
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict | list) and value else None
 
 
 def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
@@ -188,16 +216,87 @@ def _without(body: Any, path: tuple[Any, ...]) -> Any:
     return copy
 
 
-def _numbers(value: Any, number: float) -> Any:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int | float):
-        return number
+def _numbers(value: Any, number: Callable[[float], float]) -> Any:
+    """``value`` with every number (inside JSON text too) replaced by ``number`` of it."""
+    return _mapped(
+        value,
+        lambda leaf: (
+            leaf if isinstance(leaf, bool) or not isinstance(leaf, int | float) else number(leaf)
+        ),
+    )
+
+
+def _numbers_in_text(value: Any, number: Callable[[float], float]) -> Any:
+    """``value`` with every number inside its JSON text replaced by ``number`` of it."""
+    if _decoded(value) is not None:
+        return _numbers(value, number)
     if isinstance(value, dict):
-        return {k: _numbers(v, number) for k, v in value.items()}
+        return {k: _numbers_in_text(v, number) for k, v in value.items()}
     if isinstance(value, list):
-        return [_numbers(item, number) for item in value]
+        return [_numbers_in_text(item, number) for item in value]
     return value
+
+
+def _mapped(
+    value: Any,
+    leaf: Callable[[Any], Any],
+    maps: Callable[[dict[str, Any]], dict[str, Any]] = dict,
+    lists: Callable[[list[Any]], list[Any]] = list,
+) -> Any:
+    """``value`` with ``leaf`` applied to each scalar, ``maps`` to each map and ``lists`` to
+    each list, bottom up; JSON text is decoded, changed and encoded again."""
+    inner = _decoded(value)
+    if inner is not None:
+        return json.dumps(_mapped(inner, _whole_as_int(leaf), maps, lists))
+    if isinstance(value, dict):
+        return maps({k: _mapped(v, leaf, maps, lists) for k, v in value.items()})
+    if isinstance(value, list):
+        return lists([_mapped(item, leaf, maps, lists) for item in value])
+    return leaf(value)
+
+
+def _whole_as_int(leaf: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``leaf``, with a whole float it gives as an int (as JSON text writes a whole number)."""
+
+    def changed(value: Any) -> Any:
+        new = leaf(value)
+        return int(new) if isinstance(new, float) and new.is_integer() else new
+
+    return changed
+
+
+#: Appended to every free text of an odd answer: characters Go's ``json`` escapes.
+MARKUP = "<b>&"
+#: A key an odd answer adds last to every map: it sorts before the keys read.
+EARLY_KEY = "0"
+
+
+def _big(_: float) -> float:
+    """:data:`BIG_NUMBER`, for any number."""
+    return BIG_NUMBER
+
+
+def _below(number: float) -> float:
+    """Half a unit below ``number``."""
+    return number - 0.5
+
+
+def odd_values(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """``body`` with values no expected answer has: every number half a unit below itself (a
+    fraction beside a threshold a template compares with, where a whole number is expected);
+    every list of items holding its first item twice; every text ending in
+    :data:`MARKUP` and every map with :data:`EARLY_KEY` added last (its keys then not in
+    sorted order)."""
+    variants = [
+        _numbers(body, _below),
+        _mapped(body, lambda v: v, lists=lambda items: items[:1] * 2 if items else items),
+        _mapped(
+            body,
+            lambda v: v + MARKUP if isinstance(v, str) else v,
+            maps=lambda m: {**m, EARLY_KEY: "x"} if m else m,
+        ),
+    ]
+    return [v for v in variants if v != body]
 
 
 def elicitation_outcomes(shapes: ToolShapes) -> list[list[dict[str, Any]]]:
@@ -205,11 +304,21 @@ def elicitation_outcomes(shapes: ToolShapes) -> list[list[dict[str, Any]]]:
     if not shapes.elicitation_steps:
         return [[]]
     literals = shapes.literals or ["x"]
-    accepted = {
+    accepted: dict[str, Any] = {
         "action": "accept",
         "content": _filled(shapes.elicitation_fields, literals[0], set(), 1),
     }
-    return [[accepted], [{"action": "decline"}], [{"action": "cancel"}]]
+    outcomes = [[accepted], [{"action": "decline"}], [{"action": "cancel"}]]
+    # Then each elicitation accepted with each value its schema offers (enum values, both
+    # booleans), one property at a time, every other elicitation answered as usual.
+    for index, choices in enumerate(shapes.elicitation_choices):
+        for name, values in choices.items():
+            for value in values:
+                content = {**accepted["content"], name: value}
+                if content != accepted["content"]:
+                    chosen = {"action": "accept", "content": content}
+                    outcomes.append([*[accepted] * index, chosen, accepted])
+    return _distinct(outcomes)
 
 
 def combinations(

@@ -41,6 +41,8 @@ class ToolShapes:
     collection_fields: dict[str, set[str]] = field(default_factory=dict)
     elicitation_fields: Trie = field(default_factory=dict)
     elicitation_steps: list[str] = field(default_factory=list)
+    #: Each elicitation's schema choices: property -> every enum value (a boolean: both).
+    elicitation_choices: list[dict[str, list[Any]]] = field(default_factory=list)
     literals: list[str] = field(default_factory=list)
     retried_tools: set[str] = field(default_factory=set)
     content_tools: set[str] = field(default_factory=set)
@@ -73,6 +75,7 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
         )
         if step.effective_type == STEP_ELICITATION:
             shapes.elicitation_steps.append(step.id)
+            shapes.elicitation_choices.append(_choices(step.schema))
         elif called:
             tool_of[step.id] = called
             if called not in shapes.tools:
@@ -100,6 +103,21 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
         literals.update(match.group(1) for match in _LITERAL.finditer(site.text))
     shapes.literals = sorted(literals)
     return shapes
+
+
+def _choices(schema: Any) -> dict[str, list[Any]]:
+    """Every value an elicitation schema offers of each property with a choice: an enum's
+    values, a boolean's both."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    choices: dict[str, list[Any]] = {}
+    for name, spec in (properties or {}).items():
+        if not isinstance(spec, dict):
+            continue
+        if isinstance(spec.get("enum"), list) and spec["enum"]:
+            choices[str(name)] = list(spec["enum"])
+        elif spec.get("type") == "boolean":
+            choices[str(name)] = [True, False]
+    return choices
 
 
 def content_tools(tool: CompositeToolConfig, edges: tuple[DataflowEdge, ...]) -> set[str]:
