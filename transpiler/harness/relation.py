@@ -213,7 +213,7 @@ def distance(composite: Trace, script: Trace) -> int:
     if ours.outcome == theirs.outcome == "error" and not composite.any_error_text:
         far += ours.error != theirs.error
     if ours.outcome == theirs.outcome == "success":
-        far += _leaves_apart(
+        far += leaves_apart(
             plain_json(composite.client_result.get("structuredContent")),
             plain_json(script.client_result.get("structuredContent")),
         )
@@ -233,16 +233,16 @@ def _calls_apart(only_ours: Counter[str], only_theirs: Counter[str]) -> int:
             far += 100
         else:
             theirs.remove(partner)
-            far += _leaves_apart(call[1], partner[1])
+            far += leaves_apart(call[1], partner[1])
     return far + 100 * len(theirs)
 
 
-def _leaves_apart(left: Any, right: Any) -> int:
+def leaves_apart(left: Any, right: Any) -> int:
     """The JSON leaves in which two values differ (numbers by value)."""
     if isinstance(left, dict) and isinstance(right, dict):
-        return sum(_leaves_apart(left.get(k), right.get(k)) for k in left.keys() | right.keys())
+        return sum(leaves_apart(left.get(k), right.get(k)) for k in left.keys() | right.keys())
     if isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
-        return sum(map(_leaves_apart, left, right))
+        return sum(map(leaves_apart, left, right))
     return int(canonical(left) != canonical(right))
 
 

@@ -35,7 +35,7 @@ from typing import Any, Final
 
 from transpiler.composite.quirks import NULL_PLACE_SUFFIX
 from transpiler.composite.variants import SiteKey
-from transpiler.harness.relation import canonical, outcome_class, unwrapped_error
+from transpiler.harness.relation import canonical, leaves_apart, outcome_class, unwrapped_error
 from transpiler.sim.trace import CallRecord, Trace, plain_json
 
 #: What the values are when they are the run's outcome.
@@ -208,19 +208,11 @@ def _paired_calls(script: Trace, wanted: Sequence[CallRecord]) -> list[CallRecor
     for call in wanted:
         same = [c for c in pool if c.tool == call.tool and c.attempt == call.attempt]
         if same:
-            nearest = min(same, key=lambda c: _apart(plain_json(c.args), plain_json(call.args)))
+            wanted = plain_json(call.args)
+            nearest = min(same, key=lambda c: leaves_apart(plain_json(c.args), wanted))
             pool.remove(nearest)
             paired.append(nearest)
     return paired
-
-
-def _apart(left: Any, right: Any) -> int:
-    """The JSON leaves in which two values differ."""
-    if isinstance(left, dict) and isinstance(right, dict):
-        return sum(_apart(left.get(k), right.get(k)) for k in left.keys() | right.keys())
-    if isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
-        return sum(map(_apart, left, right))
-    return int(canonical(left) != canonical(right))
 
 
 def _argument(calls: Sequence[CallRecord], path: list[str]) -> Any:
