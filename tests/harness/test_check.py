@@ -279,3 +279,24 @@ def test_an_exact_for_each_under_abort_declares_the_parallel_cap() -> None:
     report = check_tool(loop, CheckOptions(examples=60, style="exact", engines=("rust",)))
     assert report.verdict is Verdict.EQUIVALENT_EXCEPT
     assert set(report.witnesses) == {"parallel-cap"}
+
+
+def test_no_progress_bar_in_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Off a terminal (a CI log), check prints no progress bar: only the report's lines."""
+    code = main(
+        [
+            "check",
+            str(CORPUS / "goldens"),
+            "--examples",
+            "10",
+            "--paths",
+            "8",
+            "--jobs",
+            "1",
+            "--counterexamples",
+            str(tmp_path),
+        ]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.out
+    assert "[#" not in captured.err and "[." not in captured.err, captured.err

@@ -199,13 +199,15 @@ def run(args: argparse.Namespace) -> int:
     total = len(selected)
 
     def progress(number: int, report: ToolReport) -> None:
+        """A bar on a terminal; a log (CI) gets the per-tool lines of the report alone."""
         width = 30
         done = width * number // max(total, 1)
         bar = "#" * done + "." * (width - done)
         name = one_line(report.tool)
         print(f"[{bar}] {number}/{total} {one_line(str(report.verdict))}: {name}", file=sys.stderr)
 
-    reports = check_all(selected, request, options, args.jobs, progress, since)
+    shown = progress if sys.stderr.isatty() else None
+    reports = check_all(selected, request, options, args.jobs, shown, since)
     directory = Path(args.counterexamples)
     for report in reports:
         if report.counterexample is not None:
