@@ -29,6 +29,25 @@ def test_dry_run_prints_the_diff_and_the_summary_and_writes_nothing(
     assert "dry run, nothing written" in out
 
 
+def test_check_exits_1_while_changes_are_pending(
+    write_file: WriteFile, tmp_path: Path, capsys: pytest.CaptureFixture[str], certify: list[str]
+) -> None:
+    """``--check`` is a dry run with a "changes pending" exit: 1 while a file would be written,
+    0 once the migration is written."""
+    path = write_file("gw.yaml", SMALL_CONFIG)
+    before = snapshot(tmp_path)
+    assert main(["migrate", str(path), "--check", "--no-diff"]) == 1
+    assert "changes pending" in capsys.readouterr().err
+    assert snapshot(tmp_path) == before
+    assert main(["migrate", str(path), "--write", "--no-backup", "--no-diff"]) == 0
+    capsys.readouterr()
+    assert main(["migrate", str(path), "--check", "--no-diff"]) == 0
+    assert "changes pending" not in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        main(["migrate", str(path), "--check", "--write"])
+    assert refused.value.code == 2
+
+
 def test_output_is_deterministic(
     write_file: WriteFile, capsys: pytest.CaptureFixture[str], certify: list[str]
 ) -> None:

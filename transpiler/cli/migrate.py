@@ -25,15 +25,23 @@ def register(subparsers: Any) -> None:
             "VirtualMCPCompositeToolDefinition -> VirtualMCPScriptedToolDefinition, "
             "compositeToolRefs -> scriptedToolRefs). Without --write, print the diff and an "
             "audit summary and change nothing. Exit 0 when every tool is migrated and "
-            "certified, 1 when one is not, 2 when an input cannot be read."
+            "certified, 1 when one is not (or, with --check, when a file would be written), 2 "
+            "when an input cannot be read."
         ),
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
-    parser.add_argument(
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
         "--write",
         action="store_true",
         help="apply the changes atomically (a file whose tools are not all certified is left "
         "alone)",
+    )
+    mode.add_argument(
+        "--check",
+        action="store_true",
+        help="a dry run that exits 1 when a file would be written (changes pending), as "
+        "`ruff format --check` does",
     )
     parser.add_argument(
         "--force",
@@ -106,4 +114,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(summary_text(report))
     if report.unreadable:
         return EXIT_INPUT
+    if args.check and unified_diff(report):
+        print("changes pending: migrate --write would write the files above", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK if report.complete else EXIT_FAILED
