@@ -71,7 +71,8 @@ class Toolchain:
 
 
 def cache_dir() -> Path:
-    """Where built programs live: ``$TRANSPILER_CACHE``, else ``~/.cache/vmcp-transpiler``."""
+    """Where the project keeps what it makes outside the work tree (built programs, the
+    scenarios ``check`` saves): ``$TRANSPILER_CACHE``, else ``~/.cache/vmcp-transpiler``."""
     configured = os.environ.get("TRANSPILER_CACHE")
     if configured:
         return Path(configured)

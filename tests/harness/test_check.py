@@ -300,3 +300,26 @@ def test_no_progress_bar_in_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[
     captured = capsys.readouterr()
     assert code == 0, captured.out
     assert "[#" not in captured.err and "[." not in captured.err, captured.err
+
+
+def test_counterexamples_go_to_the_cache_not_the_work_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --counterexamples, a differing scenario is saved under the cache directory
+    (outside the work tree) and its path printed; nothing is written where check runs."""
+    work, cache = tmp_path / "work", tmp_path / "cache"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("TRANSPILER_CACHE", str(cache))
+    script = work / "wrong.star"
+    script.write_text('def run(params):\n    return call_tool("cmdb.export_assets", {})\n')
+    config = CORPUS / "example" / "vmcp-config.yaml"
+    options = ["--examples", "4", "--paths", "4", "--jobs", "1"]
+    pair = ["--tool", "sync_inventory", "--script", str(script)]
+    code = main(["check", str(config), *pair, *options])
+    out = capsys.readouterr().out
+    assert code == 1
+    saved = sorted((cache / "counterexamples").iterdir())
+    assert [path.name for path in saved] == ["sync_inventory.rust.scenario.yaml"]
+    assert f"scenario saved to {saved[0]}" in out
+    assert sorted(path.name for path in work.iterdir()) == ["wrong.star"]

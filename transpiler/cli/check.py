@@ -22,6 +22,7 @@ from transpiler.deviations import CLASSES
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
+from transpiler.gobuild import cache_dir
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
 from transpiler.harness.gate import check_all, parse_shard, select
 from transpiler.harness.reports import (
@@ -91,8 +92,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--counterexamples",
         metavar="DIR",
-        default="counterexamples",
-        help="where scenarios that show a difference are saved (default: counterexamples/)",
+        help="where scenarios that show a difference are saved (default: counterexamples/ "
+        "under the cache directory, $TRANSPILER_CACHE or ~/.cache/vmcp-transpiler, outside "
+        "the work tree; each saved path is printed)",
     )
     add_format_option(parser)
     parser.set_defaults(handler=run)
@@ -188,6 +190,10 @@ def request_from(args: argparse.Namespace) -> Request:
     return Request(config, baseline, args.script, args.tool, tuple(library))
 
 
+#: The cache's folder for the scenarios that show a difference, when no folder is given.
+COUNTEREXAMPLES = "counterexamples"
+
+
 def run(args: argparse.Namespace) -> int:
     """Pair, check, report."""
     options = options_from(args)
@@ -208,7 +214,11 @@ def run(args: argparse.Namespace) -> int:
 
     shown = progress if sys.stderr.isatty() else None
     reports = check_all(selected, request, options, args.jobs, shown, since)
-    directory = Path(args.counterexamples)
+    directory = (
+        Path(args.counterexamples)
+        if args.counterexamples is not None
+        else cache_dir() / COUNTEREXAMPLES
+    )
     for report in reports:
         if report.counterexample is not None:
             report.counterexample.saved_to = save_counterexample(
