@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -132,3 +134,30 @@ def test_json_configs_are_reported_not_converted(
     assert "ping: not converted: migrate cannot rewrite its YAML: the tool is written in flow" in (
         capsys.readouterr().out
     )
+
+
+def _git(repository: Path, *arguments: str) -> None:
+    identity = ["-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "-C", str(repository), *identity, *arguments], check=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="LOUD SKIP: git is missing")
+def test_git_is_the_backup_of_a_committed_file(
+    write_file: WriteFile, tmp_path: Path, capsys: pytest.CaptureFixture[str], certify: list[str]
+) -> None:
+    """In a git work tree, a file git holds as it is gets no `.orig` (git is its backup); a file
+    with uncommitted changes keeps one, and `--backup` asks for one anyway."""
+    committed = write_file("committed.yaml", SMALL_CONFIG)
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "committed.yaml")
+    _git(tmp_path, "commit", "-qm", "composite")
+    edited = write_file("edited.yaml", SMALL_CONFIG)  # never committed
+    assert main(["migrate", str(committed), str(edited), "--write", "--no-diff"]) == 0
+    assert not (tmp_path / "committed.yaml.orig").exists()
+    assert (tmp_path / "edited.yaml.orig").read_text() == SMALL_CONFIG
+    again = write_file("again.yaml", SMALL_CONFIG)
+    _git(tmp_path, "add", "again.yaml")
+    _git(tmp_path, "commit", "-qm", "another")
+    assert main(["migrate", str(again), "--write", "--no-diff", "--backup", ".bak"]) == 0
+    assert (tmp_path / "again.yaml.bak").read_text() == SMALL_CONFIG
+    capsys.readouterr()

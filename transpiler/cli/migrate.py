@@ -79,8 +79,8 @@ def register(subparsers: Any) -> None:
     backup.add_argument(
         "--backup",
         metavar="SUFFIX",
-        default=".orig",
-        help="keep each rewritten input as FILE+SUFFIX (default: .orig; never overwritten)",
+        help="keep each rewritten input as FILE+SUFFIX, never overwritten (default: .orig, "
+        "except for a file git holds as it is: git is its backup)",
     )
     backup.add_argument(
         "--no-backup", action="store_true", help="rewrite in place without keeping the originals"
@@ -89,6 +89,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-diff", action="store_true", help="print the summary only")
     add_format_option(parser)
     parser.set_defaults(handler=run)
+
+
+#: The backup suffix when none is asked for.
+DEFAULT_BACKUP = ".orig"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
         script_dir=args.script_dir,
         library_dir=args.library_dir,
         out_dir=args.out,
-        backup_suffix=None if args.no_backup else args.backup,
+        backup_suffix=None if args.no_backup else args.backup or DEFAULT_BACKUP,
+        git_is_backup=args.backup is None,
         check=options_from(args),
     )
     report = migrate(args.paths, options)

@@ -129,6 +129,18 @@ def _top(path: Path) -> Path:
     return Path(_git(folder, "rev-parse", "--show-toplevel").decode("utf-8").strip())
 
 
+def committed_in_git(path: Path) -> bool:
+    """Whether git holds ``path`` as it is now: tracked, with no change since the last commit
+    (False where there is no git, no work tree, or git cannot say)."""
+    try:
+        folder = path.resolve().parent
+        listed = _git(folder, "ls-files", "--error-unmatch", "--", path.name)
+        status = _git(folder, "status", "--porcelain", "--", path.name)
+    except (InputError, OSError):
+        return False
+    return bool(listed.strip()) and not status.strip()
+
+
 def _git(where: Path, *arguments: str) -> bytes:
     try:
         done = subprocess.run(

@@ -28,6 +28,7 @@ from transpiler.emit.report import EmitResult
 from transpiler.harness.check import CheckOptions
 from transpiler.harness.verdict import Verdict
 from transpiler.inputs.files import BOM, Inputs, SourceFile, read_inputs
+from transpiler.inputs.git import committed_in_git
 from transpiler.inputs.scripted import Counterpart, same_code
 from transpiler.inputs.textspan import Splice, Unrewritable, apply_splices
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind
@@ -61,7 +62,15 @@ class MigrateOptions:
     library_dir: Path | None = None
     out_dir: Path | None = None
     backup_suffix: str | None = ".orig"
+    #: Keep no backup of a file git holds as it is (git is its backup); ``--backup`` overrides.
+    git_is_backup: bool = False
     check: CheckOptions = field(default_factory=CheckOptions)
+
+    def backup_for(self, path: Path) -> str | None:
+        """The suffix of ``path``'s backup, or None for none."""
+        if self.backup_suffix and self.git_is_backup and committed_in_git(path):
+            return None
+        return self.backup_suffix
 
 
 class FileStatus(StrEnum):
@@ -138,7 +147,7 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
     cleaned: list[Path] = []
     if write:
         cleaned = remove_stale(_directories(inputs, results, options, library))
-        extra = library.writes(options.force, options.backup_suffix) if library else []
+        extra = library.writes(options.force, options.backup_for(library.path)) if library else []
         write_all([*scripts.writes(), *writes, *extra])
     notes = (*inputs.load.unreadable, *inputs.load.errors, *inputs.load.notes)
     return MigrationReport(
@@ -491,8 +500,9 @@ def _planned(source: SourceFile, result: FileResult, options: MigrateOptions) ->
     assert result.after is not None and result.destination is not None
     in_place = options.out_dir is None
     backup = None
-    if in_place and options.backup_suffix:
-        backup = source.path.with_name(source.path.name + options.backup_suffix)
+    suffix = options.backup_for(source.path) if in_place else None
+    if suffix:
+        backup = source.path.with_name(source.path.name + suffix)
     content = (BOM if source.bom else b"") + result.after.encode("utf-8")
     try:
         expected = source.data if in_place else result.destination.read_bytes()
