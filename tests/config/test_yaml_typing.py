@@ -144,3 +144,18 @@ def test_floats_truncate_into_int_fields() -> None:
         b"compositeTools:\n  - name: t\n    steps: [{id: a, type: forEach, maxParallel: 2.9}]\n"
     )
     assert load.tools[0].config.steps[0].max_parallel == 2
+
+
+def test_a_snake_case_key_gets_the_camel_case_vmcp_reads() -> None:
+    """vMCP refuses `composite_tools` as an unknown field (its words stay as they are); a note
+    beside it names the key it reads, `compositeTools`. A key with no such twin gets none."""
+    text = "composite_tools: []\nbogus_key: 1\n"
+    report = validate(load_bytes(text.encode(), "c.yaml"))
+    diagnostics = report.units[0].diagnostics
+    notes = [d for d in diagnostics if d.rule == "LOAD.snakeCase"]
+    assert [(d.location.line, "compositeTools" in d.message) for d in notes] == [(1, True)]
+    unknown = [d.message for d in diagnostics if d.rule == "P1.S7.unknownField"]
+    assert unknown == [
+        "field composite_tools not found in type config.Config",
+        "field bogus_key not found in type config.Config",
+    ]

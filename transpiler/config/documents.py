@@ -108,6 +108,16 @@ def read_vmcp_config(
             decoder.string(value)
         elif key not in CONFIG_KEYS:
             decoder.type_error(key_node, f"field {key} not found in type config.Config")
+            camel = _camel_case(key)
+            if camel != key and camel in CONFIG_KEYS:
+                message = (
+                    f"vMCP's config keys are camelCase: {camel}, not {key} (the legacy "
+                    "snake_case layout is not read)"
+                )
+                where = builder.location(key_node)
+                diagnostics.append(
+                    Diagnostic("LOAD.snakeCase", message, where, Severity.NOTE, phase="P1")
+                )
     return ConfigUnit(
         DocumentKind.VMCP_CONFIG,
         file,
@@ -225,3 +235,9 @@ def read_server(
         namespace=namespace,
     )
     return ServerDocument(unit, tuple(refs))
+
+
+def _camel_case(key: str) -> str:
+    """``composite_tools`` as vMCP's keys are written: ``compositeTools``."""
+    head, *rest = key.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)

@@ -153,6 +153,10 @@ RULES: Final = MappingProxyType(
             "P1",
             "warning: compositeToolRefs in a CLI config cannot be resolved",
         ),
+        "LOAD.snakeCase": (
+            "P1",
+            "note: a top-level key in snake_case (the legacy layout) whose camelCase vMCP reads",
+        ),
         "LOAD.fragment": ("load", "a step list, not a composite tool: skipped"),
         "LOAD.snippet": ("load", "a manifest snippet without apiVersion/kind, read by its shape"),
         "LOAD.skipped": ("load", "a document with no composite tools: skipped"),
