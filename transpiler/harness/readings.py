@@ -235,14 +235,17 @@ class Readings:
         if first is not None:
             self._memo[(id(scenario), frozenset())] = (scenario, first)
         hints = {site: c for site, c in self.hint.items() if site not in reading}
-        if hints:
-            hinted = self._run(scenario, {**reading, **hints})
+        hinted = self._run(scenario, {**reading, **hints}) if hints else None
+        kept = {}
+        if hinted is not None:
             reached = set(self._sites(hinted))
             kept = {site: c for site, c in hints.items() if site in reached}
-            if kept:  # a site the run never reached changes nothing in it
+            if kept:
                 with_hints = {**reading, **kept}
                 yield with_hints, hinted, self._open(hinted, with_hints)
-        trace = self._run(scenario, current)
+        # A site the run never reached changes nothing in it: with no hint reached, the
+        # hinted run is the run under ``reading``.
+        trace = hinted if hinted is not None and not kept else self._run(scenario, current)
         runs = 1
         open_sites = self._open(trace, current)
         yield current, trace, open_sites
