@@ -38,6 +38,7 @@ def _run(text: str, a: Any, chosen: Mapping[SiteKey, str]) -> Trace:
     backends = {
         "svc.a": {"results": [{"structuredContent": a}]},
         "svc.b": {"results": [{"structuredContent": {}}]},
+        "svc.c": {"results": [{"structuredContent": {}}]},
     }
     return run_composite(tool(text), scenario(backends=backends), variants=Variants(chosen))
 
@@ -307,14 +308,7 @@ steps:
 
 
 def _continuing(text: str, a: Any, chosen: Mapping[SiteKey, str]) -> Trace:
-    backends = {
-        "svc.a": {"results": [{"structuredContent": a}]},
-        "svc.b": {"results": [{"structuredContent": {}}]},
-        "svc.c": {"results": [{"structuredContent": {}}]},
-    }
-    return run_composite(
-        tool(CONTINUING % text), scenario(backends=backends), variants=Variants(chosen)
-    )
+    return _run(CONTINUING % text, a, chosen)
 
 
 #: Go's ``eq`` of a JSON number and an integer literal is a type error; Starlark's ``==`` is not.

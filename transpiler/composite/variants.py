@@ -250,7 +250,7 @@ def json_text(value: Any) -> str:
 
 
 #: ``json-text: encode``: the ``json`` function as a script's ``json.encode`` writes it.
-STARLARK_JSON: Final[Mapping[str, Callable[..., Any]]] = {"json": lambda value: json_text(value)}
+STARLARK_JSON: Final[Mapping[str, Callable[..., Any]]] = {"json": json_text}
 
 
 def _json_string(text: str) -> str:
