@@ -93,3 +93,55 @@ def test_the_starlark_form_reports_an_unreadable_script(capsys: pytest.CaptureFi
         capsys, "--form", "starlark", "x.star", "--scenario", str(SECTION / "tied.scenario.yaml")
     )
     assert code == 2 and "cannot read script x.star" in err
+
+
+def test_starlark_form_runs_the_scripted_tool_a_migration_wrote(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    section = SCENARIOS / "C_params"
+    config = tmp_path / "tools.yaml"
+    config.write_text((section / "tools.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["migrate", str(config), "--write"]) == 0
+    capsys.readouterr()
+    scenario = str(section / "defaults_applied.scenario.yaml")
+    code, out, _ = run(capsys, "--form", "starlark", str(config), "--scenario", scenario)
+    trace = json.loads(out)
+    composite_run = ("--form", "composite", str(section / "tools.yaml"), "--scenario", scenario)
+    _, composite, _ = run(capsys, *composite_run)
+    assert code == 0 and trace["form"] == "starlark"
+    assert trace["output"] == json.loads(composite)["output"]
+
+
+def test_starlark_form_takes_the_entry_s_script_file_and_timeout(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "slow.star").write_text(
+        'def run(params):\n    return call_tool("slow.tool", {})\n', encoding="utf-8"
+    )
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        "scriptedTools:\n  - name: slow\n    timeout: 1s\n    scriptFile: slow.star\n",
+        encoding="utf-8",
+    )
+    scenario = tmp_path / "slow.scenario.yaml"
+    scenario.write_text(
+        "tool: slow\nbackends:\n  slow.tool:\n    results:\n"
+        "    - structuredContent: {done: true}\n      delay: 5s\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "--form", "starlark", str(config), "--scenario", str(scenario))
+    timed_out = json.loads(out)
+    code_long, out_long, _ = run(
+        capsys, "--form", "starlark", str(config), "--scenario", str(scenario), "--timeout", "1m"
+    )
+    assert code == code_long == 0
+    assert timed_out["outcome"] == "error" and json.loads(out_long)["output"] == {"done": True}
+
+
+def test_starlark_form_on_a_composite_only_config_names_the_other_form(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    scenario = str(SECTION / "last_step.scenario.yaml")
+    code, out, err = run(capsys, "--form", "starlark", TOOLS, "--scenario", scenario)
+    assert code == 2 and not out
+    assert "no scripted tool" in err and "--form composite runs it" in err

@@ -2,8 +2,10 @@
 
 ``--form composite CONFIG`` runs a composite tool with the model of vMCP's
 workflow engine; ``--form starlark SCRIPT.star --engine rust|go`` runs a
-scripted tool on starlark-rust or go.starlark.net, its ``load()`` calls
-resolved in the ``--library-path`` directories. A failing
+script on starlark-rust or go.starlark.net, its ``load()`` calls resolved in
+the ``--library-path`` directories; ``--form starlark CONFIG`` runs the
+scripted tool of that name (``--tool``, or the scenario's) in a
+configuration, as ``migrate`` writes it, with its ``timeout``. A failing
 workflow still exits 0: the trace says ``outcome: error``. Unreadable input,
 or a config vMCP would refuse to start with, exits 2.
 """
@@ -18,10 +20,12 @@ from typing import Any
 
 from transpiler.cli.common import EXIT_OK, print_json
 from transpiler.composite import run_composite_schedules
-from transpiler.config.loader import LoadedTool, load_paths
+from transpiler.config.loader import SUFFIXES, LoadedTool, load_paths
 from transpiler.config.validate import validate
 from transpiler.diagnostics import InputError
 from transpiler.golang.duration import parse_duration
+from transpiler.inputs.files import read_inputs
+from transpiler.pairs import Script, scripts_of
 from transpiler.reading import UnreadableFile, read_text
 from transpiler.sim.scenario import Scenario, load_scenario
 from transpiler.sim.schedule import parse_schedule
@@ -50,8 +54,13 @@ def register(subparsers: Any) -> None:
         "2 when an input cannot be read or vMCP would not run the tool.",
     )
     parser.add_argument("--form", choices=sorted(FORMS), required=True, help="which form to run")
-    parser.add_argument("source", metavar="CONFIG", help="the composite config (or the script)")
-    parser.add_argument("--tool", help="the composite tool's name (default: the scenario's)")
+    parser.add_argument(
+        "source",
+        metavar="CONFIG",
+        help="the configuration (for --form starlark, a configuration with scripted tools or a "
+        "script file)",
+    )
+    parser.add_argument("--tool", help="the tool's name (default: the scenario's)")
     parser.add_argument("--scenario", required=True, help="scenario file (YAML or JSON)")
     parser.add_argument(
         "--schedule",
@@ -171,30 +180,63 @@ def _select_tool(source: str, name: str | None) -> LoadedTool:
 
 def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Trace]:
     path = Path(args.source)
-    try:
-        script = read_text(path)
-    except UnreadableFile as error:
-        raise InputError(f"cannot read script {path}: {error.reason}") from None
+    if path.suffix in SUFFIXES:
+        script, timeout = _scripted_tool(args, args.tool or scenario.tool)
+    else:
+        try:
+            text = read_text(path)
+        except UnreadableFile as error:
+            raise InputError(f"cannot read script {path}: {error.reason}") from None
+        library = [Path(directory) for directory in args.library_path]
+        script = Script(text, path.name, library_modules(library))
+        timeout = args.timeout
     if args.schedule != "canonical":
         print("note: a script runs deterministically; --schedule is ignored", file=sys.stderr)
-    timeout_ns = parse_duration(args.timeout) if args.timeout else 0
-    modules = library_modules([Path(directory) for directory in args.library_path])
+    timeout_ns = parse_duration(timeout) if timeout else 0
     if args.memory_limit <= 0 or args.time_limit <= 0:
         raise InputError("--memory-limit and --time-limit must be positive")
     limits = ScriptLimits(int(args.memory_limit * 2**20), args.time_limit)
     try:
         trace = run_starlark(
-            script,
+            script.text,
             scenario,
             engine=args.engine,
             timeout_ns=timeout_ns,
-            filename=path.name,
-            modules=modules,
+            filename=script.where,
+            modules=script.modules,
             limits=limits,
         )
     except ScriptLimitExceeded as exceeded:
-        raise EngineError(f"{path}: {exceeded}") from None
+        raise EngineError(f"{script.where}: {exceeded}") from None
     return [trace]
+
+
+def _scripted_tool(args: argparse.Namespace, name: str | None) -> tuple[Script, str | None]:
+    """The script of the scripted tool ``name`` in the configuration, and its timeout
+    (``--timeout`` wins over the entry's)."""
+    inputs = read_inputs([args.source])
+    found = list(inputs.scripted.counterparts())
+    if name is not None:
+        found = [counterpart for counterpart in found if counterpart.tool == name]
+    if not found:
+        known = ", ".join(sorted(c.tool for c in inputs.scripted.counterparts())) or "none"
+        wanted = f"named {name!r} " if name is not None else ""
+        composite = inputs.load is not None and any(
+            tool.config.name == name or name is None for tool in inputs.load.tools
+        )
+        hint = "; it is a composite tool there: --form composite runs it" if composite else ""
+        raise InputError(f"no scripted tool {wanted}in {args.source} (found: {known}){hint}")
+    if len(found) > 1:
+        raise InputError(f"{args.source} defines {len(found)} scripted tools: name one with --tool")
+    counterpart = found[0]
+    if counterpart.problem is not None:
+        raise InputError(counterpart.problem)
+    loaded = scripts_of(inputs, args.library_path).get(counterpart.where)
+    if isinstance(loaded, UnreadableFile):
+        raise InputError(f"{counterpart.where}: cannot read a module it loads: {loaded.reason}")
+    if loaded is None:
+        raise InputError(f"{counterpart.where}: the scripted tool {counterpart.tool} has no script")
+    return loaded, args.timeout or counterpart.timeout
 
 
 #: Every runnable form; the Starlark form registers here.

@@ -37,14 +37,15 @@ ScriptReader = Callable[[Path], str]
 @dataclass(frozen=True)
 class Counterpart:
     """A scripted tool: its name, its script (inline, or read from its ``scriptFile``), where it
-    is (``file:line``, and the script file), the folder its script is in, and why vMCP would
-    not take it (``problem``: then nothing is checked against it)."""
+    is (``file:line``, and the script file), the folder its script is in, why vMCP would not
+    take it (``problem``: then nothing is checked against it), and its ``timeout`` as written."""
 
     tool: str
     script: str | None
     where: str
     folder: Path
     problem: str | None = None
+    timeout: str | None = None
 
 
 @dataclass
@@ -119,7 +120,8 @@ class ScriptedIndex:
 
     def _counterpart(self, file: str, tool: str, entry: SpanNode) -> Counterpart:
         folder = Path(file).parent
-        found = Counterpart(tool, None, f"{file}:{entry.line + 1}", folder)
+        place = f"{file}:{entry.line + 1}"
+        found = Counterpart(tool, None, place, folder, timeout=_text(entry, "timeout"))
         repeated = repeated_key(entry)
         if repeated is not None:
             return _refused(found, repeated)
