@@ -4,6 +4,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
+from typing import Final
+
+#: What each phase a diagnostic names is: where vMCP (or Kubernetes, or our reader)
+#: decides it.
+PHASES: Final = MappingProxyType(
+    {
+        "load": "reading the file, before vMCP sees it",
+        "admission": "Kubernetes admission, kubectl apply",
+        "operator": "the operator's reconcile",
+        "P1": "config load",
+        "P2": "config validation",
+        "P3": "conversion to engine types, at vmcp serve",
+        "P4": "engine validation, at vmcp serve",
+        "P5": "the advertise/call gate, per request",
+        "P6": "execution, per call",
+    }
+)
+
+
+def phase_text(phase: str) -> str:
+    """A phase with what it is: ``P2 (config validation)``."""
+    meaning = PHASES.get(phase)
+    return f"{phase} ({meaning})" if meaning is not None else phase
 
 
 @dataclass(frozen=True, order=True)
@@ -35,8 +59,7 @@ class Severity(StrEnum):
 class Diagnostic:
     """One finding about the input, with a stable rule id and where it was found.
 
-    ``phase`` names the vMCP processing phase that decides it (P1..P7, see the
-    README), so a user can tell "`thv vmcp validate` rejects" from "`serve`
+    ``phase`` names the vMCP processing phase that decides it (:data:`PHASES`), so a user can tell "`thv vmcp validate` rejects" from "`serve`
     rejects at start-up".
     """
 

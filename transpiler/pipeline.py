@@ -16,7 +16,13 @@ from enum import StrEnum
 
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import PhaseVerdict, UnitReport, ValidationReport
-from transpiler.diagnostics import Diagnostic, Severity, SourceLocation, TranspilerError
+from transpiler.diagnostics import (
+    Diagnostic,
+    Severity,
+    SourceLocation,
+    TranspilerError,
+    phase_text,
+)
 from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult, Note
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
@@ -157,7 +163,7 @@ def rejection(tool: LoadedTool, report: UnitReport | None) -> ToolOutcome | None
 def unit_rejection(report: UnitReport, file: str) -> str:
     """Why vMCP rejects a unit, in one line: the phase and the finding vMCP reports."""
     failing, reported = _reported(report)
-    phase = f" at {failing.phase}" if failing is not None else ""
+    phase = f" at {phase_text(failing.phase)}" if failing is not None else ""
     where = reported.location
     place = f"line {where.line}" if where.file == file else f"{where.file}:{where.line}"
     step = f" (step {reported.step})" if reported.step else ""

@@ -26,7 +26,7 @@ def test_invalid_file_marks_what_vmcp_reports(capsys: pytest.CaptureFixture[str]
     path = INVALID / "p2-default-results.yaml"
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "thv vmcp validate: fails at P2: invalid configuration:" in out
+    assert "thv vmcp validate: fails at P2 (config validation): invalid configuration:" in out
     marked = [line for line in out.splitlines() if line.startswith(" * ")]
     assert len(marked) == 1 and "[P2.S23.defaultResults]" in marked[0] and f"{path}:" in marked[0]
 
@@ -35,7 +35,8 @@ def test_validate_passes_but_serve_fails(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["validate", str(INVALID / "p3-inner-step-id.yaml")]) == 1
     out = capsys.readouterr().out
     assert "thv vmcp validate: passes" in out
-    assert "vmcp serve: fails at P3: failed to convert composite tool definitions:" in out
+    serve = "vmcp serve: fails at P3 (conversion to engine types, at vmcp serve): "
+    assert serve + "failed to convert composite tool definitions:" in out
 
 
 def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,3 +99,12 @@ def test_output_does_not_depend_on_hash_seed() -> None:
         assert completed.returncode == 2, completed.stderr
         outputs.add(completed.stdout)
     assert len(outputs) == 1
+
+
+def test_every_phase_a_diagnostic_names_is_explained() -> None:
+    from transpiler.config.validate.rules import RULES
+    from transpiler.diagnostics import PHASES, phase_text
+
+    named = {phase for phase, _ in RULES.values()}
+    assert named <= set(PHASES), named - set(PHASES)
+    assert phase_text("P1") == "P1 (config load)"

@@ -8,7 +8,7 @@ from typing import Any
 from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
 from transpiler.config.loader import load_paths
 from transpiler.config.validate import UnitReport, ValidationReport, validate
-from transpiler.diagnostics import Diagnostic, Severity
+from transpiler.diagnostics import Diagnostic, Severity, phase_text
 from transpiler.inert import one_line, shown_lines
 
 #: Which command fails at which phase (in the order it checks), per kind of input; a
@@ -72,7 +72,7 @@ def render_text(report: ValidationReport) -> str:
             failed = unit.first_failure(phases)
             outcome = "passes"
             if failed is not None:
-                outcome = f"fails at {failed.phase}: {shown_lines(str(failed.message))}"
+                outcome = f"fails at {phase_text(failed.phase)}: {shown_lines(str(failed.message))}"
             lines.append(f"   {command}: {outcome}".replace("\n", "\n      "))
         marked = _reported(unit)
         for diagnostic in unit.diagnostics:
