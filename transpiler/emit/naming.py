@@ -93,6 +93,9 @@ BUILTINS = frozenset(
     ]
 )
 _NOT_IDENTIFIER = re.compile(r"[^0-9A-Za-z_]+")
+#: Where a camelCase word starts: ``pullNumber`` -> ``pull_Number``, ``HTTPServer`` ->
+#: ``HTTP_Server``.
+_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 class Namer:
@@ -122,8 +125,9 @@ class Namer:
 
 
 def identifier(text: str) -> str:
-    """A lower-case Starlark identifier resembling ``text``."""
-    base = _NOT_IDENTIFIER.sub("_", text).strip("_").lower() or "step"
+    """A snake_case Starlark identifier resembling ``text`` (``pullNumber`` -> ``pull_number``)."""
+    words = _WORD_START.sub("_", _NOT_IDENTIFIER.sub("_", text))
+    base = words.strip("_").lower() or "step"
     if base[0].isdigit():
         base = "step_" + base
     if base.startswith("go_") or base.startswith("vmcp_"):
