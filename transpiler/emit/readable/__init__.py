@@ -55,6 +55,11 @@ def emit_readable(
     state = State(tool, tool_schemas)
     _domain(state)
     run, spans = run_function(state)
+    decoded_again = frozenset(text for text, sites in state.decodes.items() if sites > 1)
+    if decoded_again:  # write it again, decoding each of those texts once
+        state = State(tool, tool_schemas, decoded_again)
+        _domain(state)
+        run, spans = run_function(state)
     for deviation in sorted(state.declared):
         state.notes.append(Note("deviation", deviation, CLASSES[deviation].summary))
     helpers = [HELPERS[h] for h in sorted(state.helpers)]

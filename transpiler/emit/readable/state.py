@@ -10,6 +10,8 @@ the script declares and the notes its header carries.
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +19,7 @@ from typing import Any
 from transpiler.config.model import CompositeToolConfig
 from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
 from transpiler.emit.naming import Namer
-from transpiler.emit.readable.code import Expr, Raw, call, literal, name, string
+from transpiler.emit.readable.code import Block, Expr, Raw, call, flat, literal, name, string
 from transpiler.emit.readable.templates import NotReadable, TemplateCompiler
 from transpiler.emit.readable.values import MISSING, Kind, Val, constant, plain, runtime
 from transpiler.emit.report import Note
@@ -74,7 +76,12 @@ class Param:
 class State:
     """The growing state while one tool's readable script is written."""
 
-    def __init__(self, tool: CompositeToolConfig, tool_schemas: Mapping[str, Any] | None) -> None:
+    def __init__(
+        self,
+        tool: CompositeToolConfig,
+        tool_schemas: Mapping[str, Any] | None,
+        decode_once: frozenset[str] = frozenset(),
+    ) -> None:
         self.tool = tool
         self.tool_schemas = tool_schemas
         self.namer = Namer(frozenset({"call_or", "iteration"}))
@@ -88,6 +95,9 @@ class State:
         self.params = self._params()
         self.shared = _shared_templates(tool)
         self.named: dict[str, Expr] = {}
+        self.decode_once = decode_once
+        self.decodes: Counter[str] = Counter()
+        self.binding: Block | None = None
 
     # --- the template compiler's environment ---------------------------------
 
@@ -105,6 +115,30 @@ class State:
         if head == "vars":
             return constant({}), 1
         return constant(MISSING), 1
+
+    def decoded(self, text: Expr) -> Expr | None:
+        """The variable holding ``json.decode(text)`` when the script decodes that text once and
+        reuses it, else None (decode it in place).
+
+        A text decoded at several sites (``decode_once``, counted by a first writing) is
+        decoded into a variable at its first site that is a statement of ``run`` itself
+        (``binding``, at the top level of a single step or of the result): nothing runs
+        between that statement and the site, so it fails where the site would, and every
+        later site sees the variable.
+        """
+        code = flat(text)
+        self.decodes[code] += 1
+        key = f"\x00decoded:{code}"
+        if key in self.named:
+            return self.named[key]
+        block = self.binding
+        if code not in self.decode_once or block is None or block.depth != RUN_BODY_DEPTH:
+            return None
+        base = _LEADING_NAME.match(code)
+        local = self.variable(key, f"{base.group() if base else 'text'}_data")
+        block.statement(f"{local} = ", call("json.decode", text))
+        self.named[key] = name(local)
+        return self.named[key]
 
     def declare(self, *classes: str) -> None:
         """Deviation classes the script may show."""
@@ -259,6 +293,11 @@ class State:
 
 def _whole(what: str) -> Val:
     raise NotReadable(f"a template reads the whole .{what}")
+
+
+#: The indentation depth of the statements of ``def run(params):``.
+RUN_BODY_DEPTH = 1
+_LEADING_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 
 
 def _shared_templates(tool: CompositeToolConfig) -> frozenset[str]:

@@ -96,6 +96,8 @@ def hoist_shared(state: State, step: WorkflowStepConfig, block: Block, values: b
     vMCP expands the templates at each step; nothing they read changes between
     them, so one computation is the same value (and fails at the same point).
     """
+    if step.arguments and map_key(step.arguments) in state.named:
+        return  # the step sends a map already named: nothing in it is computed here
     if state.tool_schemas is None and step.arguments:
         key = map_key(step.arguments)
         worth = len(flat(_argument_map(state, step, None))) > MIN_SHARED_MAP

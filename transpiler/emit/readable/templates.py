@@ -76,6 +76,9 @@ class Env(Protocol):
     def loop_name(self, hint: str) -> str:
         """A fresh variable name for a comprehension."""
 
+    def decoded(self, text: Expr) -> Expr | None:
+        """A variable already holding ``json.decode(text)``, or None to decode in place."""
+
 
 @dataclass(frozen=True)
 class _Dot:
@@ -421,7 +424,8 @@ class TemplateCompiler:
         if value.constant:
             raise NotReadable("fromJson of a constant")
         self.env.declare("template-error")
-        return runtime(call("json.decode", value.code()), Kind.ANY)
+        held = self.env.decoded(value.code())
+        return runtime(held if held is not None else call("json.decode", value.code()), Kind.ANY)
 
     def _printf(self, args: list[Val]) -> Val:
         if not args or not (args[0].constant and isinstance(args[0].const, str)):

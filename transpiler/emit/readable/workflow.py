@@ -146,14 +146,18 @@ def _single(
     )
     if not step.condition and not is_special(step):
         hoist_shared(state, step, block)
-    if returns:
-        expr, view = tool_step(state, step, None)
-        block.statement("return ", expr)
-        state.visible[step.id] = view
-        return True
-    view = guarded(
-        state, step, block, target, lambda b: _body(state, step, b, target, reads, remaining)
-    )
+    state.binding = block
+    try:
+        if returns:
+            expr, view = tool_step(state, step, None)
+            block.statement("return ", expr)
+            state.visible[step.id] = view
+            return True
+        view = guarded(
+            state, step, block, target, lambda b: _body(state, step, b, target, reads, remaining)
+        )
+    finally:
+        state.binding = None
     state.visible[step.id] = view
     return False
 
@@ -325,7 +329,11 @@ def _skip(state: State, block: Block, views: dict[str, StepView], remaining: lis
 def _result(state: State, block: Block, final: str) -> None:
     """``return`` the output block, or the final step's output."""
     if state.tool.output is not None:
-        block.statement("return ", output_dict(state, state.tool.output))
+        state.binding = block
+        try:
+            block.statement("return ", output_dict(state, state.tool.output))
+        finally:
+            state.binding = None
         return
     view = state.visible[final]
     if view.kind == "elicitation" and "content" in view.fields:
