@@ -59,8 +59,8 @@ class Severity(StrEnum):
 class Diagnostic:
     """One finding about the input, with a stable rule id and where it was found.
 
-    ``phase`` names the vMCP processing phase that decides it (:data:`PHASES`), so a user can tell "`thv vmcp validate` rejects" from "`serve`
-    rejects at start-up".
+    ``phase`` names the vMCP processing phase that decides it (:data:`PHASES`), so a
+    user can tell "`thv vmcp validate` rejects" from "`serve` rejects at start-up".
     """
 
     rule: str
