@@ -40,7 +40,7 @@ from transpiler.gobuild import go_available
 from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
 from transpiler.harness.draws import Gen
 from transpiler.harness.generate import scenarios as random_scenarios
-from transpiler.harness.happy import expected, happy_scenario
+from transpiler.harness.happy import expected, free_texts, happy_scenario, reshapes
 from transpiler.harness.paths import combinations, path_of, sample_params
 from transpiler.harness.probes import probe_scenarios
 from transpiler.harness.readings import (
@@ -152,11 +152,16 @@ class Finding:
     step: str | None
     site: str
     detail: str
+    unless: str | None = None
 
     def render(self) -> str:
-        """One sentence for a report."""
+        """One sentence for a report; a finding that comes from the simulator's values
+        (``unless``: backend values under which it does not fire, :func:`findings`) says so."""
         where = f"step {self.step}, {self.site}" if self.step else self.site
-        return f"{where}: {_FINDING_TEXT.get(self.deviation, self.deviation)} ({self.detail})"
+        text = f"{where}: {_FINDING_TEXT.get(self.deviation, self.deviation)} ({self.detail})"
+        if self.unless is None:
+            return text
+        return f"{text}; with the simulator's backend values only, not with {self.unless}"
 
 
 _FINDING_TEXT = {
@@ -690,13 +695,39 @@ def undeclared(example: Counterexample, declaration: Declaration) -> tuple[str, 
 
 
 def findings(tool: LoadedTool) -> tuple[Finding, ...]:
-    """Quirks that fire on the tool's ordinary successful run (every backend answers)."""
-    trace = run_composite(tool.effective, happy_scenario(tool.effective))
-    return tuple(_finding(event) for event in trace.quirks if event.notable)
+    """Quirks that fire on the tool's ordinary successful run (every backend answers).
+
+    The run's backends answer what no template constrains with placeholders (a text
+    :data:`~transpiler.harness.happy.SIMULATED_TEXT`, a number 7); a finding that does not
+    also fire when those are of another form or kind (:func:`free_texts`, :func:`reshapes`)
+    comes from the placeholders, not from the workflow alone, and names the values under
+    which it does not fire.
+    """
+    config = tool.effective
+    trace = run_composite(config, happy_scenario(config))
+    others = [
+        (
+            reshape.describe(),
+            {_finding_key(e) for e in run_composite(config, scenario).quirks if e.notable},
+        )
+        for reshape in (*free_texts(), *reshapes())
+        for scenario in (happy_scenario(config, reshape),)
+    ]
+    return tuple(
+        Finding(
+            event.deviation,
+            event.step,
+            event.site,
+            event.detail,
+            unless=next((what for what, fired in others if _finding_key(event) not in fired), None),
+        )
+        for event in trace.quirks
+        if event.notable
+    )
 
 
-def _finding(event: QuirkEvent) -> Finding:
-    return Finding(event.deviation, event.step, event.site, event.detail)
+def _finding_key(event: QuirkEvent) -> tuple[str, str | None, str]:
+    return event.deviation, event.step, event.site
 
 
 def _engines(tool: LoadedTool, options: CheckOptions) -> tuple[str, ...]:

@@ -33,7 +33,8 @@ from transpiler.plan.dataflow import dataflow, template_sites
 from transpiler.sim.scenario import Scenario, scenario_from_document
 
 _COMPARISONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
-_WORD = "ok"
+#: What a simulated backend answers for a text no template constrains (a *free text*).
+SIMULATED_TEXT = "ok"
 
 
 @dataclass
@@ -91,9 +92,12 @@ class Shape:
             return base + nth
         if self.kind == "bool":
             return True if self.literal is None else bool(self.literal)
-        if reshape is not None and reshape.rotation is not None and self.literal is None:
-            return reshape.other_kind(self, nth)
-        text = self.literal if isinstance(self.literal, str) else _WORD
+        if reshape is not None and self.literal is None:
+            if reshape.free_text is not None:
+                return reshape.free_text
+            if reshape.rotation is not None:
+                return reshape.other_kind(self, nth)
+        text = self.literal if isinstance(self.literal, str) else SIMULATED_TEXT
         return f"{text}-{nth}" if nth else text
 
     def _length(self, lists: str) -> int:
@@ -116,7 +120,16 @@ class Reshape:
 
     rotation: int | None = None
     numbers_as_text: bool = False
+    free_text: str | None = None
     _order: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+
+    def describe(self) -> str:
+        """What this answer changes, for a report."""
+        if self.free_text is not None:
+            return f"the text {self.free_text!r}"
+        if self.numbers_as_text:
+            return "numbers written as text"
+        return f"a number, a boolean or a map where it answers {SIMULATED_TEXT!r}"
 
     def other_kind(self, shape: Shape, nth: int) -> Any:
         """The value of another kind for the free text ``shape`` (item ``nth`` of a list)."""
@@ -126,7 +139,7 @@ class Reshape:
         if kind == "bool":
             return True
         if kind == "map":
-            return {"key": f"{_WORD}-{nth}" if nth else _WORD}
+            return {"key": f"{SIMULATED_TEXT}-{nth}" if nth else SIMULATED_TEXT}
         return 1234 + nth  # a whole number, as a numeric id is written
 
 
@@ -138,6 +151,12 @@ def reshapes() -> list[Reshape]:
     """The reshaped answers of a tool, after its expected ones: each rotation of the free
     texts' kinds, then numbers as text."""
     return [*(Reshape(rotation=k) for k in range(len(OTHER_KINDS))), Reshape(numbers_as_text=True)]
+
+
+def free_texts() -> list[Reshape]:
+    """Answers whose free texts are all one text of another form: JSON of a list and of a map,
+    a number's text, a boolean's."""
+    return [Reshape(free_text=text) for text in ('["ok"]', '{"key": "ok"}', "7", "true")]
 
 
 #: How long the lists of an expected answer are, in the order outcomes are given.
@@ -381,9 +400,13 @@ def _answers(
     return {name: body or {"answered_by": name} for name, body in backends.items()}
 
 
-def happy_scenario(tool: CompositeToolConfig) -> Scenario:
-    """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
+def happy_scenario(tool: CompositeToolConfig, reshape: Reshape | None = None) -> Scenario:
+    """Every backend succeeds with the shapes its readers expect (with ``reshape``, its free
+    texts or numbers of another kind); every elicitation accepted."""
     call = expected(tool)
+    bodies = {name: found[0] for name, found in call.answers.items()}
+    if reshape is not None:
+        bodies = _answers(tool, _walked(tool), "one", reshape)
     shapes = ToolShapes(content_tools=content_tools(tool, dataflow(tool)))
     answers = [{"action": "accept", "content": content} for content in call.contents]
     return scenario_from_document(
@@ -391,8 +414,7 @@ def happy_scenario(tool: CompositeToolConfig) -> Scenario:
             "tool": tool.name,
             "params": call.params,
             "backends": {
-                name: {"results": [shapes.success(name, bodies[0])]}
-                for name, bodies in call.answers.items()
+                name: {"results": [shapes.success(name, body)]} for name, body in bodies.items()
             },
             "elicitations": answers or [{"action": "accept", "content": {}}],
         }
@@ -406,7 +428,7 @@ def _params(schema: Any) -> dict[str, Any]:
     for name, spec in (properties or {}).items():
         if isinstance(spec, dict) and spec.get("type") == "array":
             item = sample_params({"properties": {"i": spec.get("items")}})
-            plain[str(name)] = [item.get("i", _WORD)]
+            plain[str(name)] = [item.get("i", SIMULATED_TEXT)]
     return plain
 
 
