@@ -182,6 +182,7 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
     path = Path(args.source)
     if path.suffix in SUFFIXES:
         script, timeout = _scripted_tool(args, args.tool or scenario.tool)
+        where = script.where
     else:
         try:
             text = read_text(path)
@@ -189,7 +190,7 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
             raise InputError(f"cannot read script {path}: {error.reason}") from None
         library = [Path(directory) for directory in args.library_path]
         script = Script(text, path.name, library_modules(library))
-        timeout = args.timeout
+        timeout, where = args.timeout, str(path)
     if args.schedule != "canonical":
         print("note: a script runs deterministically; --schedule is ignored", file=sys.stderr)
     timeout_ns = parse_duration(timeout) if timeout else 0
@@ -207,7 +208,7 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
             limits=limits,
         )
     except ScriptLimitExceeded as exceeded:
-        raise EngineError(f"{script.where}: {exceeded}") from None
+        raise EngineError(f"{where}: {exceeded}") from None
     return [trace]
 
 
