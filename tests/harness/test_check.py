@@ -117,13 +117,12 @@ def test_check_command_reports_and_exit_codes(
     assert reports["r.xml"].read_text().startswith("<testsuite")
     assert "| `release_notes` |" in reports["r.md"].read_text()
     pyo3 = importlib.metadata.version("starlark-pyo3")
-    interpreters = next(
-        line for line in reports["r.md"].read_text().splitlines() if line.startswith("Interpreters:")
-    )
+    lines = reports["r.md"].read_text().splitlines()
+    interpreters = next(line for line in lines if line.startswith("Interpreters:"))
     assert f"starlark-pyo3 `{pyo3}`" in interpreters
     assert f'<property name="starlark-pyo3" value="{pyo3}" />' in reports["r.xml"].read_text()
     for tool in data["tools"]:
-        assert tool["certificate"]["interpreters"] == {"starlark-pyo3": pyo3}
+        assert tool["certificate"]["interpreters"]["starlark-pyo3"] == pyo3
     assert main(["check", str(tmp_path / "missing.yaml")]) == 2
 
 
