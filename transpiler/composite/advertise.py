@@ -13,19 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from transpiler.composite.routing import RoutingTable
 from transpiler.config.model import STEP_FOR_EACH, STEP_TOOL, CompositeToolConfig, ToolAnnotations
+from transpiler.config.tool_annotations import annotations_to_mcp as annotations_to_mcp
 from transpiler.golang.strconv import quote
 
-#: The MCP ``ToolAnnotations`` hint keys, in wire spelling.
+#: The hints the contradiction check guards, in wire spelling.
 READ_ONLY = "readOnlyHint"
 DESTRUCTIVE = "destructiveHint"
-IDEMPOTENT = "idempotentHint"
 OPEN_WORLD = "openWorldHint"
-TITLE = "title"
-HINTS = (READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD)
 
 
 class HiddenBecause(StrEnum):
@@ -253,25 +250,6 @@ def gate(tools: Sequence[CompositeToolConfig], catalog: BackendCatalog) -> dict[
         else:
             verdicts[tool.name] = annotation_verdict(tool, catalog)
     return verdicts
-
-
-def annotations_to_mcp(annotations: ToolAnnotations | None) -> dict[str, Any] | None:
-    """The wire form of annotations (MCP keys; absent hints and an empty title left out)."""
-    if annotations is None:
-        return None
-    wire: dict[str, Any] = {}
-    if annotations.title:
-        wire[TITLE] = annotations.title
-    values = (
-        annotations.read_only_hint,
-        annotations.destructive_hint,
-        annotations.idempotent_hint,
-        annotations.open_world_hint,
-    )
-    for key, value in zip(HINTS, values, strict=True):
-        if value is not None:
-            wire[key] = value
-    return wire
 
 
 def _plain(annotations: ToolAnnotations) -> ToolAnnotations:
