@@ -145,3 +145,18 @@ def test_starlark_form_on_a_composite_only_config_names_the_other_form(
     code, out, err = run(capsys, "--form", "starlark", TOOLS, "--scenario", scenario)
     assert code == 2 and not out
     assert "no scripted tool" in err and "--form composite runs it" in err
+
+
+def test_a_hidden_tool_is_answered_not_found_and_runs_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    section = SCENARIOS / "B_advertise"
+    scenario = str(section / "name_collision.scenario.yaml")
+    tools = str(section / "tools.yaml")
+    code, out, _ = run(capsys, "--form", "composite", tools, "--scenario", scenario)
+    trace = json.loads(out)
+    assert code == 0 and trace["outcome"] == "error" and trace["calls"] == []
+    assert trace["client_result"] == {
+        "content": [{"type": "text", "text": 'not found: tool "plain"'}],
+        "isError": True,
+    }

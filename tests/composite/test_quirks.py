@@ -83,7 +83,7 @@ def test_json_text_fires_when_go_escapes_html_characters_or_writes_numbers_its_w
 
 
 def test_error_text_fires_when_the_run_fails() -> None:
-    failing = {"svc.a": {"results": [{"isError": True}]}}
+    failing = {"svc.a": {"results": [{"isError": True}]}, "svc.b": {"results": []}}
     assert ("error-text", None, "result") in _sites(ECHO % "x", {"backends": failing})
     assert ("error-text", None, "result") not in _printed("x", {})
 

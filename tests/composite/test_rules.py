@@ -16,6 +16,7 @@ from transpiler.composite.output import construct_output
 from transpiler.composite.quirks import QuirkLog
 from transpiler.composite.state import WorkflowMetadata, WorkflowState
 from transpiler.config.model import ElicitationResponseConfig, OutputConfig, OutputProperty
+from transpiler.golang.values import NIL_MAP
 from transpiler.sim.backends import BackendAnswer, SimulatedBackends
 from transpiler.sim.kernel import Kernel
 from transpiler.sim.schedule import CANONICAL
@@ -43,6 +44,36 @@ def test_S72_template_output_over_10_MiB_fails_the_expansion() -> None:
         "bytes (max 10485760)"
     )
     assert trace.calls == []
+
+
+def test_S72_the_output_limit_is_a_template_failure_continue_swallows_without_defaults() -> None:
+    """Exactly 10485760 bytes pass; one more chunk fails the step, which ``continue`` records
+    failed with no ``defaultResults`` (template_expander.go:184, S102)."""
+    composite = tool(
+        """
+        name: big
+        description: d
+        steps:
+        - id: huge
+          tool: echo
+          arguments: {v: '{{range .params.more}}{{printf "%01048576d" 0}}{{end}}'}
+          onError: {action: continue}
+          defaultResults: {v: fallback}
+        - id: fits
+          tool: echo
+          arguments: {v: '{{range .params.ten}}{{printf "%01048576d" 0}}{{end}}'}
+        """
+    )
+    trace = run_composite(composite, scenario(ECHO, params={"ten": [0] * 10, "more": [0] * 11}))
+    assert trace.outcome == "success" and len(trace.calls) == 1
+    assert trace.steps is not None
+    huge = trace.steps["huge"]
+    assert huge.status == "failed" and huge.output is NIL_MAP
+    assert huge.error == (
+        "template expansion failed: failed to expand arguments for step huge: failed to expand "
+        'value for key "v": template output too large: 11534336 bytes (max 10485760)'
+    )
+    assert trace.steps["fits"].status == "completed"
 
 
 def test_S72_a_cancelled_context_fails_expansion_before_each_value() -> None:

@@ -155,7 +155,7 @@ def test_starlark_and_json_text_follow_go_starlark() -> None:
 
 
 def test_error_text_own_text_lets_a_failure_carry_any_text() -> None:
-    backends = {"svc.a": {"results": [{"transportError": "reset"}]}}
+    backends = {"svc.a": {"results": [{"transportError": "reset"}]}, "svc.b": {"results": []}}
     text = ECHO % "x"
     site = ("error-text", None, "result")
     own_text = Variants({site: "own-text"})

@@ -8,7 +8,9 @@ from typing import Any
 from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
 from transpiler.config.loader import load_paths
 from transpiler.config.validate import UnitReport, ValidationReport, validate
+from transpiler.config.validate.gate import catalog_of
 from transpiler.diagnostics import Diagnostic, Severity, phase_text
+from transpiler.emit.tools_file import load_tool_annotations
 from transpiler.inert import one_line, shown_lines
 
 #: Which command fails at which phase (in the order it checks), per kind of input; a
@@ -36,13 +38,22 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "paths", nargs="+", metavar="PATH", help="files or directories (*.yaml, *.yml, *.json)"
     )
+    parser.add_argument(
+        "--tools",
+        metavar="FILE",
+        help="the backends' tools/list (JSON or YAML): their annotations decide which "
+        "composite tools vMCP drops for claiming to be safer than their steps (without it, "
+        "every step tool counts as declaring nothing)",
+    )
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Validate and print; the exit code says valid, invalid or unreadable."""
-    report = validate(load_paths(args.paths))
+    load = load_paths(args.paths)
+    annotations = load_tool_annotations(args.tools) if args.tools else None
+    report = validate(load, catalog_of(annotations))
     if args.format == "json":
         print_json(report_json(report))
     else:

@@ -10,12 +10,14 @@ not, the text vMCP itself prints and the diagnostic behind it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
+from transpiler.composite.advertise import BackendCatalog
 from transpiler.config.model import DocumentKind
 from transpiler.config.units import ConfigUnit, LoadedTool, LoadResult
 from transpiler.config.validate.advice import advise
+from transpiler.config.validate.gate import gate_warnings
 from transpiler.config.validate.p1 import check_loader, decode_rule, parameter_shape
 from transpiler.config.validate.p2 import validate_composite_tool
 from transpiler.config.validate.p3 import convert
@@ -92,9 +94,22 @@ class ValidationReport:
         return not any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
-def validate(load: LoadResult) -> ValidationReport:
-    """Validate every unit of a load result."""
-    return ValidationReport(tuple(validate_unit(unit) for unit in load.units), load)
+def validate(load: LoadResult, backends: BackendCatalog | None = None) -> ValidationReport:
+    """Validate every unit of a load result; with ``backends``, also warn about tools the
+    advertise/call gate would drop among them (:mod:`.gate`)."""
+    units = tuple(validate_unit(unit) for unit in load.units)
+    if backends is not None:
+        units = tuple(
+            replace(
+                report,
+                diagnostics=(
+                    *report.diagnostics,
+                    *(w for tool in report.unit.tools for w in gate_warnings(tool, backends)),
+                ),
+            )
+            for report in units
+        )
+    return ValidationReport(units, load)
 
 
 def validate_unit(unit: ConfigUnit) -> UnitReport:
