@@ -218,7 +218,8 @@ def test_a_baseline_that_is_not_yaml_exits_2_naming_file_and_line(
     assert "not checked: scripted tool(s) with no composite tool" in captured.out
     # migrate will not write over it either.
     config = repo / "vmcp" / "gw.yaml"
-    config.write_text(config.read_text() + "compositeTools:\n" + CONFIG.split("compositeTools:\n")[1])
+    tools = CONFIG.split("compositeTools:\n")[1]
+    config.write_text(config.read_text() + "compositeTools:\n" + tools)
     before = sidecar.read_bytes(), config.read_bytes()
     assert _migrate(repo) == 2
     assert (sidecar.read_bytes(), config.read_bytes()) == before
