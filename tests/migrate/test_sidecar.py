@@ -249,3 +249,16 @@ def test_a_huge_baseline_exits_2(repo: Path, capsys: pytest.CaptureFixture[str])
     captured = capsys.readouterr()
     assert str(sidecar) in captured.err
     assert "limit" in captured.err
+
+
+def test_the_library_checks_against_a_baseline_loaded_as_a_configuration(repo: Path) -> None:
+    import transpiler
+    from transpiler.harness.check import CheckOptions
+
+    sidecar = _migrated(repo)
+    config = transpiler.load(repo / "vmcp" / "gw.yaml")
+    outcomes = config.check(
+        options=CheckOptions(examples=8, paths=4), baseline=transpiler.load(sidecar)
+    )
+    assert sorted(outcomes) == ["echo_once", "sync_inventory"]
+    assert all(outcome.passes(None) for outcome in outcomes.values())
