@@ -9,6 +9,10 @@ A composite tool pairs, by preference, with:
   ``migrate --keep-composite`` writes, and what a staged migration holds);
 - with a baseline (``check --baseline BASE CONFIG``), the composite tools come
   from BASE, and each pairs with the scripted tool of its name in CONFIG;
+- the composite baselines ``migrate --write`` left beside CONFIG's files
+  (:mod:`transpiler.sidecar`) are read after BASE: an entry pairs with the
+  scripted tool of its name that nothing before it paired, and an entry whose
+  scripted tool is gone is not converted, with that reason;
 - otherwise, the script the emitter writes for it.
 
 A script may ``load()`` modules found on the library path (by default the
@@ -31,11 +35,12 @@ from pathlib import Path
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import validate
 from transpiler.diagnostics import Diagnostic, InputError
-from transpiler.inputs.files import Inputs, inputs_from, read_inputs
+from transpiler.inputs.files import Inputs, inputs_from, read_files
 from transpiler.inputs.git import read_revision
 from transpiler.inputs.scripted import Counterpart, one_of
-from transpiler.pipeline import judging_units, rejection, tool_key
+from transpiler.pipeline import judging_units, rejection, tool_key, tool_location
 from transpiler.reading import UnreadableFile, read_text
+from transpiler.sidecar import SUFFIX, find_sidecars
 from transpiler.starlark_runtime.library import module_file
 
 #: Most modules one script may load (directly or through other modules).
@@ -46,10 +51,11 @@ _LOAD = re.compile(r"""^load\(\s*(?P<quote>["'])(?P<name>[^"'\\\n]+)(?P=quote)""
 @dataclass(frozen=True)
 class Where:
     """Where composite and scripted tools are read: files or directories, or as a git revision
-    holds them."""
+    holds them; then the composite baselines ``sidecars`` (from the work tree)."""
 
     paths: tuple[str, ...]
     revision: str | None = None
+    sidecars: tuple[str, ...] = ()
 
     def read(self) -> Inputs:
         """The inputs (read once per process)."""
@@ -59,8 +65,10 @@ class Where:
 @cache
 def _read(where: Where) -> Inputs:
     if where.revision is None:
-        return read_inputs(list(where.paths))
-    return inputs_from(read_revision(where.revision, where.paths))
+        files = read_files(list(where.paths))
+    else:
+        files = read_revision(where.revision, where.paths)
+    return inputs_from([*files, *read_files(list(where.sidecars))])
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,15 @@ class Request:
     script_file: str | None = None
     tool: str | None = None
     library_path: tuple[str, ...] = ()
+    sidecars: bool = False
+
+    def composites(self) -> Where | None:
+        """Where the composite tools that scripted tools replaced are: the baseline, then
+        (when ``sidecars``) the composite baselines beside the configuration's files."""
+        found = find_sidecars(self.config.paths) if self.sidecars else ()
+        if not found or self.script_file is not None:
+            return self.baseline
+        return replace(self.baseline or Where(()), sidecars=found)
 
 
 @dataclass(frozen=True)
@@ -121,7 +138,8 @@ def pair(request: Request) -> Pairing:
     config = request.config.read()
     if request.script_file is not None:
         return _one_script(request, config)
-    baseline = request.baseline.read() if request.baseline is not None else None
+    composites = request.composites()
+    baseline = composites.read() if composites is not None else None
     return pair_inputs(config, baseline, request.library_path)
 
 
@@ -171,18 +189,34 @@ def pair_inputs(
     if baseline is not None:
         assert baseline.load is not None
         still_composite = {item.tool for item in pairs}
+        based: set[str] = set()
         for item, _ in _pairs_of(baseline, baseline=True):
             if item.tool in still_composite:
                 continue  # checked in the configuration, where it is still a composite tool
+            if item.tool in based and item.file.endswith(SUFFIX):
+                continue  # a composite baseline yields to what was read before it
+            based.add(item.tool)
             counterpart = left.pop(item.tool, None)
             if counterpart is not None:
                 item = _with(item, counterpart, scripts, modules)
             elif item.refusal is None:
-                why = f"no scripted or composite tool named {item.tool} in the configuration"
-                item = replace(item, refusal=why)
+                item = replace(item, refusal=_gone(item, baseline))
             pairs.append(item)
         unreadable = (*unreadable, *baseline.load.input_errors)
     return Pairing(tuple(pairs), tuple(sorted(left)), (*unreadable, *dict.fromkeys(modules)))
+
+
+def _gone(item: Pair, baseline: Inputs) -> str:
+    """Why a baseline's composite tool has nothing to be checked against."""
+    why = f"no scripted or composite tool named {item.tool} in the configuration"
+    if not item.file.endswith(SUFFIX):
+        return why
+    assert baseline.load is not None
+    line = tool_location(baseline.load.tools[item.index]).line
+    return (
+        f"{item.file}:{line}: the composite baseline records {item.tool}, but {why}: if the "
+        "tool was retired or renamed, delete its entry from that file"
+    )
 
 
 def _one_script(request: Request, config: Inputs) -> Pairing:

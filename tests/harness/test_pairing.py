@@ -158,6 +158,11 @@ def test_a_migrated_config_against_its_baseline(
 ) -> None:
     migrate(config)
     capsys.readouterr()
+    baseline = config.with_name(config.name + ".composite-baseline")
+    code, out = check(capsys, config, *QUICK)
+    assert code == 0, out
+    assert out.count(f"({baseline}; script {config}:") == 4
+    baseline.unlink()  # without its composite baseline, a migrated config has nothing to check
     code, out = check(capsys, config, *QUICK)
     assert "nothing to check" in out and "sync_inventory" in out
     assert code == 1  # a gate with nothing to check does not pass

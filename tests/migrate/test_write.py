@@ -85,7 +85,12 @@ def test_out_dir_leaves_the_inputs_untouched(
     out = tmp_path / "out"
     run([inputs], write=True, out_dir=out)
     assert snapshot(inputs) == before
-    assert sorted(snapshot(out)) == ["gw.yaml", "k8s/all.yaml"]
+    assert sorted(snapshot(out)) == [
+        "gw.yaml",
+        "gw.yaml.composite-baseline",
+        "k8s/all.yaml",
+        "k8s/all.yaml.composite-baseline",
+    ]
 
 
 def test_script_dir_writes_star_files_cited_relative_to_the_config(

@@ -187,7 +187,7 @@ def request_from(args: argparse.Namespace) -> Request:
     elif args.baseline_git is not None:
         baseline = Where(tuple(args.paths), args.baseline_git)
     library = args.library_path or [str(p) for p in _policy_of(args).library_path]
-    return Request(config, baseline, args.script, args.tool, tuple(library))
+    return Request(config, baseline, args.script, args.tool, tuple(library), sidecars=True)
 
 
 #: The cache's folder for the scenarios that show a difference, when no folder is given.

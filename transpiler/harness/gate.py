@@ -42,7 +42,8 @@ def check_one(
     """Check one pair (runs in a worker process); its failure is its own report."""
     if item.refusal is not None:
         return ToolReport(item.tool, item.file, Verdict.NOT_CONVERTED, reason=item.refusal)
-    baseline = request.baseline.read() if request.baseline is not None else None
+    composites = request.composites()
+    baseline = composites.read() if composites is not None else None
     tool = item.composite(request.config.read(), baseline)
     modules: Mapping[str, str]
     emitted: EmitResult | None = None

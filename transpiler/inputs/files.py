@@ -82,7 +82,12 @@ def load_contents(contents: Sequence[tuple[str, bytes]], read: ScriptReader = re
 
 def read_inputs(paths: Sequence[str | Path]) -> Inputs:
     """Read, parse, index and load every file under ``paths``."""
-    return inputs_from([_read(found) for found in discover(paths)])
+    return inputs_from(read_files(paths))
+
+
+def read_files(paths: Sequence[str | Path]) -> list[SourceFile]:
+    """Read and parse every file under ``paths``."""
+    return [_read(found) for found in discover(paths)]
 
 
 def inputs_from(files: list[SourceFile], read: ScriptReader = read_text) -> Inputs:

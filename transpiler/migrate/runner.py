@@ -9,6 +9,8 @@
    (:mod:`.verify`), and plan the writes (:mod:`.atomic`).
 4. The helper library exact scripts load (:mod:`.library_file`): written
    with them; a different file in its place stops every write unless forced.
+5. Beside each rewritten file, the composite baseline (:mod:`.sidecar_file`)
+   records the composite tools it no longer holds, for ``check``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from transpiler.migrate.library_file import LibraryFile, emit_options, library_f
 from transpiler.migrate.output_schema import output_schema
 from transpiler.migrate.rewrite import DocumentEdits, ToolEdit, document_ends, document_splices
 from transpiler.migrate.scriptfiles import ScriptFiles
+from transpiler.migrate.sidecar_file import SidecarWrite, sidecar_write
 from transpiler.migrate.verify import OverLimit, VerificationError, verify
 from transpiler.pipeline import (
     Pairing,
@@ -49,6 +52,7 @@ from transpiler.pipeline import (
     tool_key,
     unit_rejection,
 )
+from transpiler.sidecar import SidecarError
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,7 @@ class FileResult:
     after: str | None = None
     destination: Path | None = None
     moved_refs: tuple[str, ...] = ()
+    replaced: tuple[ToolOutcome, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,7 @@ class MigrationReport:
     written: bool
     cleaned: tuple[Path, ...] = ()
     library: LibraryFile | None = None
+    sidecars: tuple[SidecarWrite, ...] = ()
 
     @property
     def unreadable(self) -> bool:
@@ -141,14 +147,14 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
         for unit in report.units
         if not unit.valid and not unit.unit.tools
     }
-    results, writes, scripts = _files(inputs, outcomes, rejected, options)
+    results, writes, scripts, sidecars = _files(inputs, outcomes, rejected, options)
     library = _library(outcomes, results, options)
     write = options.write and (library is None or not library.blocks(options.force))
     cleaned: list[Path] = []
     if write:
         cleaned = remove_stale(_directories(inputs, results, options, library))
         extra = library.writes(options.force, options.backup_for(library.path)) if library else []
-        write_all([*scripts.writes(), *writes, *extra])
+        write_all([*scripts.writes(), *writes, *(s.write for s in sidecars), *extra])
     notes = (*inputs.load.unreadable, *inputs.load.errors, *inputs.load.notes)
     return MigrationReport(
         options,
@@ -159,6 +165,7 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
         write,
         tuple(cleaned),
         library,
+        tuple(sidecars),
     )
 
 
@@ -283,8 +290,9 @@ def _files(
     outcomes: tuple[ToolOutcome, ...],
     rejected: Mapping[str, str],
     options: MigrateOptions,
-) -> tuple[tuple[FileResult, ...], list[PlannedWrite], ScriptFiles]:
-    """Each file's result, the writes of the files to rewrite, and the script files."""
+) -> tuple[tuple[FileResult, ...], list[PlannedWrite], ScriptFiles, list[SidecarWrite]]:
+    """Each file's result, the writes of the files to rewrite, the script files, and the
+    composite baselines beside the rewritten files."""
     by_file: dict[str, list[ToolOutcome]] = {}
     for outcome in outcomes:
         by_file.setdefault(outcome.tool.origin.file, []).append(outcome)
@@ -299,6 +307,7 @@ def _files(
     scripts = ScriptFiles(options.script_dir)
     results: list[FileResult] = []
     writes: list[PlannedWrite] = []
+    sidecars: list[SidecarWrite] = []
     seen: dict[str, Path] = {}
     for source in inputs.files:
         tools = by_file.get(source.name, [])
@@ -325,12 +334,21 @@ def _files(
                 result = _refusal(source, tools, result.after, options)
         else:
             result = _file(source, tools, scripted, destination, scripts, options)
+        sidecar = None
+        if result.status is FileStatus.REWRITTEN:
+            try:
+                sidecar = sidecar_write(source, destination, result.replaced, options)
+            except SidecarError as problem:
+                reason = f"not migrated, nothing changed: {problem}"
+                result = FileResult(source.path, FileStatus.UNREADABLE, reason, result.before)
         results.append(result)
         if result.status is FileStatus.REWRITTEN:
             writes.append(_planned(source, result, options))
+            if sidecar is not None:
+                sidecars.append(sidecar)
         else:
             scripts.forget(source.name)
-    return tuple(results), writes, scripts
+    return tuple(results), writes, scripts, sidecars
 
 
 def _refusal(
@@ -379,12 +397,13 @@ def _file(
 ) -> FileResult:
     assert source.text is not None and source.documents is not None
     edits: dict[int, list[ToolEdit]] = {}
-    removed = 0
+    replaced: list[ToolOutcome] = []
     for outcome in tools:
         edit = _tool_edit(outcome, destination, scripts, options)
         if edit is not None:
             edits.setdefault(outcome.tool.origin.document, []).append(edit)
-            removed += edit.remove
+            replaced.extend([outcome] if edit.remove else [])
+    removed = len(replaced)
     documents: dict[int, DocumentEdits] = {
         index: DocumentEdits(tuple(tool_edits)) for index, tool_edits in edits.items()
     }
@@ -429,6 +448,7 @@ def _file(
         after,
         destination,
         tuple(moved_refs),
+        tuple(replaced),
     )
 
 

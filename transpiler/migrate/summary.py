@@ -81,6 +81,12 @@ def summary_text(report: MigrationReport) -> str:
     for write in report.script_files:
         verb = "wrote" if report.written else "would write"
         lines.append(f"== {write.path}: {verb} the script file")
+    for sidecar in report.sidecars:
+        verb = "recorded" if report.written else "would record"
+        lines.append(
+            f"== {sidecar.write.path}: {verb} {', '.join(sidecar.recorded)}, the composite "
+            f"tool(s) {sidecar.config.name} no longer holds, for check (commit this file)"
+        )
     if report.library is not None:
         options = report.options
         lines.append(
