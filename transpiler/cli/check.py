@@ -22,7 +22,7 @@ from transpiler.deviations import CLASSES
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
-from transpiler.gobuild import cache_dir
+from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
 from transpiler.harness.gate import check_all, parse_shard, select
 from transpiler.harness.reports import (
@@ -112,7 +112,13 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         help=f"most outcome combinations tried per tool (default {DEFAULTS.paths})",
     )
-    parser.add_argument("--engine", choices=ENGINE_CHOICES, help="default: rust")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINE_CHOICES,
+        help="the interpreter(s) scripts run on: go is go.starlark.net, what vMCP embeds "
+        "(needs Go); default rust (starlark-rust), with a note saying go was not run; a "
+        "requested engine that cannot run is an error",
+    )
     parser.add_argument("--seed", type=int, help="seed for scenario generation (default 0)")
     policy = parser.add_mutually_exclusive_group()
     policy.add_argument(
@@ -132,7 +138,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 def options_from(args: argparse.Namespace) -> CheckOptions:
     """CheckOptions from parsed ``add_options`` arguments, then the policy file, then defaults."""
     policy = _policy_of(args)
-    engine = args.engine or policy.engines or "rust"
+    engine = _engine(args.engine, policy)
     return CheckOptions(
         examples=_first(args.examples, policy.examples, DEFAULTS.examples),
         paths=_first(args.path_limit, policy.paths, DEFAULTS.paths),
@@ -145,6 +151,25 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         accept=_accepted(args) if args.strict or args.accept is not None else policy.accept,
         accept_gaps=frozenset(args.accept_gap) | policy.accept_gaps,
     )
+
+
+def _engine(given: str | None, policy: Policy) -> str:
+    """The engine choice: given, or the policy's (go must be able to run), else rust, said."""
+    chosen = given or policy.engines
+    unavailable = go_unavailable() if chosen != "rust" else None
+    if chosen is None:
+        why = f" (it cannot run here: {unavailable})" if unavailable else ""
+        print(
+            "note: scripts run on starlark-rust, the default engine; vMCP embeds "
+            f"go.starlark.net{why}: --engine go or both checks there",
+            file=sys.stderr,
+        )
+        return "rust"
+    if unavailable is not None:
+        origin = "--engine" if given else f"{policy.source}: engines:"
+        needs = f"{origin} {chosen} needs go.starlark.net"
+        raise InputError(f"{needs}, which cannot run: {unavailable}")
+    return chosen
 
 
 def _policy_of(args: argparse.Namespace) -> Policy:
