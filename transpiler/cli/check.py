@@ -25,10 +25,12 @@ from transpiler.emit.tools_file import load_tool_schemas
 from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
 from transpiler.harness.gate import check_all, parse_shard, select
+from transpiler.harness.github import workflow_annotations
 from transpiler.harness.reports import (
     console_line,
     junit,
     markdown,
+    policy_text,
     report_json,
     save_counterexample,
     side_by_side,
@@ -40,6 +42,8 @@ from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
 
 DEFAULTS = CheckOptions()
+#: ``--format github``: the text report, then GitHub workflow commands (annotations).
+GITHUB = "github"
 
 
 def register(subparsers: Any) -> None:
@@ -96,7 +100,7 @@ def register(subparsers: Any) -> None:
         "under the cache directory, $TRANSPILER_CACHE or ~/.cache/vmcp-transpiler, outside "
         "the work tree; each saved path is printed)",
     )
-    add_format_option(parser)
+    add_format_option(parser, GITHUB)
     parser.set_defaults(handler=run)
 
 
@@ -255,6 +259,9 @@ def run(args: argparse.Namespace) -> int:
         print_json(report_json(reports, accept, pairing.unpaired))
     else:
         _print(reports, pairing, accept, args.since)
+    if args.format == GITHUB:
+        for annotation in workflow_annotations(reports, accept, args.baseline_git):
+            print(annotation.command())
     if pairing.unreadable:
         return EXIT_INPUT
     if not reports:
@@ -266,7 +273,7 @@ def _print(
     reports: list[ToolReport], pairing: Pairing, accept: frozenset[str] | None, since: str | None
 ) -> None:
     for report in reports:
-        print(console_line(report))
+        print(console_line(report, accept))
         if report.carried is not None:
             continue
         for note in report.notes:
@@ -296,15 +303,7 @@ def _print(
         print(f"{carried} pair(s) unchanged since {since}: not checked again; {checked} checked")
     passed = sum(r.passes(accept) for r in reports)
     unread = f"; {len(pairing.unreadable)} input(s) cannot be read" if pairing.unreadable else ""
-    print(f"{passed} of {len(reports)} tool(s) pass ({_policy(accept)}){unread}")
-
-
-def _policy(accept: frozenset[str] | None) -> str:
-    if accept is None:
-        return "equivalent, or equivalent except for the classes each script declares"
-    if not accept:
-        return "strict: equivalent only"
-    return "equivalent, or equivalent except for " + ", ".join(sorted(accept))
+    print(f"{passed} of {len(reports)} tool(s) pass ({policy_text(accept)}){unread}")
 
 
 def _write_reports(
@@ -316,8 +315,8 @@ def _write_reports(
     document = report_json(reports, accept, unpaired)
     texts = {
         args.report_json: json.dumps(document, indent=2, sort_keys=True) + "\n",
-        args.junit: junit(reports, accept),
-        args.report_md: markdown(reports),
+        args.junit: junit(reports, accept, args.baseline_git),
+        args.report_md: markdown(reports, accept),
     }
     for target, text in texts.items():
         if target:
