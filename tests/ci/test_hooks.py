@@ -10,10 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.conftest import CORPUS, REPO_ROOT
 from transpiler.cli import main
+from transpiler.cli.hook import configurations_for, split_arguments
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
 
@@ -27,6 +29,7 @@ def try_repo(repository: Path, home: Path) -> subprocess.CompletedProcess[str]:
     """``pre-commit try-repo`` of this project's hook, run in ``repository``."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PRE_COMMIT")}
     environment["PRE_COMMIT_HOME"] = str(home)
+    environment["TRANSPILER_CACHE"] = str(home / "transpiler-cache")
     return subprocess.run(
         [
             sys.executable,
@@ -67,21 +70,51 @@ def test_the_pre_commit_hook_passes_a_sound_migration_and_fails_a_broken_edit(
     red = try_repo(repository, tmp_path / "pre-commit")
     assert red.returncode == 1, red.stdout + red.stderr
     assert re.search(r"vmcp-transpile check\.+Failed", red.stdout), red.stdout
-    assert "differs  sync_inventory" in red.stdout
+    assert "FAIL            differs  sync_inventory" in red.stdout
 
 
-def test_the_hook_definition_runs_check() -> None:
+def test_the_hook_definition_runs_on_the_staged_files_it_reads() -> None:
     (hook,) = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
     assert hook["id"] == "vmcp-transpile-check"
-    assert hook["entry"] == "vmcp-transpile check" and hook["language"] == "python"
-    assert hook["pass_filenames"] is False
+    assert hook["entry"] == "vmcp-transpile hook" and hook["language"] == "python"
+    assert hook["pass_filenames"] is True
+    pattern = re.compile(hook["files"])
+    assert all(pattern.search(n) for n in ("a.yaml", "a.yml", "a.json", "lib/a.star"))
+    assert not any(pattern.search(n) for n in ("a.py", "README.md", "a.star.orig"))
+
+
+def test_a_staged_script_brings_the_configuration_that_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repository = tmp_path / "gateway"
+    (repository / "lib").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repository)], check=True)
+    (repository / "a.yaml").write_text("scriptedTools:\n  - name: a\n    scriptFile: a.star\n")
+    (repository / "b.yaml").write_text("compositeTools: []\n")
+    (repository / "a.star").write_text('load("helpers.star", "h")\n')
+    (repository / "lib" / "helpers.star").write_text("h = 1\n")
+    (repository / "workflow.yaml").write_text("on: push\n")
+    commit(repository, "scripts")
+    monkeypatch.chdir(repository)
+    assert configurations_for([Path("a.star")], []) == [Path("a.yaml")]
+    assert configurations_for([Path("lib/helpers.star")], []) == [Path("a.yaml")]
+    assert configurations_for([Path("b.yaml"), Path("workflow.yaml")], []) == [Path("b.yaml")]
+    assert configurations_for([Path("a.star")], [repository / "lib"]) == []
+    files, scopes, options = split_arguments(
+        ["lib", "--strict", "--engine", "go", "--baseline-git", "main", "a.yaml"]
+    )
+    assert files == [Path("a.yaml")] and scopes == [Path("lib")]
+    assert options == ["--strict", "--engine", "go", "--baseline-git", "main"]
 
 
 def test_the_action_is_valid_and_its_inputs_are_documented() -> None:
     action = yaml.safe_load((REPO_ROOT / "action.yml").read_text())
     assert action["runs"]["using"] == "composite"
     inputs = set(action["inputs"])
-    assert inputs == {"paths", "args", "junit", "report-md", "python-version"}
+    assert inputs == {"paths", "engine", "args", "junit", "report-md", "python-version"}
+    assert action["inputs"]["engine"]["default"] == "go"
+    uses = [str(step.get("uses", "")) for step in action["runs"]["steps"]]
+    assert any(use.startswith("actions/setup-go@") for use in uses)
     assert action["inputs"]["paths"]["required"] is True
     readme = (REPO_ROOT / "README.md").read_text()
     start = readme.index("with:", readme.index("/vmcp-starlark-transpiler@"))
@@ -93,4 +126,5 @@ def test_the_action_is_valid_and_its_inputs_are_documented() -> None:
             assert "${{" not in line, f"input interpolated into a shell command: {line}"
     check = next(step for step in action["runs"]["steps"] if step.get("id") == "check")
     assert '--junit "$JUNIT" --report-md "$REPORT_MD"' in check["run"]
+    assert "--format github" in check["run"]
     assert "GITHUB_STEP_SUMMARY" in check["run"] and "exit $code" in check["run"]

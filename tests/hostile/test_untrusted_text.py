@@ -33,7 +33,7 @@ from transpiler.harness.verdict import Verdict
 from transpiler.inert import markdown_block, markdown_code, markdown_text, unsafe
 
 HOSTILE = CORPUS / "hostile" / "untrusted-text" / "names-and-messages.yaml"
-TABLE_COLUMNS = 8
+TABLE_COLUMNS = 9
 _FENCE = re.compile(r"^ {0,3}(`{3,})(.*)$")
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _ESCAPED = re.compile(r"\\[!-/:-@\[-`{-~]")
@@ -77,7 +77,8 @@ def assert_inert_markdown(text: str) -> None:
             cells = re.split(r"(?<!\\)\|", _CODE_SPAN.sub("code", line))
             assert len(cells) == TABLE_COLUMNS + 2, line
         if line.lstrip().startswith("#"):
-            assert re.fullmatch(r"### (`+).+?\1: .*", line), line
+            heading = r"## (Failing|Tools)|### (FAIL )?(`+).+?\3(?: \((`+).+?\4\))?: .*"
+            assert re.fullmatch(heading, line), line
     for block in blocks:
         assert all(not any(unsafe(char) for char in line) for line in block)
 
@@ -109,7 +110,8 @@ def test_hostile_names_and_messages_stay_inert_in_every_report(
     ]
     out = capsys.readouterr().out
     assert not any(unsafe(char) for char in out.replace("\n", ""))
-    verdict_lines = [line for line in out.splitlines() if re.match(r" *(equivalent|differs)", line)]
+    verdict = re.compile(r"(PASS|FAIL) +(equivalent|differs)")
+    verdict_lines = [line for line in out.splitlines() if verdict.match(line)]
     assert len(verdict_lines) == 3
     assert "script:    error: Script execution failed: boom\\x0a````\\x0a<img" in out
 
@@ -121,13 +123,13 @@ TEXT = st.text(st.characters(codec="utf-8") | st.sampled_from("`|\n\r#<>[]()!\\*
 @given(tool=TEXT, file=TEXT, reason=TEXT)
 def test_fuzz_any_text_is_inert_in_every_report(tool: str, file: str, reason: str) -> None:
     report = ToolReport(tool, file, Verdict.DIFFERS, reason=reason)
-    assert_inert_markdown(markdown([report]))
+    assert_inert_markdown(markdown([report], None))
     try:
         suite = ElementTree.fromstring(junit([report], None))
     except (ElementTree.ParseError, xml.parsers.expat.ExpatError) as error:  # pragma: no cover
         pytest.fail(f"ill-formed JUnit XML: {error}")
     assert len(list(suite.iter("testcase"))) == 1
-    line = console_line(report)
+    line = console_line(report, None)
     assert "\n" not in line and not any(unsafe(char) for char in line)
 
 

@@ -22,13 +22,15 @@ from transpiler.deviations import CLASSES
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
-from transpiler.gobuild import cache_dir
+from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
 from transpiler.harness.gate import check_all, parse_shard, select
+from transpiler.harness.github import workflow_annotations
 from transpiler.harness.reports import (
     console_line,
     junit,
     markdown,
+    policy_text,
     report_json,
     save_counterexample,
     side_by_side,
@@ -40,6 +42,8 @@ from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
 
 DEFAULTS = CheckOptions()
+#: ``--format github``: the text report, then GitHub workflow commands (annotations).
+GITHUB = "github"
 
 
 def register(subparsers: Any) -> None:
@@ -96,7 +100,7 @@ def register(subparsers: Any) -> None:
         "under the cache directory, $TRANSPILER_CACHE or ~/.cache/vmcp-transpiler, outside "
         "the work tree; each saved path is printed)",
     )
-    add_format_option(parser)
+    add_format_option(parser, GITHUB)
     parser.set_defaults(handler=run)
 
 
@@ -112,7 +116,13 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         help=f"most outcome combinations tried per tool (default {DEFAULTS.paths})",
     )
-    parser.add_argument("--engine", choices=ENGINE_CHOICES, help="default: rust")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINE_CHOICES,
+        help="the interpreter(s) scripts run on: go is go.starlark.net, what vMCP embeds "
+        "(needs Go); default rust (starlark-rust), with a note saying go was not run; a "
+        "requested engine that cannot run is an error",
+    )
     parser.add_argument("--seed", type=int, help="seed for scenario generation (default 0)")
     policy = parser.add_mutually_exclusive_group()
     policy.add_argument(
@@ -132,7 +142,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 def options_from(args: argparse.Namespace) -> CheckOptions:
     """CheckOptions from parsed ``add_options`` arguments, then the policy file, then defaults."""
     policy = _policy_of(args)
-    engine = args.engine or policy.engines or "rust"
+    engine = _engine(args.engine, policy)
     return CheckOptions(
         examples=_first(args.examples, policy.examples, DEFAULTS.examples),
         paths=_first(args.path_limit, policy.paths, DEFAULTS.paths),
@@ -145,6 +155,25 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         accept=_accepted(args) if args.strict or args.accept is not None else policy.accept,
         accept_gaps=frozenset(args.accept_gap) | policy.accept_gaps,
     )
+
+
+def _engine(given: str | None, policy: Policy) -> str:
+    """The engine choice: given, or the policy's (go must be able to run), else rust, said."""
+    chosen = given or policy.engines
+    unavailable = go_unavailable() if chosen != "rust" else None
+    if chosen is None:
+        why = f" (it cannot run here: {unavailable})" if unavailable else ""
+        print(
+            "note: scripts run on starlark-rust, the default engine; vMCP embeds "
+            f"go.starlark.net{why}: --engine go or both checks there",
+            file=sys.stderr,
+        )
+        return "rust"
+    if unavailable is not None:
+        origin = "--engine" if given else f"{policy.source}: engines:"
+        needs = f"{origin} {chosen} needs go.starlark.net"
+        raise InputError(f"{needs}, which cannot run: {unavailable}")
+    return chosen
 
 
 def _policy_of(args: argparse.Namespace) -> Policy:
@@ -230,6 +259,9 @@ def run(args: argparse.Namespace) -> int:
         print_json(report_json(reports, accept, pairing.unpaired))
     else:
         _print(reports, pairing, accept, args.since)
+    if args.format == GITHUB:
+        for annotation in workflow_annotations(reports, accept, args.baseline_git):
+            print(annotation.command())
     if pairing.unreadable:
         return EXIT_INPUT
     if not reports:
@@ -241,7 +273,7 @@ def _print(
     reports: list[ToolReport], pairing: Pairing, accept: frozenset[str] | None, since: str | None
 ) -> None:
     for report in reports:
-        print(console_line(report))
+        print(console_line(report, accept))
         if report.carried is not None:
             continue
         for note in report.notes:
@@ -271,15 +303,7 @@ def _print(
         print(f"{carried} pair(s) unchanged since {since}: not checked again; {checked} checked")
     passed = sum(r.passes(accept) for r in reports)
     unread = f"; {len(pairing.unreadable)} input(s) cannot be read" if pairing.unreadable else ""
-    print(f"{passed} of {len(reports)} tool(s) pass ({_policy(accept)}){unread}")
-
-
-def _policy(accept: frozenset[str] | None) -> str:
-    if accept is None:
-        return "equivalent, or equivalent except for the classes each script declares"
-    if not accept:
-        return "strict: equivalent only"
-    return "equivalent, or equivalent except for " + ", ".join(sorted(accept))
+    print(f"{passed} of {len(reports)} tool(s) pass ({policy_text(accept)}){unread}")
 
 
 def _write_reports(
@@ -291,8 +315,8 @@ def _write_reports(
     document = report_json(reports, accept, unpaired)
     texts = {
         args.report_json: json.dumps(document, indent=2, sort_keys=True) + "\n",
-        args.junit: junit(reports, accept),
-        args.report_md: markdown(reports),
+        args.junit: junit(reports, accept, args.baseline_git),
+        args.report_md: markdown(reports, accept),
     }
     for target, text in texts.items():
         if target:

@@ -16,11 +16,12 @@ EXIT_INTERNAL = 3
 CommandHandler = Callable[[argparse.Namespace], int]
 
 
-def add_format_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--format text|json`` (every command that prints results has it)."""
+def add_format_option(parser: argparse.ArgumentParser, *more: str) -> None:
+    """Add ``--format text|json`` (every command that prints results has it), and the
+    command's ``more`` formats."""
     parser.add_argument(
         "--format",
-        choices=("text", "json"),
+        choices=("text", "json", *more),
         default="text",
         help="output format (default: text)",
     )

@@ -207,6 +207,8 @@ class ToolReport:
     notes: tuple[str, ...] = ()
     carried: dict[str, Any] | None = None
     coverage: dict[str, Any] = field(default_factory=dict)
+    #: Lines of the tool's configuration: its own (key ""), each step's (key: its id).
+    config_lines: dict[str, int] = field(default_factory=dict)
 
     @property
     def observed(self) -> tuple[str, ...]:
@@ -585,6 +587,10 @@ def check_tool(
         engines=engines,
         seed=options.seed,
         style=options.style,
+        config_lines={
+            "": tool.config.where.at.line,
+            **{step.id: step.where.at.line for step in tool.effective.steps},
+        },
     )
     if emitted is None and script is None:
         try:

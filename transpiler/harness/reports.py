@@ -25,6 +25,7 @@ import yaml
 from transpiler.deviations import CLASSES
 from transpiler.filenames import safe_stem
 from transpiler.harness.check import Counterexample, ToolReport, Witness
+from transpiler.harness.places import difference_spot, work_tree_file
 from transpiler.harness.relation import Difference
 from transpiler.harness.sites import value_text
 from transpiler.inert import (
@@ -48,11 +49,45 @@ _MARKDOWN.filters.update(
 #: Every text from the input or a script goes through a filter of transpiler.inert.
 _MARKDOWN_TEMPLATE = _MARKDOWN.from_string(
     """\
-| tool | file | verdict | deviations observed | scenarios | paths | call sites reached | engines |
-|---|---|---|---|---|---|---|---|
+**{{ passed }} of {{ reports | length }} tool(s) pass** ({{ policy | prose }}).
+{%- if failing %}
+
+## Failing
+{% for r in failing %}
+### FAIL {{ r.tool | code }} ({{ r.file | code }}): {{ r.verdict | prose }}
+{% set spot = spot_of(r) %}
+{%- if spot.step %}
+At step {{ spot.step | code }}{% if spot.tool %}, the call to {{ spot.tool | code }}{% endif %}.
+{% endif %}
+{%- if r.counterexample %}
+What differs (on {{ r.counterexample.engine | prose }}), then both runs:
+
+{{ side_by_side(r.counterexample) | block }}
+{% endif %}
+{%- for c in refused(r) %}
+{%- set w = r.witnesses.get(c) %}
+**{{ c | code }}** ({{ classes[c].title | prose }}) showed and is not accepted\
+{%- if w %}; witness ({{ w.engine | prose }}):
+
+{{ witness_block(w) | block }}
+{% else %}.
+{% endif %}
+{%- endfor %}
+{%- if r.reason and not r.counterexample %}
+{{ r.reason | block }}
+{% endif %}
+{%- endfor %}
+{%- endif %}
+
+## Tools
+
+| | tool | file | verdict | deviations observed | scenarios | paths | call sites reached \
+| engines |
+|---|---|---|---|---|---|---|---|---|
 {% for r in reports -%}
 {%- set sites = call_sites(r) -%}
-| {{ r.tool | cell }} | {{ r.file | cell }} | **{{ r.verdict | prose }}** \
+| **{{ "PASS" if passes(r) else "FAIL" }}** \
+| {{ r.tool | cell }} | {{ r.file | cell }} | {{ r.verdict | prose }} \
 | {{ r.observed | join(", ") | prose or "none" }} \
 | {{ r.scenarios }} | {{ r.distinct_paths }} reached, {{ r.paths_run }}/{{ r.paths_enumerated }} \
 | {{ "%d/%d" % (sites.reached, sites.reachable) if sites else "" }} \
@@ -62,10 +97,10 @@ _MARKDOWN_TEMPLATE = _MARKDOWN.from_string(
 Interpreters: {% for name, version in interpreters.items() %}{{ name | prose }} \
 {{ version | code }}{{ ", " if not loop.last }}{% endfor %}.
 {% endif %}
-{% for r in reports if r.reason or r.witnesses or r.findings or r.declared \
-or call_sites(r).never -%}
+{% for r in reports if (r.reason and passes(r)) or r.observed or r.findings \
+or r.declared or call_sites(r).never -%}
 ### {{ r.tool | code }}: {{ r.verdict | prose }}
-{% if r.reason %}
+{% if r.reason and passes(r) %}
 {{ r.reason | block }}
 {% endif %}
 {%- if call_sites(r).never %}
@@ -80,19 +115,36 @@ Findings (vMCP quirks that fire on an ordinary run of this tool):
 - {{ f.render() | prose }}
 {%- endfor %}
 {% endif %}
-{%- for c in r.declared %}
+{%- for c in r.observed if c not in refused(r) %}
 {%- set w = r.witnesses.get(c) %}
 {%- if w %}
 **{{ c | code }}**: {{ classes[c].title | prose }}. \
 Witness ({{ w.engine | prose }}, {{ w.size }} bytes):
 
 {{ witness_block(w) | block }}
-{% else %}
-**{{ c | code }}**: not observed in {{ r.scenarios }} scenarios.
 {% endif %}
 {%- endfor %}
+{%- set unseen = r.declared | reject("in", r.observed) | list %}
+{%- if unseen %}
+Declared, not observed in {{ r.scenarios }} scenarios: \
+{% for c in unseen %}{{ c | code }}{{ ", " if not loop.last }}{% endfor %}.
+{% endif %}
 {% endfor %}"""
 )
+
+
+def policy_text(accept: frozenset[str] | None) -> str:
+    """What the gate lets through, in words."""
+    if accept is None:
+        return "equivalent, or equivalent except for the classes each script declares"
+    if not accept:
+        return "strict: equivalent only"
+    return "equivalent, or equivalent except for " + ", ".join(sorted(accept))
+
+
+def refused_classes(report: ToolReport, accept: frozenset[str] | None) -> tuple[str, ...]:
+    """The observed classes the gate does not accept."""
+    return tuple(c for c in report.observed if accept is not None and c not in accept)
 
 
 def call_sites(report: ToolReport) -> dict[str, Any]:
@@ -109,8 +161,9 @@ def call_sites(report: ToolReport) -> dict[str, Any]:
     }
 
 
-def console_line(report: ToolReport) -> str:
-    """One line per tool for the console: verdict, tool, file, script, what was run."""
+def console_line(report: ToolReport, accept: frozenset[str] | None) -> str:
+    """One line per tool for the console: PASS or FAIL (the gate's decision), the verdict,
+    tool, file, script, what was run."""
     if report.carried is not None:
         detail = "unchanged since the earlier report: not checked again"
     else:
@@ -121,7 +174,9 @@ def console_line(report: ToolReport) -> str:
     script = f"; script {one_line(report.script_source)}" if report.script_source else ""
     observed = f" [{one_line(', '.join(report.observed))}]" if report.observed else ""
     verdict = one_line(str(report.verdict))
-    return f"{verdict:>17}  {one_line(report.tool)}  ({one_line(report.file)}{script})  " + (
+    decision = "PASS" if report.passes(accept) else "FAIL"
+    head = f"{decision}  {verdict:>17}  {one_line(report.tool)}"
+    return f"{head}  ({one_line(report.file)}{script})  " + (
         detail + observed
     )
 
@@ -259,10 +314,13 @@ def interpreters(reports: Sequence[ToolReport]) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
-def junit(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> str:
-    """One JUnit test case per tool (a tool the gate does not let through fails); the
-    interpreter versions as suite properties. Every text is made inert (no character XML 1.0
-    forbids is left)."""
+def junit(
+    reports: Sequence[ToolReport], accept: frozenset[str] | None, revision: str | None = None
+) -> str:
+    """One JUnit test case per tool, its class name the work tree's file (a tool the gate does
+    not let through fails, naming the step where it differs); each tool's declared classes as
+    its properties; the interpreter versions as suite properties. Every text is made inert (no
+    character XML 1.0 forbids is left)."""
     suite = ElementTree.Element(
         "testsuite",
         name="vmcp-starlark-equivalence",
@@ -276,26 +334,53 @@ def junit(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> str:
         case = ElementTree.SubElement(
             suite,
             "testcase",
-            classname=one_line(report.file),
+            classname=one_line(work_tree_file(report.file, revision)),
             name=one_line(report.tool),
             time=f"{report.seconds:.3f}",
         )
+        classes = ElementTree.SubElement(case, "properties")
+        ElementTree.SubElement(classes, "property", name="verdict", value=str(report.verdict))
+        for deviation in report.declared:
+            shown = "observed" if deviation in report.observed else "declared, not observed"
+            ElementTree.SubElement(
+                classes, "property", name=f"class:{one_line(deviation)}", value=shown
+            )
         if not report.passes(accept):
+            spot = difference_spot(report, accept)
+            at = f" at step {one_line(spot.step)}" if spot.step else ""
             verdict = one_line(str(report.verdict))
-            failure = ElementTree.SubElement(case, "failure", message=verdict)
-            failure.text = shown_lines(report.reason or ", ".join(report.observed))
+            failure = ElementTree.SubElement(case, "failure", message=f"{verdict}{at}")
+            failure.text = shown_lines(_failure_text(report, accept))
     return ElementTree.tostring(suite, encoding="unicode") + "\n"
 
 
-def markdown(reports: Sequence[ToolReport]) -> str:
-    """A table a reviewer reads in a pull request, then each tool's classes and witnesses."""
+def _failure_text(report: ToolReport, accept: frozenset[str] | None) -> str:
+    """A failure's body: the counterexample side by side, else the refused classes, else why."""
+    if report.counterexample is not None:
+        return side_by_side(report.counterexample)
+    refused = refused_classes(report, accept)
+    if refused:
+        return "not accepted: " + ", ".join(refused)
+    return report.reason or ", ".join(report.observed)
+
+
+def markdown(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> str:
+    """What a reviewer reads in a pull request: the failures first, each with what differs,
+    then a table of every tool, then each tool's witnesses (classes declared and not observed
+    on one line)."""
     return str(
         _MARKDOWN_TEMPLATE.render(
             reports=reports,
+            failing=[r for r in reports if not r.passes(accept)],
+            passes=lambda report: report.passes(accept),
+            passed=sum(r.passes(accept) for r in reports),
+            policy=policy_text(accept),
             classes=CLASSES,
             side_by_side=side_by_side,
             call_sites=call_sites,
             witness_block=witness_block,
+            spot_of=lambda report: difference_spot(report, accept),
+            refused=lambda report: refused_classes(report, accept),
             interpreters=interpreters(reports),
         )
     )

@@ -121,7 +121,7 @@ def outcome(trace: Trace, steps: Trace | None) -> dict[str, Any]:
     found: dict[str, Any] = {"outcome": kind}
     if kind == "success":
         return found
-    failed = None if steps is None else _failed_step(steps)
+    failed = None if steps is None else failed_step(steps)
     if failed is not None:
         found["step"] = failed
     if kind == "error":
@@ -129,7 +129,8 @@ def outcome(trace: Trace, steps: Trace | None) -> dict[str, Any]:
     return found
 
 
-def _failed_step(trace: Trace) -> str | None:
+def failed_step(trace: Trace) -> str | None:
+    """The step whose failure (or whose variant) stopped a workflow run, if one did."""
     if trace.stopped_at is not None and trace.stopped_at[1] is not None:
         return trace.stopped_at[1]
     records = trace.steps or {}

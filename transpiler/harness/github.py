@@ -1,0 +1,93 @@
+"""``check --format github``: GitHub workflow commands that annotate the pull request.
+
+Each tool the gate does not let through gets an ``::error`` at the line a
+reviewer should read (:mod:`.places`): what differs, both sides' values. Each
+finding (a vMCP quirk on the tool's ordinary run) gets a ``::warning`` at its
+step. Data and properties are escaped as GitHub's toolkit escapes them
+(``%``, CR and LF in both; ``:`` and ``,`` in properties too), after every text
+from the input or a script is made inert line by line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from transpiler.harness.check import ToolReport
+from transpiler.harness.places import Place, Spot, difference_spot, place_of
+from transpiler.harness.reports import SHOWN_CHARACTERS, witness_lines
+from transpiler.inert import clipped, one_line, shown_lines
+
+_DATA = {"%": "%25", "\r": "%0D", "\n": "%0A"}
+_PROPERTY = {**_DATA, ":": "%3A", ",": "%2C"}
+
+
+def escape_data(text: str) -> str:
+    """A command's message as the toolkit escapes it."""
+    return "".join(_DATA.get(char, char) for char in text)
+
+
+def escape_property(text: str) -> str:
+    """A command property's value as the toolkit escapes it."""
+    return "".join(_PROPERTY.get(char, char) for char in text)
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """One workflow command: ``error`` or ``warning`` at a place, with a title."""
+
+    level: str
+    place: Place
+    title: str
+    message: str
+
+    def command(self) -> str:
+        """The ``::level file=...,line=...,title=...::message`` line."""
+        properties = {"file": self.place.file, "title": self.title}
+        if self.place.line is not None:
+            properties["line"] = str(self.place.line)
+        listed = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
+        return f"::{self.level} {listed}::{escape_data(self.message)}"
+
+
+def workflow_annotations(
+    reports: Sequence[ToolReport], accept: frozenset[str] | None, revision: str | None = None
+) -> list[Annotation]:
+    """An error per tool that does not pass, a warning per finding."""
+    found: list[Annotation] = []
+    for report in reports:
+        name = one_line(report.tool)
+        if not report.passes(accept):
+            spot = difference_spot(report, accept)
+            title = f"{name}: FAIL {one_line(str(report.verdict))}"
+            message = _failure_lines(report, accept, spot)
+            found.append(Annotation("error", place_of(report, spot, revision), title, message))
+        for finding in report.findings:
+            place = place_of(report, Spot(finding.step, None), revision)
+            text = one_line(finding.render())
+            found.append(Annotation("warning", place, f"{name}: vMCP quirk", text))
+    return found
+
+
+def _failure_lines(report: ToolReport, accept: frozenset[str] | None, spot: Spot) -> str:
+    """What a reviewer needs to see: where, what differs, both sides' values."""
+    lines = [f"at step {one_line(spot.step)}"] if spot.step else []
+    example = report.counterexample
+    if example is not None:
+        lines.append(f"differs on {one_line(example.engine)}:")
+        for difference in example.differences:
+            lines.append(f"{one_line(difference.field)}:")
+            lines.append(f"  vMCP:   {one_line(clipped(difference.composite, SHOWN_CHARACTERS))}")
+            lines.append(f"  script: {one_line(clipped(difference.script, SHOWN_CHARACTERS))}")
+        if example.saved_to:
+            lines.append(f"scenario saved to {one_line(example.saved_to)}")
+    refused = [c for c in report.observed if accept is not None and c not in accept]
+    for deviation in refused:
+        witness = report.witnesses.get(deviation)
+        if witness is not None:
+            lines += [one_line(line) for line in witness_lines(witness)]
+        else:
+            lines.append(f"{one_line(deviation)} showed, and the policy does not accept it")
+    if report.reason and example is None:
+        lines += shown_lines(report.reason).splitlines()
+    return "\n".join(lines)
