@@ -79,7 +79,8 @@ def test_the_hook_definition_runs_on_the_staged_files_it_reads() -> None:
     assert hook["entry"] == "vmcp-transpile hook" and hook["language"] == "python"
     assert hook["pass_filenames"] is True
     pattern = re.compile(hook["files"])
-    assert all(pattern.search(n) for n in ("a.yaml", "a.yml", "a.json", "lib/a.star"))
+    reads = ("a.yaml", "a.yml", "a.json", "lib/a.star", "a.yaml.composite-baseline")
+    assert all(pattern.search(n) for n in reads)
     assert not any(pattern.search(n) for n in ("a.py", "README.md", "a.star.orig"))
 
 
@@ -100,6 +101,8 @@ def test_a_staged_script_brings_the_configuration_that_names_it(
     assert configurations_for([Path("lib/helpers.star")], []) == [Path("a.yaml")]
     assert configurations_for([Path("b.yaml"), Path("workflow.yaml")], []) == [Path("b.yaml")]
     assert configurations_for([Path("a.star")], [repository / "lib"]) == []
+    (repository / "a.yaml.composite-baseline").write_text("compositeTools: []\n")
+    assert configurations_for([Path("a.yaml.composite-baseline")], []) == [Path("a.yaml")]
     files, scopes, options = split_arguments(
         ["lib", "--strict", "--engine", "go", "--baseline-git", "main", "a.yaml"]
     )

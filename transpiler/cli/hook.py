@@ -1,12 +1,13 @@
 """``vmcp-transpile hook FILE...``: the pre-commit hook, ``check`` scoped to the staged files.
 
 pre-commit passes the staged files it matched (``.yaml``, ``.yml``, ``.json``,
-``.star``). The configurations among them are checked, with what they pair
-with: a changed ``.star`` brings every configuration of the repository that
-names it (directly, or through a script that loads it), a changed policy file
-the configurations of its folder. A directory among the arguments (the hook's
-``args``, e.g. ``vmcp/``) limits the check to files under it. Other options go
-to ``check`` as they are.
+``.star``, ``.composite-baseline``). The configurations among them are
+checked, with what they pair with: a changed ``.star`` brings every
+configuration of the repository that names it (directly, or through a script
+that loads it), a changed policy file the configurations of its folder, a
+changed composite baseline the configuration it belongs to. A directory among
+the arguments (the hook's ``args``, e.g. ``vmcp/``) limits the check to files
+under it. Other options go to ``check`` as they are.
 
 Each run reuses the last one's report (``check --since``), kept in the
 project's cache directory (outside the work tree), one per repository: pairs
@@ -31,6 +32,7 @@ from transpiler.cli.check import register as register_check
 from transpiler.cli.common import EXIT_OK
 from transpiler.gobuild import cache_dir
 from transpiler.policy import POLICY_FILE
+from transpiler.sidecar import SUFFIX as SIDECAR_SUFFIX
 
 #: What the hook reads: configurations and scripts.
 CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
@@ -111,6 +113,13 @@ def configurations_for(staged: list[Path], scopes: list[Path]) -> list[Path]:
     """The configurations to check: the staged ones, and those a staged script or policy file
     belongs to (searched among the repository's tracked files)."""
     chosen = {path for path in staged if _is_configuration(path)}
+    chosen |= {
+        owner
+        for path in staged
+        if path.name.endswith(SIDECAR_SUFFIX)
+        for owner in (path.with_name(path.name.removesuffix(SIDECAR_SUFFIX)),)
+        if owner.is_file()
+    }
     scripts = {path.name for path in staged if path.suffix == SCRIPT_SUFFIX}
     policies = {path.parent.resolve() for path in staged if path.name == POLICY_FILE}
     if scripts or policies:
