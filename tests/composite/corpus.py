@@ -29,6 +29,11 @@ class CorpusCase:
     rules: tuple[str, ...]
     expect: dict[str, Any]
     schedules: dict[str, Any] | None
+    #: Every composite tool of the section's config (the vMCP serving the tool).
+    served: tuple[CompositeToolConfig, ...] = ()
+    #: What the advertise/call gate makes of the tool: ``annotations`` (the wire form it is
+    #: listed with, null for none) or ``hidden`` (the reason) and ``hint``.
+    advertise: dict[str, Any] | None = None
 
 
 def expect_files() -> list[Path]:
@@ -66,4 +71,6 @@ def load_case(path: Path) -> CorpusCase:
         rules=tuple(document.get("rules", ())),
         expect=document["expect"],
         schedules=document.get("schedules"),
+        served=tuple(tools.values()),
+        advertise=document.get("advertise"),
     )

@@ -93,3 +93,18 @@ def test_the_starlark_form_reports_an_unreadable_script(capsys: pytest.CaptureFi
         capsys, "--form", "starlark", "x.star", "--scenario", str(SECTION / "tied.scenario.yaml")
     )
     assert code == 2 and "cannot read script x.star" in err
+
+
+def test_a_hidden_tool_is_answered_not_found_and_runs_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    section = SCENARIOS / "B_advertise"
+    scenario = str(section / "name_collision.scenario.yaml")
+    tools = str(section / "tools.yaml")
+    code, out, _ = run(capsys, "--form", "composite", tools, "--scenario", scenario)
+    trace = json.loads(out)
+    assert code == 0 and trace["outcome"] == "error" and trace["calls"] == []
+    assert trace["client_result"] == {
+        "content": [{"type": "text", "text": 'not found: tool "plain"'}],
+        "isError": True,
+    }

@@ -11,6 +11,8 @@ import pytest
 from tests.composite.cases import check
 from tests.composite.corpus import SCENARIOS, case_id, expect_files, load_case, section_tools
 from transpiler.composite import run_composite, run_composite_schedules
+from transpiler.composite.advertise import Hidden, Verdict, annotations_to_mcp
+from transpiler.composite.engine import advertise_verdict
 from transpiler.sim.scenario import load_scenario
 from transpiler.sim.trace import Trace, plain_json
 
@@ -40,13 +42,29 @@ def test_the_corpus_covers_every_section() -> None:
 def test_corpus_case(path: Path) -> None:
     case = load_case(path)
     assert case.rules, "every corpus case names the rules it pins"
-    trace = run_composite(case.tool, case.scenario)
+    trace = run_composite(case.tool, case.scenario, served=case.served)
     assert check(trace, case.expect) == [], trace.dumps()
+    if case.advertise is not None:
+        assert _advertised(advertise_verdict(case.tool, case.scenario, case.served)) == (
+            case.advertise
+        )
     if case.schedules is not None:
-        explored = run_composite_schedules(case.tool, case.scenario, "all", limit=256)
+        explored = run_composite_schedules(
+            case.tool, case.scenario, "all", limit=256, served=case.served
+        )
         assert explored.exhaustive
         for field, expected in case.schedules.items():
             assert _distinct(explored, field) == {_canonical(v) for v in expected}, field
+
+
+def _advertised(verdict: Verdict) -> dict[str, Any]:
+    """A gate verdict in the shape of a case's ``advertise:``."""
+    if isinstance(verdict, Hidden):
+        found: dict[str, Any] = {"hidden": str(verdict.because)}
+        if verdict.hint is not None:
+            found["hint"] = verdict.hint
+        return found
+    return {"annotations": annotations_to_mcp(verdict.annotations)}
 
 
 @pytest.mark.parametrize("name", ["ten_steps", "fifty_iterations"])

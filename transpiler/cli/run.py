@@ -19,6 +19,7 @@ from typing import Any
 from transpiler.cli.common import EXIT_OK, print_json
 from transpiler.composite import run_composite_schedules
 from transpiler.config.loader import LoadedTool, load_paths
+from transpiler.config.model import CompositeToolConfig
 from transpiler.config.validate import validate
 from transpiler.diagnostics import InputError
 from transpiler.golang.duration import parse_duration
@@ -132,8 +133,10 @@ def _summary(trace: Trace) -> str:
 
 
 def _run_composite_form(args: argparse.Namespace, scenario: Scenario) -> list[Trace]:
-    tool = _select_tool(args.source, args.tool or scenario.tool)
-    explored = run_composite_schedules(tool.effective, scenario, args.schedule, args.limit)
+    tool, served = _select_tool(args.source, args.tool or scenario.tool)
+    explored = run_composite_schedules(
+        tool.effective, scenario, args.schedule, args.limit, served=served
+    )
     if args.schedule == "all":
         coverage = "every schedule" if explored.exhaustive else f"limit of {args.limit} reached"
         print(
@@ -144,8 +147,11 @@ def _run_composite_form(args: argparse.Namespace, scenario: Scenario) -> list[Tr
     return list(explored)
 
 
-def _select_tool(source: str, name: str | None) -> LoadedTool:
-    """The tool to run, refusing configs vMCP would not start with."""
+def _select_tool(
+    source: str, name: str | None
+) -> tuple[LoadedTool, list[CompositeToolConfig]]:
+    """The tool to run, and every composite tool the config serves; refusing configs vMCP
+    would not start with."""
     load = load_paths([source])
     if load.input_errors:
         raise InputError("; ".join(d.render() for d in load.input_errors))
@@ -166,7 +172,7 @@ def _select_tool(source: str, name: str | None) -> LoadedTool:
             if failed is not None:
                 name = chosen.effective.name
                 raise InputError(f"vMCP would not run {name!r}: {failed.phase}: {failed.message}")
-    return chosen
+    return chosen, [tool.effective for tool in tools]
 
 
 def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Trace]:

@@ -40,6 +40,7 @@ have, but ``all`` misses these):
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 
 from transpiler.composite.engine import execute
@@ -77,10 +78,12 @@ def run_composite(
     chooser: Chooser = CANONICAL,
     jitter: Jitter = CENTRE,
     variants: Variants = VMCP,
+    served: Sequence[CompositeToolConfig] = (),
 ) -> Trace:
     """Run ``tool`` once against ``scenario`` under one schedule (and, with ``variants``, as a
-    script taking those deviations would run)."""
-    return execute(tool, scenario, chooser, jitter, variants)
+    script taking those deviations would run); ``served`` are the other composite tools of
+    the same vMCP (the advertise/call gate reads their names)."""
+    return execute(tool, scenario, chooser, jitter, variants, served)
 
 
 def run_composite_schedules(
@@ -90,6 +93,7 @@ def run_composite_schedules(
     limit: int = 64,
     canonical: tuple[Trace, ScriptedChooser] | None = None,
     variants: Variants = VMCP,
+    served: Sequence[CompositeToolConfig] = (),
 ) -> Explored:
     """Traces under ``schedule``: one for canonical/random, every distinct one for all.
 
@@ -98,17 +102,20 @@ def run_composite_schedules(
     """
     kind, seed = parse_schedule(schedule)
     if kind == "canonical":
-        return Explored([_named(run_composite(tool, scenario), "canonical")], 1, True)
+        trace = run_composite(tool, scenario, served=served)
+        return Explored([_named(trace, "canonical")], 1, True)
     if kind == "random":
         trace = run_composite(
-            tool, scenario, chooser=RandomChooser(seed), jitter=SeededJitter(seed)
+            tool, scenario, chooser=RandomChooser(seed), jitter=SeededJitter(seed), served=served
         )
         return Explored([_named(trace, schedule)], 1, True)
     distinct: dict[str, Trace] = {}
     summary = Exploration(0, False)
     first = None if canonical is None else (replace(canonical[0]), canonical[1])
     runs = explore(
-        lambda chooser: run_composite(tool, scenario, chooser=chooser, variants=variants),
+        lambda chooser: run_composite(
+            tool, scenario, chooser=chooser, variants=variants, served=served
+        ),
         limit,
         first,
     )

@@ -30,7 +30,8 @@ class ClientView:
     failure: str | None
 
 
-def _error_result(text: str) -> dict[str, Any]:
+def error_result(text: str) -> dict[str, Any]:
+    """A tool result with ``isError: true`` carrying ``text``."""
     return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
@@ -38,12 +39,12 @@ def client_view(output: GoValue, error: GoError | None) -> ClientView:
     """The tool result vMCP returns for a workflow's output or error."""
     if error is not None:
         text = TIMEOUT_TEXT if error.deadline else f"Workflow execution failed: {error.text}"
-        return ClientView(_error_result(text), error.text)
+        return ClientView(error_result(text), error.text)
     try:
         text = marshal(output)
     except JSONEncodeError as failure:
         message = f"failed to marshal output: {failure}"
-        return ClientView(_error_result(message), message)
+        return ClientView(error_result(message), message)
     result: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
     if output is not None:
         result["structuredContent"] = output

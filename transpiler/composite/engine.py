@@ -17,12 +17,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
-from transpiler.composite.client_result import client_view
+from transpiler.composite.advertise import (
+    BackendCatalog,
+    Hidden,
+    Verdict,
+    gate,
+    not_found_error,
+)
+from transpiler.composite.client_result import client_view, error_result
 from transpiler.composite.dag import CycleError, build_levels, execute_dag
 from transpiler.composite.errors import GoError
 from transpiler.composite.expand import Expander
@@ -85,11 +92,20 @@ def execute(
     chooser: Chooser,
     jitter: Jitter,
     variants: Variants = VMCP,
+    served: Sequence[CompositeToolConfig] = (),
 ) -> Trace:
     """Run the tool once against the scenario's backends; the trace of what happened (under
-    ``variants``: as a script with those deviations would run, :mod:`.variants`)."""
+    ``variants``: as a script with those deviations would run, :mod:`.variants`).
+
+    ``served`` are the other composite tools vMCP serves alongside (their names take part
+    in the name-collision rule). A tool the advertise/call gate hides is answered
+    ``not found`` and runs nothing.
+    """
     kernel = Kernel(chooser)
     backends = SimulatedBackends(scenario)
+    tools = ToolView(backends, sorted(scenario.backends))
+    if isinstance(_verdict(tool, served, tools, scenario), Hidden):
+        return _not_found_trace(tool)
     params = apply_parameter_defaults(tool.parameters, scenario.params)
     start = scenario.clock_start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     state = WorkflowState(params, WorkflowMetadata(workflow_id(tool, scenario), start))
@@ -98,7 +114,7 @@ def execute(
         kernel,
         state,
         Expander(state, chooser, recorder.quirks, variants),
-        ToolView(backends, sorted(scenario.backends)),
+        tools,
         recorder,
         jitter,
     )
@@ -114,6 +130,43 @@ def execute(
     if main.error is not None:
         raise main.error
     return _trace(session, tool, ending, backends.incomplete)
+
+
+def advertise_verdict(
+    tool: CompositeToolConfig, scenario: Scenario, served: Sequence[CompositeToolConfig] = ()
+) -> Verdict:
+    """What the advertise/call gate makes of ``tool`` in the scenario's session: listed with
+    its annotations, or hidden and why (``served``: the other composite tools)."""
+    tools = ToolView(SimulatedBackends(scenario), sorted(scenario.backends))
+    return _verdict(tool, served, tools, scenario)
+
+
+def _verdict(
+    tool: CompositeToolConfig,
+    served: Sequence[CompositeToolConfig],
+    tools: ToolView,
+    scenario: Scenario,
+) -> Verdict:
+    catalog = BackendCatalog(
+        tools.routing,
+        {name: scenario.backends[name].annotations for name in tools.routing.names},
+    )
+    others = [other for other in served if other.name != tool.name]
+    return gate([tool, *others], catalog)[tool.name]
+
+
+def _not_found_trace(tool: CompositeToolConfig) -> Trace:
+    """The trace of a call vMCP answers ``not found``: no workflow runs, no call is made."""
+    text = not_found_error(tool.name)
+    return Trace(
+        form="composite",
+        outcome="error",
+        client_result=error_result(text),
+        output=None,
+        error=text,
+        steps={},
+        levels=[],
+    )
 
 
 def _workflow(

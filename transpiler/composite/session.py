@@ -14,6 +14,7 @@ from typing import Any
 from transpiler.composite.expand import Expander
 from transpiler.composite.paramheaders import AnnotationError, ParamHeader, param_headers
 from transpiler.composite.quirks import QuirkLog
+from transpiler.composite.routing import RoutingTable
 from transpiler.composite.state import WorkflowState
 from transpiler.sim.backends import BackendAnswer, SimulatedBackends
 from transpiler.sim.backoff import Jitter
@@ -32,10 +33,11 @@ class ToolView:
                 self._headers[name] = param_headers(backends.input_schema(name))
             except AnnotationError:
                 continue
+        self.routing = RoutingTable.of_names(self._headers)
 
     def routable(self, name: str) -> bool:
-        """Whether ``RouteTool`` finds the tool (exact routing-table name)."""
-        return name in self._headers
+        """Whether ``RouteTool`` finds the tool."""
+        return self.routing.resolve(name) is not None
 
     def input_schema(self, name: str) -> Any:
         """The advertised ``inputSchema`` (None for an unknown tool)."""

@@ -12,13 +12,14 @@ or "too large".
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from transpiler.config.yamlv3 import Kind, Node, YamlSyntaxError, already_defined, parse_documents
-from transpiler.diagnostics import InputError
+from transpiler.diagnostics import InputError, SourceLocation
 from transpiler.reading import UnreadableFile, read_bytes
 
 
@@ -68,6 +69,35 @@ def load_json(path: Path, limit: int, what: str) -> Any:
         raise InputError(f"{path}: nested too deeply to be read") from None
     except ValueError as error:
         raise InputError(f"{path}: not JSON: {error}") from None
+
+
+def locate(source: str, keys: Sequence[str | int], limit: int) -> SourceLocation:
+    """Where the value at ``keys`` (mapping keys, list indexes) is written in the file
+    ``source``, down to the deepest key found; the bare file when it cannot be read again."""
+    try:
+        documents = list(parse_documents(read_bytes(Path(source), limit)))
+    except (UnreadableFile, YamlSyntaxError, OSError):
+        return SourceLocation(source)
+    node = documents[0].root if documents else None
+    found = SourceLocation(source)
+    for key in keys:
+        node = _child(node.resolved(), key) if node is not None else None
+        if node is None:
+            break
+        found = SourceLocation(source, node.line, node.column)
+    return found
+
+
+def _child(node: Node, key: str | int) -> Node | None:
+    """The value under ``key`` of a mapping node, or item ``key`` of a sequence node."""
+    if node.kind is Kind.MAPPING and isinstance(key, str):
+        pairs = node.content
+        for index in range(0, len(pairs) - 1, 2):
+            if pairs[index].resolved().value == key:
+                return pairs[index + 1]
+    if node.kind is Kind.SEQUENCE and isinstance(key, int) and 0 <= key < len(node.content):
+        return node.content[key]
+    return None
 
 
 def _repeated_key(root: Node | None) -> str | None:

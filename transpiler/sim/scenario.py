@@ -15,7 +15,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from transpiler.config.datafile import load_yaml
+from transpiler.config.datafile import load_yaml, locate
+from transpiler.config.model import ToolAnnotations
+from transpiler.config.tool_annotations import (
+    AnnotationsError,
+    annotations_from_mcp,
+    annotations_to_mcp,
+)
 from transpiler.diagnostics import InputError, SourceLocation
 from transpiler.golang.duration import parse_duration
 from transpiler.golang.values import json_numbers_as_floats
@@ -62,6 +68,8 @@ class BackendTool:
     name: str
     input_schema: Any = None
     results: tuple[ResultEntry, ...] = ()
+    #: The MCP ``ToolAnnotations`` its ``tools/list`` entry declares (None: none).
+    annotations: ToolAnnotations | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,8 @@ class Scenario:
             entry: dict[str, Any] = {"results": [_entry_to_json(r) for r in tool.results]}
             if tool.input_schema is not None:
                 entry["inputSchema"] = tool.input_schema
+            if tool.annotations is not None:
+                entry["annotations"] = annotations_to_mcp(tool.annotations)
             backends[name] = entry
         document: dict[str, Any] = {}
         if self.tool is not None:
@@ -229,7 +239,7 @@ def _backend(name: str, spec: Any, where: SourceLocation) -> BackendTool:
         spec = {}
     if not isinstance(spec, dict):
         raise ScenarioError(f"backend {name}: must be a mapping", where)
-    _reject_unknown(spec, {"inputSchema", "results"}, f"backend {name}", where)
+    _reject_unknown(spec, {"inputSchema", "results", "annotations"}, f"backend {name}", where)
     results_doc = spec.get("results") or []
     if not isinstance(results_doc, list):
         raise ScenarioError(f"backend {name}: 'results' must be a list", where)
@@ -237,7 +247,28 @@ def _backend(name: str, spec: Any, where: SourceLocation) -> BackendTool:
         _result_entry(entry, f"backend {name} result {i}", where)
         for i, entry in enumerate(results_doc)
     )
-    return BackendTool(name=name, input_schema=spec.get("inputSchema"), results=results)
+    return BackendTool(
+        name=name,
+        input_schema=spec.get("inputSchema"),
+        results=results,
+        annotations=_annotations(spec.get("annotations"), name, where),
+    )
+
+
+def _annotations(doc: Any, name: str, where: SourceLocation) -> ToolAnnotations | None:
+    """A backend tool's ``annotations`` (None when it declares none)."""
+    if doc is None:
+        return None
+    try:
+        return annotations_from_mcp(doc)
+    except AnnotationsError as error:
+        path = ("backends", name, "annotations", *([error.key] if error.key else []))
+        raise ScenarioError(f"backend {name}: {error}", _at(where, path)) from None
+
+
+def _at(where: SourceLocation, path: tuple[str, ...]) -> SourceLocation:
+    """The line of ``path`` in the scenario file (the bare file when it has none)."""
+    return locate(where.file, path, MAX_SCENARIO_BYTES)
 
 
 _RESULT_KEYS = {
