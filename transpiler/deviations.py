@@ -34,6 +34,8 @@ ALL_ENGINES = frozenset({"rust", "go"})
 #: The class of starlark-rust's own differences (no script's): excused where it fired, then
 #: confirmed on go.starlark.net.
 ENGINE_CLASS = "rust-engine"
+#: The class of a step's deadline, which a script cannot set (THV-0051's calls have a fixed one).
+STEP_TIMEOUT_CLASS = "step-timeout"
 
 
 @dataclass(frozen=True)
@@ -296,6 +298,29 @@ CLASSES: dict[str, DeviationClass] = {
                     "placeholders",
                     f"`.workflow.id` is {RUN_ID_PLACEHOLDER}, `start_time` "
                     f"{START_TIME_PLACEHOLDER} and `duration_ms` 0",
+                ),
+            ),
+        ),
+        DeviationClass(
+            STEP_TIMEOUT_CLASS,
+            "a backend call runs past a step's `timeout` or past five minutes",
+            "a step's `timeout` is not enforced: each call has THV-0051's fixed 5-minute limit "
+            "instead",
+            "gives each step a deadline of its `timeout` (5 minutes when unset) spanning its "
+            "attempts, retry waits and forEach iterations: a call still running when it passes "
+            "fails the run with `Workflow execution timeout exceeded` (or, under `continue`, "
+            "the step)",
+            "has no per-step deadline: each call may take THV-0051's fixed 5 minutes, and a "
+            "slower one fails that call (an ordinary failure the step's error handling sees); "
+            "the tool's `timeout` still bounds the whole run",
+            "THV-0051 gives a script no way to set a call's deadline; the tool's `timeout` "
+            "(kept by `migrate`) is the one bound it keeps",
+            variants=(
+                Variant(
+                    "per-call",
+                    "the step has no deadline of its own: each call attempt it makes is cut at 5 "
+                    "minutes, an ordinary failure rather than a timeout; the workflow's deadline "
+                    "still holds",
                 ),
             ),
         ),

@@ -27,6 +27,7 @@ from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult, Note
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.verdict import Verdict
+from transpiler.listing import hint_differences
 from transpiler.plan import plan_tool
 
 
@@ -261,14 +262,24 @@ def _verdict_reason(report: ToolReport) -> str:
 
 
 def _annotations(tool: LoadedTool) -> tuple[Remark, ...]:
-    """Declared annotations are kept, but THV-0051's ScriptedToolConfig has no such field."""
-    if tool.config.annotations is None:
+    """The hints the scripted tool is written with, where they differ from the composite entry's
+    (``migrate`` writes vMCP's advertised hints: :mod:`transpiler.listing`), each with where
+    vMCP derives it from; THV-0051's ScriptedToolConfig declares no such field."""
+    changed = hint_differences(tool.config, tool.config.annotations)
+    if not changed and tool.config.annotations is None:
         return ()
-    text = (
-        "annotations are kept as written, but THV-0051's ScriptedToolConfig declares no "
-        "annotations field: check that your vMCP accepts them on a scripted tool"
+    where = tool.config.where.of("annotations") if tool.config.annotations else tool_location(tool)
+    field = (
+        "THV-0051's ScriptedToolConfig declares no annotations field: check that your vMCP "
+        "accepts them on a scripted tool"
     )
-    return (Remark("warning", text, tool.config.where.of("annotations")),)
+    if not changed:
+        return (Remark("warning", f"annotations are kept as written, but {field}", where),)
+    written = "; ".join(
+        difference.render().replace(", script: ", ", written before: ") for difference in changed
+    )
+    text = f"the scripted tool is written with vMCP's hints ({written}); {field}"
+    return (Remark("annotations", text, where),)
 
 
 def _warnings(tool: LoadedTool, report: UnitReport | None) -> tuple[Remark, ...]:

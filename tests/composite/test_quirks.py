@@ -254,6 +254,19 @@ def test_rust_engine_fires_for_numbers_starlark_rust_prints_its_own_way() -> Non
     assert ("rust-engine", "b", "arguments.text") not in _printed("{{.params.n}}", {}, {"n": 12.5})
 
 
+def test_step_timeout_fires_where_a_call_crosses_the_steps_deadline_or_five_minutes() -> None:
+    def fired(timeout: str, delay: str) -> bool:
+        text = f"name: t\ndescription: d\nsteps:\n  - {{id: a, tool: svc.a, timeout: {timeout}}}\n"
+        backends = {"svc.a": {"results": [{"structuredContent": {}, "delay": delay}]}}
+        trace = run_composite(tool(text), scenario(backends=backends))
+        sites = [(q.deviation, q.step, q.site) for q in trace.quirks]
+        return ("step-timeout", "a", "timeout") in sites
+
+    assert fired("30s", "31s")  # vMCP's step deadline cuts the call; a script's does not
+    assert fired("10m", "5m1s")  # a script's 5-minute call limit cuts it; vMCP's does not
+    assert not fired("30s", "29s")
+
+
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_every_class_has_a_test_here(name: str) -> None:
     tests = [key for key in globals() if key.startswith("test_" + name.replace("-", "_"))]

@@ -74,6 +74,7 @@ def test_every_variant_has_a_test_here() -> None:
         ("template-error", "plain"),
         ("json-text", "encode"),
         ("argument-coercion", "as-is"),
+        ("step-timeout", "per-call"),
     }
     assert tested == {(c.id, v.name) for c in CLASSES.values() for v in c.variants}
 
@@ -398,3 +399,38 @@ def test_starlark_and_json_text_are_what_go_starlark_writes() -> None:
         "json": [json_text(value) for value in held],
         "text": [starlark_text(value) for value in held],
     }
+
+
+SLOW = """
+name: t
+description: d
+steps:
+  - id: a
+    tool: svc.a
+    timeout: %s
+"""
+
+
+def _slow(timeout: str, delay: str, chosen: Mapping[SiteKey, str]) -> Trace:
+    backends = {"svc.a": {"results": [{"structuredContent": {"x": 1}, "delay": delay}]}}
+    world = scenario(backends=backends)
+    return run_composite(tool(SLOW % timeout), world, variants=Variants(chosen))
+
+
+PER_CALL: dict[SiteKey, str] = {("step-timeout", "a", "timeout"): "per-call"}
+
+
+def test_step_timeout_per_call_lets_a_call_run_past_the_steps_timeout() -> None:
+    vmcp = _slow("30s", "31s", {})
+    assert vmcp.client_result["content"][0]["text"] == "Workflow execution timeout exceeded"
+    assert ("step-timeout", "a", "timeout") in [(q.deviation, q.step, q.site) for q in vmcp.quirks]
+    script = _slow("30s", "31s", PER_CALL)
+    assert script.outcome == "success" and script.output == {"x": 1}
+
+
+def test_step_timeout_per_call_cuts_a_call_at_five_minutes_as_an_ordinary_failure() -> None:
+    assert _slow("10m", "5m1s", {}).outcome == "success"
+    script = _slow("10m", "5m1s", PER_CALL)
+    assert script.outcome == "error"
+    assert script.client_result["content"][0]["text"].startswith("Workflow execution failed: ")
+    assert script.calls[0].end_ns == 5 * 60 * 1_000_000_000

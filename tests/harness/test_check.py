@@ -327,3 +327,41 @@ def test_counterexamples_go_to_the_cache_not_the_work_tree(
     assert [path.name for path in saved] == ["sync_inventory.rust.scenario.yaml"]
     assert f"scenario saved to {saved[0]}" in out
     assert sorted(path.name for path in work.iterdir()) == ["wrong.star"]
+
+
+TIMED = b"""
+compositeTools:
+- name: timed_sync
+  description: One call a step allows thirty seconds
+  timeout: 2m
+  steps:
+  - id: pull
+    tool: cmdb.export
+    timeout: 30s
+"""
+
+
+def test_a_step_timeout_is_declared_witnessed_and_a_finding() -> None:
+    """A step's timeout has no counterpart in a script: the header declares step-timeout, a
+    scenario where the call runs past it witnesses it, and the tool has a finding."""
+    (timed,) = load_bytes(TIMED, "timed.yaml").tools
+    report = check_tool(timed, CheckOptions(examples=20))
+    assert "step-timeout" in report.declared
+    assert report.verdict is Verdict.EQUIVALENT_EXCEPT
+    witness = report.witnesses["step-timeout"]
+    assert witness.site is not None and witness.site.place == "timeout"
+    assert "context deadline exceeded" in str(witness.site.vmcp)
+    assert "deadline" not in str(witness.site.script)
+    assert [(f.deviation, f.step) for f in report.findings] == [("step-timeout", "pull")]
+
+
+def test_a_script_that_does_not_declare_a_step_timeout_differs_naming_it() -> None:
+    (timed,) = load_bytes(TIMED, "timed.yaml").tools
+    script = (
+        "# Where it differs from vMCP (see docs/deviations.md):\n"
+        "#   - error-text\n\n"
+        'def run(params):\n    return call_tool("cmdb.export", {})\n'
+    )
+    report = check_tool(timed, CheckOptions(examples=20), script=script)
+    assert report.verdict is Verdict.DIFFERS
+    assert "step-timeout" in report.reason

@@ -38,14 +38,14 @@ def _without(text: str, starts: tuple[str, ...], body_indent: int) -> list[str]:
     return kept
 
 
-def test_everything_but_steps_and_output_is_byte_identical(
+def test_everything_but_steps_output_and_hints_is_byte_identical(
     write_file: Callable[[str, str], Path], certify: list[str]
 ) -> None:
     path = write_file("gw.yaml", SMALL_CONFIG)
     result = run([path]).files[0]
     assert result.status is FileStatus.REWRITTEN and result.after is not None
     old = _without(SMALL_CONFIG, ("steps:", "output:"), 4)
-    new = _without(result.after, ("script:", "output:"), 4)
+    new = _without(result.after, ("script:", "output:", "annotations:"), 4)
     assert new == [line.replace("compositeTools:", "scriptedTools:") for line in old]
     assert "# Say it twice." in result.after and "# trailing comment" in result.after
     assert "description: Call echo twice   # inline" in result.after
@@ -57,7 +57,12 @@ def test_config_shape(write_file: Callable[[str, str], Path], certify: list[str]
     data = _migrated(report.files[0].after)
     assert "compositeTools" not in data
     echo, ping = data["scriptedTools"]
-    assert list(echo) == ["name", "description", "parameters", "timeout", "output", "script"]
+    assert list(echo) == [
+        "name", "description", "parameters", "timeout", "output", "annotations", "script"
+    ]
+    assert echo["annotations"] == {
+        "readOnlyHint": False, "destructiveHint": True, "openWorldHint": True
+    }
     assert echo["output"] == {
         "type": "object",
         "properties": {"said": {"type": "string", "description": "What was said"}},
@@ -83,7 +88,7 @@ def test_crd_shapes(write_file: Callable[[str, str], Path], certify: list[str]) 
     assert definition["kind"] == "VirtualMCPScriptedToolDefinition"
     assert definition["metadata"] == {"name": "shared-echo", "namespace": "team"}
     spec = definition["spec"]
-    assert set(spec) == {"name", "description", "output", "script"}
+    assert set(spec) == {"name", "description", "output", "annotations", "script"}
     assert spec["output"]["properties"]["text"] == {"type": "string", "description": "The echo"}
     assert result.moved_refs == ("shared-echo",)
 

@@ -83,6 +83,9 @@ class Session:
     jitter: Jitter
     #: ``skip-remaining: return`` was taken: every step not yet started is skipped.
     returning: bool = False
+    #: Steps under ``step-timeout: per-call``: no deadline of their own, each call attempt cut
+    #: at the script's fixed call limit.
+    call_limited: set[str] = field(default_factory=set)
 
     @property
     def now(self) -> int:

@@ -30,8 +30,11 @@ from typing import Any
 from transpiler.composite.errors import GoError, from_context_error
 from transpiler.composite.gocontext import GoContext
 from transpiler.composite.paramheaders import mirror_error
+from transpiler.composite.quirks import Site
 from transpiler.composite.session import Session
 from transpiler.config.model import StepErrorHandling
+from transpiler.deviations import STEP_TIMEOUT_CLASS
+from transpiler.golang.duration import format_duration
 from transpiler.golang.jsonenc import JSONEncodeError, check_marshal
 from transpiler.golang.strconv import quote
 from transpiler.golang.values import GoValue
@@ -40,6 +43,7 @@ from transpiler.sim.kernel import ContextError, Operation, Sleep
 from transpiler.sim.mcp import attempt_failure
 from transpiler.sim.scenario import ToolResult
 from transpiler.sim.trace import CallRecord
+from transpiler.starlark_runtime.profile import CALL_TIMEOUT_NS
 
 MAX_RETRIES = 10
 RESULT_OK = "ok"
@@ -142,11 +146,19 @@ def _attempt(
             request.owner or request.step_id,
         )
     )
+    owner = request.owner or request.step_id
+    if answer.delay_ns >= CALL_TIMEOUT_NS:
+        taking = f"a call of {format_duration(answer.delay_ns)}"
+        session.recorder.quirks.add(STEP_TIMEOUT_CLASS, Site(owner, "timeout"), taking)
     if answer.delay_ns > 0:
+        limited = owner in session.call_limited
+        waiting = context.child(start + CALL_TIMEOUT_NS) if limited else context
         try:
-            yield Sleep(answer.delay_ns, context.kernel_context)
+            yield Sleep(answer.delay_ns, waiting.kernel_context)
         except ContextError as error:
             session.recorder.call_finished(index, session.now, RESULT_CANCELLED)
+            if limited and error.deadline and context.err() is None:
+                return GoError(str(error))  # the script's call limit: not a timeout of the run
             return from_context_error(error)
     failure = attempt_failure(answer)
     if failure is not None:

@@ -19,6 +19,7 @@ from transpiler.config.model import (
     WorkflowStepConfig,
 )
 from transpiler.declaration import TITLE as DECLARATION_TITLE
+from transpiler.deviations import STEP_TIMEOUT_CLASS
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import statements as st
 from transpiler.emit.elicitation_step import elicitation_step
@@ -29,6 +30,7 @@ from transpiler.emit.outputs import last_completed, output_block
 from transpiler.emit.params import params_prelude
 from transpiler.emit.scope import COMPLETED, EmitState, Products
 from transpiler.emit.step_code import Record, products_for
+from transpiler.emit.timeouts import WITHIN_TIMEOUTS, timeouts_text
 from transpiler.emit.tool_step import tool_step
 from transpiler.inert import comment_text
 from transpiler.plan.levels import ancestors, execution_levels
@@ -87,13 +89,10 @@ def _note_run_conditions(state: EmitState, levels: Sequence[Sequence[str]]) -> N
         "no-negative-zero",
         "no JSON number the tool receives is -0 (the scripted-tool host reads it as 0)",
     )
-    state.note(
-        "domain",
-        "within-timeouts",
-        "backend calls, retries and elicitations finish within the step and workflow "
-        "timeouts (the script has the tool's timeout and the host's 5-minute call limit, "
-        "not vMCP's per-step timeouts)",
-    )
+    state.note("domain", "within-timeouts", WITHIN_TIMEOUTS)
+    dropped = timeouts_text(state.tool)
+    if dropped is not None:
+        state.note("deviation", STEP_TIMEOUT_CLASS, dropped)
     level_of = {step_id: index for index, level in enumerate(levels) for step_id in level}
     before = ancestors(state.tool.steps)
     for edge in state.edges:

@@ -31,10 +31,11 @@ from transpiler.composite.variants import SiteKey
 from transpiler.config.model import STEP_ELICITATION
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
-from transpiler.deviations import CLASSES, ENGINE_CLASS
+from transpiler.deviations import CLASSES, ENGINE_CLASS, STEP_TIMEOUT_CLASS
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult
+from transpiler.emit.timeouts import step_timeouts
 from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
 from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
@@ -146,7 +147,9 @@ class Witness:
 
 @dataclass(frozen=True)
 class Finding:
-    """A vMCP quirk that fires on the tool's ordinary successful run: a latent bug."""
+    """What a user must know of a tool whatever the verdict: a vMCP quirk that fires on its
+    ordinary successful run (a latent bug), or behaviour of vMCP's the script cannot keep (a
+    step's ``timeout``)."""
 
     deviation: str
     step: str | None
@@ -178,6 +181,8 @@ _FINDING_TEXT = {
     "skip-remaining": "`skip_remaining` skips nothing",
     "argument-coercion": "an argument that never parses as the backend's type",
     "parallel-cap": "forEach concurrency",
+    STEP_TIMEOUT_CLASS: "a step timeout no script can keep: each of its calls may take "
+    "THV-0051's fixed 5 minutes instead",
 }
 
 
@@ -701,7 +706,8 @@ def undeclared(example: Counterexample, declaration: Declaration) -> tuple[str, 
 
 
 def findings(tool: LoadedTool) -> tuple[Finding, ...]:
-    """Quirks that fire on the tool's ordinary successful run (every backend answers).
+    """Quirks that fire on the tool's ordinary successful run (every backend answers), then
+    each step timeout the script drops.
 
     The run's backends answer what no template constrains with placeholders (a text
     :data:`~transpiler.harness.happy.SIMULATED_TEXT`, a number 7); a finding that does not
@@ -719,7 +725,11 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
         for reshape in (*free_texts(), *reshapes())
         for scenario in (happy_scenario(config, reshape),)
     ]
-    return tuple(
+    dropped = tuple(
+        Finding(STEP_TIMEOUT_CLASS, step, "timeout", f"timeout {duration}")
+        for step, duration in step_timeouts(config)
+    )
+    quirks = tuple(
         Finding(
             event.deviation,
             event.step,
@@ -730,6 +740,7 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
         for event in trace.quirks
         if event.notable
     )
+    return (*quirks, *dropped)
 
 
 def _finding_key(event: QuirkEvent) -> tuple[str, str | None, str]:

@@ -13,9 +13,11 @@ following MCP answers a flat form), no ``inputSchema`` (``check`` gives each bac
 ``--tools`` declares, the schema its script was written against), no tool results
 carrying both ``structuredContent`` and content items, no ``structuredContent``
 from a tool whose ``.content`` is read (:meth:`ToolShapes.success`), no
-negative zero. Delays are at most a second, clear of timeouts of minutes; a
-tool whose timeouts are a few seconds can meet a deadline in a scenario, which
-a check then reports as a difference rather than leaving out.
+negative zero. Delays are at most a second, and for a tool a step with a
+``timeout`` calls, a second past that timeout and past a script's 5-minute
+call limit (:attr:`ToolShapes.slow`: where the ``step-timeout`` class shows);
+a tool whose workflow timeout is a few seconds can meet that deadline too, on
+both sides alike.
 
 Each generator (:mod:`.draws`) reads as a hypothesis strategy (to shrink) and
 as a cheap seeded draw (to search in bulk).
@@ -96,9 +98,8 @@ def result_entry(shapes: ToolShapes, tool: str) -> Gen:
 
 def backend(shapes: ToolShapes, tool: str) -> Gen:
     """The results of one tool: a first answer used 1-2 times, then a lasting one."""
-    timed = gen.fixed_dictionaries(
-        {}, optional={"delay": gen.sampled_from(["100ms", "250ms", "1s"])}
-    )
+    delays = ["100ms", "250ms", "1s", *shapes.slow.get(tool, ())]
+    timed = gen.fixed_dictionaries({}, optional={"delay": gen.sampled_from(delays)})
     entry = gen.tuples(result_entry(shapes, tool), timed).map(lambda pair: {**pair[0], **pair[1]})
     transient = gen.tuples(entry, gen.integers(1, 2), entry).map(
         lambda parts: [{**parts[0], "times": parts[1]}, parts[2]]

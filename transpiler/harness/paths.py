@@ -8,10 +8,12 @@ then the first of them with one field at a time missing, null or falsy; then
 success with the read fields set to one template literal, to another, or to a
 text no template compares with (so every condition can go either way with
 every field present), success with the fields missing, an ``isError`` result,
-a transport error, and (for retried tools) a failure that succeeds on the next
-attempt; then *unexpected* answers: the first expected one with values of
-other kinds (:class:`transpiler.harness.happy.Reshape`), and with the fields
-only some template reads present but falsy. forEach collections come as 0, 1
+a transport error, (for retried tools) a failure that succeeds on the next
+attempt, and (for tools a step with a ``timeout`` calls) the expected answer
+after a delay that crosses that timeout or a script's call limit; then
+*unexpected* answers: the first expected one with values of other kinds
+(:class:`transpiler.harness.happy.Reshape`), and with the fields only some
+template reads present but falsy. forEach collections come as 0, 1
 and 3 items. Each elicitation gets accept, decline and cancel. The
 combinations are enumerated in a fixed order (beyond the limit: the expected
 one, those one ordinary outcome from it, those one unexpected answer from it,
@@ -96,16 +98,21 @@ def _distinct(outcomes: list[_T]) -> list[_T]:
 
 
 def tool_failures(shapes: ToolShapes, tool: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """How one backend tool fails: an ``isError`` result, a transport error, and (when a step
-    retries it) a failure its next attempt recovers from, answering ``answer`` (an outcome of
-    :func:`tool_answers`)."""
+    """How one backend tool fails: an ``isError`` result, a transport error, (when a step
+    retries it) a failure its next attempt recovers from, and (when a step calling it sets a
+    ``timeout``) ``answer`` (an outcome of :func:`tool_answers`) given first after a delay that
+    crosses a deadline (:attr:`ToolShapes.slow`), then at once."""
     failures: list[dict[str, Any]] = [
         {"results": [{"isError": True, "content": [{"type": "text", "text": "failed"}]}]},
         {"results": [{"transportError": "connection reset"}]},
     ]
+    success = answer["results"][0]
     if tool in shapes.retried_tools:
-        success = answer["results"][0]
         failures.append({"results": [{"transportError": "busy", "times": 1}, success]})
+    failures += [
+        {"results": [{**success, "delay": delay, "times": 1}, success]}
+        for delay in shapes.slow.get(tool, ())
+    ]
     return failures
 
 

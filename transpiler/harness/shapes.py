@@ -25,7 +25,9 @@ from transpiler.config.model import (
 )
 from transpiler.emit.metadata import site_reads
 from transpiler.emit.scope import reads_of
+from transpiler.golang.duration import format_duration
 from transpiler.plan.dataflow import DataflowEdge, dataflow, template_sites
+from transpiler.starlark_runtime.profile import CALL_TIMEOUT_NS, SECOND_NS
 
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
@@ -48,6 +50,9 @@ class ToolShapes:
     content_tools: set[str] = field(default_factory=set)
     #: (the tool whose answer a forEach's collection reads, the loop's inner tool).
     loops: list[tuple[str, str]] = field(default_factory=list)
+    #: Each tool's delays (Go duration text) that cross a deadline of a step calling it: a
+    #: second past the step's ``timeout``, and past a script's call limit when that is shorter.
+    slow: dict[str, list[str]] = field(default_factory=dict)
 
     def success(self, tool: str, body: dict[str, Any]) -> dict[str, Any]:
         """A successful answer of ``tool`` carrying ``body``: as ``structuredContent``, or
@@ -80,6 +85,9 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
             tool_of[step.id] = called
             if called not in shapes.tools:
                 shapes.tools.append(called)
+        if called and step.timeout > 0 and step.effective_type in (STEP_TOOL, STEP_FOR_EACH):
+            delays = shapes.slow.setdefault(called, [])
+            delays.extend(d for d in _crossing(step.timeout) if d not in delays)
         inner = step.inner_step if step.effective_type == STEP_FOR_EACH else step
         if inner is not None and inner.on_error is not None and inner.on_error.action == "retry":
             shapes.retried_tools.add(called)
@@ -103,6 +111,13 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
         literals.update(match.group(1) for match in _LITERAL.finditer(site.text))
     shapes.literals = sorted(literals)
     return shapes
+
+
+def _crossing(timeout_ns: int) -> list[str]:
+    """Delays a second past a step's ``timeout`` and past the script's call limit, where the
+    limit is the shorter (each ends one side's call and not the other's)."""
+    limits = [timeout_ns] + ([CALL_TIMEOUT_NS] if timeout_ns > CALL_TIMEOUT_NS else [])
+    return [format_duration(limit + SECOND_NS) for limit in limits]
 
 
 def _choices(schema: Any) -> dict[str, list[Any]]:

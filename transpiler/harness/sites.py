@@ -14,8 +14,8 @@ off a run, never off the first difference of the whole trace:
   at the same position, since elicitations are compared in order);
 - an output field: that field of the result;
 - the result (``last-step-race``): the result;
-- a condition or a forEach collection: the step's status (from the model's
-  runs: a script's trace has no steps);
+- a condition, a forEach collection or a step's deadline (``step-timeout``):
+  the step's status (from the model's runs: a script's trace has no steps);
 - a forEach's concurrency (``parallel-cap``): how many calls the step started;
 - an elicitation answer that skips the rest (``skip-remaining``): the status of
   each step whose status it changed.
@@ -42,7 +42,7 @@ from transpiler.sim.trace import CallRecord, Trace, plain_json
 OUTCOME: Final = "the run's outcome"
 #: Classes of the wording of a failure: their values are the run's outcome, text and all.
 _WORDING_CLASSES: Final = frozenset({"error-text"})
-_STEP_STATUS_PLACES: Final = frozenset({"condition", "collection"})
+_STEP_STATUS_PLACES: Final = frozenset({"condition", "collection", "timeout"})
 _ANSWER_PLACES: Final = frozenset({"onDecline", "onCancel", "onTimeout"})
 
 

@@ -1,9 +1,10 @@
 """Turn one composite tool's mapping into a scripted tool's, as splices on the original text.
 
-``name``, ``description``, ``parameters``, ``timeout``, ``annotations`` and
-every comment stay exactly as written; ``steps`` goes; ``output`` becomes its
-JSON Schema in place; ``script: |`` (or ``scriptFile:``) is added after the
-last entry.
+``name``, ``description``, ``parameters``, ``timeout`` and every comment
+stay exactly as written; ``steps`` goes; ``output`` becomes its JSON Schema in
+place; ``annotations`` becomes the hints vMCP advertised for the composite tool
+(:mod:`transpiler.listing`), in place or added, when they differ from those
+written; ``script: |`` (or ``scriptFile:``) is added after the last entry.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ class ScriptedBody:
     script: str
     script_file: str | None
     output: dict[str, Any] | None
+    #: The annotations to write (wire form), when they differ from those written.
+    annotations: dict[str, Any] | None = None
 
 
 def tool_splices(text: Text, tool: SpanNode, body: ScriptedBody) -> list[Splice]:
@@ -45,11 +48,17 @@ def tool_splices(text: Text, tool: SpanNode, body: ScriptedBody) -> list[Splice]
         elif key.value == "output" and body.output is not None:
             rendered = "output:\n" + block(body.output, column + step, step)
             splices.append(Splice(key.start, text.entry_end(key, value), text.adjust(rendered)))
+        elif key.value == "annotations" and body.annotations is not None:
+            rendered = "annotations:\n" + block(body.annotations, column + step, step)
+            splices.append(Splice(key.start, text.entry_end(key, value), text.adjust(rendered)))
     end = text.line_end(max(text.content_end(tool) - 1, tool.start))
+    added = ""
+    if body.annotations is not None and all(key.value != "annotations" for key, _ in pairs):
+        added = f"{' ' * column}annotations:\n" + block(body.annotations, column + step, step)
     if body.script_file is not None:
-        added = f"{' ' * column}scriptFile: {scalar(body.script_file)}\n"
+        added += f"{' ' * column}scriptFile: {scalar(body.script_file)}\n"
     else:
-        added = literal_block("script", body.script, column, step)
+        added += literal_block("script", body.script, column, step)
     lead = "" if text.text[:end].endswith("\n") else "\n"
     splices.append(Splice(end, end, text.adjust(lead + added)))
     return splices

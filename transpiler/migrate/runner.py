@@ -20,8 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from transpiler.config.model import DocumentKind
+from transpiler.config.tool_annotations import annotations_to_mcp
 from transpiler.config.units import LoadedTool
 from transpiler.config.validate import UnitReport, validate
 from transpiler.diagnostics import Diagnostic
@@ -34,6 +36,7 @@ from transpiler.inputs.git import committed_in_git
 from transpiler.inputs.scripted import Counterpart, same_code
 from transpiler.inputs.textspan import Splice, Unrewritable, apply_splices
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind
+from transpiler.listing import scripted_annotations
 from transpiler.migrate.atomic import PlannedWrite, remove_stale, write_all
 from transpiler.migrate.entry import ScriptedBody
 from transpiler.migrate.library_file import LibraryFile, emit_options, library_file, noted
@@ -274,7 +277,7 @@ def _probe(tool: LoadedTool, script: str, source: SourceFile) -> str | None:
     if source.text is None or source.documents is None:
         return "the file does not parse"
     body = ScriptedBody(
-        script, None, output_schema(tool.config.output) if tool.config.output else None
+        script, None, output_schema(tool.config.output) if tool.config.output else None, hints(tool)
     )
     edit = ToolEdit(tool.origin.path, body, remove=True)
     document = source.documents[tool.origin.document]
@@ -472,13 +475,19 @@ def _tool_edit(
             script_file = scripts.assign(
                 tool.origin.file, tool.config.name, outcome.emitted.script, destination
             )
-        return ToolEdit(
-            tool.origin.path, ScriptedBody(outcome.emitted.script, script_file, output), not keep
-        )
+        body = ScriptedBody(outcome.emitted.script, script_file, output, hints(tool))
+        return ToolEdit(tool.origin.path, body, not keep)
     finished = _settled(outcome, options) or options.force
     if outcome.pairing is Pairing.ALREADY and not keep and finished:
         return ToolEdit(tool.origin.path, None, remove=True)
     return None
+
+
+def hints(tool: LoadedTool) -> dict[str, Any] | None:
+    """The annotations the scripted entry is written with, when they differ from those the
+    composite entry holds: vMCP's advertised hints, kept for clients."""
+    wanted = scripted_annotations(tool.config)
+    return None if wanted == annotations_to_mcp(tool.config.annotations) else wanted
 
 
 def state(outcome: ToolOutcome) -> str:

@@ -149,6 +149,8 @@ def _scripted(item: dict[str, Any], body: ScriptedBody) -> dict[str, Any]:
     scripted = {key: value for key, value in item.items() if key not in drop}
     if body.output is not None:
         scripted["output"] = body.output
+    if body.annotations is not None:
+        scripted["annotations"] = body.annotations
     if body.script_file is not None:
         scripted["scriptFile"] = body.script_file
     else:

@@ -17,12 +17,13 @@ from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.declaration import TITLE as DECLARATION_TITLE
-from transpiler.deviations import CLASSES
+from transpiler.deviations import CLASSES, STEP_TIMEOUT_CLASS
 from transpiler.emit.limits import EmitterLimit, check_template
 from transpiler.emit.readable.state import State
 from transpiler.emit.readable.templates import NotReadable
 from transpiler.emit.readable.workflow import run_function
 from transpiler.emit.report import EmitResult, Note, SourceMapEntry
+from transpiler.emit.timeouts import WITHIN_TIMEOUTS, timeouts_text
 from transpiler.gotemplate import TemplateSyntaxError, parse
 from transpiler.inert import comment_text
 from transpiler.plan.dataflow import template_sites
@@ -60,8 +61,12 @@ def emit_readable(
         state = State(tool, tool_schemas, decoded_again)
         _domain(state)
         run, spans = run_function(state)
+    dropped = timeouts_text(tool)
+    if dropped is not None:
+        state.declare(STEP_TIMEOUT_CLASS)
     for deviation in sorted(state.declared):
-        state.notes.append(Note("deviation", deviation, CLASSES[deviation].summary))
+        summary = dropped if deviation == STEP_TIMEOUT_CLASS else None
+        state.notes.append(Note("deviation", deviation, summary or CLASSES[deviation].summary))
     helpers = [HELPERS[h] for h in sorted(state.helpers)]
     header = "".join(f"# {line}".rstrip() + "\n" for line in _header(tool, source, state))
     script = header + "\n" + run + "".join("\n\n" + helper for helper in helpers)
@@ -104,11 +109,7 @@ def _domain(state: State) -> None:
         "tools-exist",
         "every tool the workflow calls exists (vMCP hides the composite tool otherwise)",
     )
-    state.note(
-        "domain",
-        "within-timeouts",
-        "calls, retries and elicitations finish within the step and workflow timeouts",
-    )
+    state.note("domain", "within-timeouts", WITHIN_TIMEOUTS)
     state.note(
         "domain",
         "no-negative-zero",
