@@ -212,7 +212,7 @@ def test_a_hand_written_script_is_equivalent_except_for_its_classes(
     )
     assert code == 0, out
     assert verdicts(out) == {"sync_inventory": "equivalent-except"}
-    assert f"script {script})" in out and "[error-text]" in out
+    assert f"script {script})" in out and "[error-text, step-timeout]" in out
 
 
 BREAKING_EDITS = {
@@ -292,7 +292,7 @@ def test_a_while_loop_runs_on_go_only_and_says_so(
 ) -> None:
     script = tmp_path / "sync.star"
     script.write_text(
-        header("error-text") + "def run(params):\n"
+        header("error-text", "step-timeout") + "def run(params):\n"
         "    waited = 0\n"
         "    while waited < 2:\n"
         "        waited += 1\n"
@@ -346,7 +346,7 @@ def test_load_finds_modules_on_the_library_path(
     script = tmp_path / "scripts" / "sync.star"
     script.parent.mkdir()
     script.write_text(
-        header("error-text")
+        header("error-text", "step-timeout")
         + 'load("cmdb.star", "export")\n\ndef run(params):\n    return export()\n'
     )
     arguments: list[str | Path] = [EXAMPLE, "--script", script, "--tool", "sync_inventory"]
@@ -372,7 +372,7 @@ def test_the_policy_file_next_to_the_config_decides_and_the_command_line_wins(
         "--jobs",
         "1",
         "--accept",
-        "error-text,missing-value,number-text,output-rendering,value-text",
+        "error-text,missing-value,number-text,output-rendering,step-timeout,value-text",
     )
     assert code == 0, out
     (config.parent / "vmcp-transpile.yaml").write_text("accept: [no-such-class]\n")

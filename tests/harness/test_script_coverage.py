@@ -30,7 +30,7 @@ OPTIONS = CheckOptions(examples=20, paths=16)
 HEADER = (
     "# Where it differs from vMCP (see docs/deviations.md):\n"
     "#   - error-text: the script's own wording\n"
-    "\n"
+    "#   - step-timeout: no deadline of its own for step pull\n"
 )
 #: sync_inventory's hand-written script with a branch no scenario takes: line 6 calls a tool
 #: only for a parameter the tool does not have.
