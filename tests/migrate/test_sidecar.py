@@ -262,3 +262,24 @@ def test_the_library_checks_against_a_baseline_loaded_as_a_configuration(repo: P
     )
     assert sorted(outcomes) == ["echo_once", "sync_inventory"]
     assert all(outcome.passes(None) for outcome in outcomes.values())
+
+
+def test_after_the_merge_an_edit_is_caught_with_no_flags_and_nothing_is_left_behind(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(repo)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("TRANSPILER_CACHE", str(cache))
+    assert main(["migrate", "vmcp", "--write", *FAST]) == 0
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "migrated")
+    config = repo / "vmcp" / "gw.yaml"
+    config.write_text(config.read_text().replace('"format": "json"', '"format": "csv"'))
+    capsys.readouterr()
+    assert main(["check", "vmcp", *FAST]) == 1
+    out = capsys.readouterr().out
+    assert "differs  sync_inventory" in out
+    assert f"scenario saved to {cache / 'counterexamples'}" in out
+    left = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if ".git" not in p.parts)
+    assert left == ["vmcp", "vmcp/gw.yaml", "vmcp/gw.yaml" + SUFFIX]  # no .orig, no counterexamples
+    assert _git(repo, "status", "--porcelain") == " M vmcp/gw.yaml\n"
