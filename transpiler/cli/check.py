@@ -283,6 +283,8 @@ def _print(
             print(f"  finding: {one_line(finding.render())}")
         for witness in report.witnesses.values():
             print("  witness: " + "\n  ".join(one_line(line) for line in witness_lines(witness)))
+        for difference in report.listing:
+            print(f"  {one_line(difference.render())}")
         if report.counterexample is not None:
             print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
             for line in report.counterexample.advice:

@@ -729,9 +729,8 @@ def _judge_listing(report: ToolReport, declaration: Declaration) -> None:
     (with what to declare), one it declares is shown like a witness."""
     undeclared = [d for d in report.listing if d.deviation not in declaration.classes]
     if undeclared:
-        lines = [d.render() for d in undeclared]
         missing = sorted({d.deviation for d in undeclared})
-        lines += _declare_advice(
+        lines = _declare_advice(
             declaration,
             "the scripted tool is listed otherwise than vMCP lists the composite tool, which "
             "the script does not declare",
