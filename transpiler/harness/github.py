@@ -4,8 +4,9 @@ Each tool the gate does not let through gets an ``::error`` at the line a
 reviewer should read (:mod:`.places`): what differs, both sides' values. Each
 finding (a vMCP quirk on the tool's ordinary run) gets a ``::warning`` at its
 step; one that drops a safety hint from the ``tools/list`` entry an ``::error``.
-Data and properties are escaped as GitHub's toolkit escapes them (``%``, CR and LF in both; ``:`` and ``,`` in properties too), after every text
-from the input or a script is made inert line by line.
+Data and properties are escaped as GitHub's toolkit escapes them (``%``, CR
+and LF in both; ``:`` and ``,`` in properties too), after every text from the
+input or a script is made inert line by line.
 """
 
 from __future__ import annotations
