@@ -23,9 +23,12 @@ class Observable(StrEnum):
     OUTPUT = "output"
     CALLS = "calls"
     ELICITATIONS = "elicitations"
+    #: The tool's ``tools/list`` entry, compared once per tool rather than per run.
+    LISTING = "tools/list entry"
 
 
-EVERYTHING = frozenset(Observable)
+#: Everything a run shows (the listing is no run's).
+EVERYTHING = frozenset(o for o in Observable if o is not Observable.LISTING)
 #: What a script knows of ``.workflow`` (``workflow-metadata``'s ``placeholders``): no run id,
 #: no clock.
 RUN_ID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000"
@@ -36,6 +39,10 @@ ALL_ENGINES = frozenset({"rust", "go"})
 ENGINE_CLASS = "rust-engine"
 #: The class of a step's deadline, which a script cannot set (THV-0051's calls have a fixed one).
 STEP_TIMEOUT_CLASS = "step-timeout"
+#: The classes of the ``tools/list`` entry: a field the scripted tool is listed with that vMCP
+#: lists otherwise (or lists not at all), and such a difference that makes the script look safer.
+LISTING_CLASS = "listing"
+LISTING_SAFETY_CLASS = "listing-safety"
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,8 @@ class DeviationClass:
     ``variants``: what a script may do instead at each site where the class applies; the
     gate takes one of them (or vMCP's behaviour) per site, the same in every scenario. A
     class without variants (an engine's own difference) is judged by ``affects``: a
-    difference in what it can change is excused on a run where it fired.
+    difference in what it can change is excused on a run where it fired. ``explicit``: a
+    policy accepts the class only by naming it (accepting what a script declares does not).
     """
 
     id: str
@@ -66,6 +74,7 @@ class DeviationClass:
     affects: frozenset[Observable] = EVERYTHING
     engines: frozenset[str] = ALL_ENGINES
     variants: tuple[Variant, ...] = ()
+    explicit: bool = False
 
     def render(self) -> str:
         """One line for a script header: the id and how the script differs."""
@@ -336,6 +345,31 @@ CLASSES: dict[str, DeviationClass] = {
             "use for speed, never of production",
             engines=frozenset({"rust"}),
         ),
+        DeviationClass(
+            LISTING_CLASS,
+            "the scripted tool's `tools/list` entry is not the composite tool's",
+            "clients see another description, schema or annotations (docs/listing.md)",
+            "lists the composite tool with its `description`, its `parameters` as inputSchema, "
+            "its `output` as outputSchema and the annotations derived from its step tools "
+            "(merged under its own); hides it when they contradict, or when its name is a "
+            "backend tool's",
+            "is listed with its entry as written (THV-0051 derives nothing for a script)",
+            "a scripted entry written by hand may say more, or other, than the composite did",
+            affects=frozenset({Observable.LISTING}),
+        ),
+        DeviationClass(
+            LISTING_SAFETY_CLASS,
+            "the scripted tool is listed as safer than vMCP lists the composite tool",
+            "clients see a safety hint dropped: read-only, not destructive or closed-world where "
+            "vMCP says otherwise (docs/listing.md)",
+            "lists the hints derived from the step tools (a backend without annotations counts "
+            "as destructive and open-world), or hides a tool whose own hints claim more safety",
+            "is listed with `readOnlyHint: true`, `destructiveHint: false` or `openWorldHint: "
+            "false` where vMCP lists another value, or the tool at all",
+            "none that a client could rely on: accepted only when the policy names it",
+            affects=frozenset({Observable.LISTING}),
+            explicit=True,
+        ),
     )
 }
 
@@ -343,6 +377,14 @@ CLASSES: dict[str, DeviationClass] = {
 def known(class_id: str) -> DeviationClass:
     """The class with this id (KeyError names the unknown id)."""
     return CLASSES[class_id]
+
+
+def accepts(accept: frozenset[str] | None, class_id: str) -> bool:
+    """Whether a policy (``accept``: the classes it names, None: those a script declares)
+    lets a tool show ``class_id`` and pass; an ``explicit`` class must be named."""
+    if accept is None:
+        return not CLASSES[class_id].explicit
+    return class_id in accept
 
 
 def covers(classes: frozenset[str], fields: frozenset[Observable], engine: str) -> bool:

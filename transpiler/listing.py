@@ -1,4 +1,10 @@
-"""The ``tools/list`` annotations clients see for a composite tool and for its scripted tool.
+"""The ``tools/list`` entry clients see for a composite tool and for its scripted tool.
+
+vMCP lists a composite tool with its ``description``, its ``parameters`` as
+``inputSchema``, its ``output`` as the JSON Schema ``buildOutputSchema`` makes
+of it, and its annotations; a scripted tool is listed with its entry as
+written (:class:`ListedTool`; docs/listing.md gives what THV-0051 leaves
+open and what we assume).
 
 vMCP advertises a composite tool with the hints it derives from the step tools'
 annotations, merged under the tool's own ``annotations``
@@ -27,17 +33,35 @@ from transpiler.composite.advertise import (
     BackendCatalog,
     Hidden,
     annotation_verdict,
+    gate,
     step_tool_references,
 )
 from transpiler.composite.routing import RoutingTable
 from transpiler.config.model import CompositeToolConfig, ToolAnnotations
-from transpiler.config.tool_annotations import FIELDS, TITLE, annotations_to_mcp
+from transpiler.config.tool_annotations import (
+    FIELDS,
+    TITLE,
+    annotations_from_mcp,
+    annotations_to_mcp,
+)
+from transpiler.migrate.output_schema import output_schema
 
 #: A backend tool's annotations by its name (None: it declares none).
 BackendAnnotations = Mapping[str, ToolAnnotations | None]
 #: For each hint, the value that makes a tool look safer: a script showing it where vMCP
 #: does not drops a safety hint.
 _SAFER = {READ_ONLY: True, DESTRUCTIVE: False, OPEN_WORLD: False}
+
+
+@dataclass(frozen=True)
+class ListedTool:
+    """One ``tools/list`` entry as a client sees it (plain JSON values; None: absent)."""
+
+    name: str
+    description: str | None
+    input_schema: Any
+    output_schema: Any
+    annotations: ToolAnnotations | None
 
 
 @dataclass(frozen=True)
@@ -74,6 +98,37 @@ def advertised(
     return annotation_verdict(tool, catalog)
 
 
+def listed(
+    tool: CompositeToolConfig, backends: BackendAnnotations | None = None
+) -> ListedTool | Hidden:
+    """The entry vMCP lists for ``tool``, or why it hides it: its annotations contradict the
+    floor, or its name is that of a backend tool (those of ``backends``, the backends'
+    ``tools/list``)."""
+    known = dict(backends or {})
+    routing = RoutingTable.of_names(tuple(dict.fromkeys((*step_tool_references(tool), *known))))
+    verdict = gate([tool], BackendCatalog(routing, known))[tool.name]
+    if isinstance(verdict, Hidden):
+        return verdict
+    output = output_schema(tool.output) if tool.output is not None else None
+    return ListedTool(
+        tool.name, tool.description or None, tool.parameters, output, verdict.annotations
+    )
+
+
+def migrated(tool: CompositeToolConfig, backends: BackendAnnotations | None = None) -> ListedTool:
+    """The entry of the scripted tool ``migrate`` writes for ``tool`` (``tool`` as written):
+    its description and parameters, its output's schema, :func:`scripted_annotations`."""
+    output = output_schema(tool.output) if tool.output is not None else None
+    hints = scripted_annotations(tool, backends)
+    return ListedTool(
+        tool.name,
+        tool.description or None,
+        tool.parameters,
+        output,
+        None if hints is None else annotations_from_mcp(hints),
+    )
+
+
 def hint_differences(
     tool: CompositeToolConfig,
     scripted: ToolAnnotations | None,
@@ -90,12 +145,12 @@ def hint_differences(
         ours, theirs = (vmcp or {}).get(hint), (script or {}).get(hint)
         if ours == theirs:
             continue
-        derived = () if hint in explicit else _sources(tool, hint, ours, backends or {})
+        derived = () if hint in explicit else floor_sources(tool, hint, ours, backends or {})
         found.append(HintDifference(hint, ours, theirs, derived))
     return tuple(found)
 
 
-def _sources(
+def floor_sources(
     tool: CompositeToolConfig, hint: str, value: bool | None, backends: BackendAnnotations
 ) -> tuple[str, ...]:
     """The step tools that gave the floor its value of ``hint`` (those that declare it so, or

@@ -38,6 +38,7 @@ from transpiler.diagnostics import Diagnostic, InputError
 from transpiler.inputs.files import Inputs, inputs_from, read_files
 from transpiler.inputs.git import read_revision
 from transpiler.inputs.scripted import Counterpart, one_of
+from transpiler.listing import ListedTool
 from transpiler.pipeline import judging_units, rejection, tool_key, tool_location
 from transpiler.reading import UnreadableFile, read_text
 from transpiler.sidecar import SUFFIX, find_sidecars
@@ -73,11 +74,13 @@ def _read(where: Where) -> Inputs:
 
 @dataclass(frozen=True)
 class Script:
-    """A script someone wrote (or edited), where it is, and the modules it may load."""
+    """A script someone wrote (or edited), where it is, the modules it may load, and the
+    ``tools/list`` entry of its scripted tool (None: a bare script file)."""
 
     text: str
     where: str
     modules: dict[str, str] = field(default_factory=dict)
+    listed: ListedTool | None = None
 
 
 @dataclass(frozen=True)
@@ -160,7 +163,14 @@ def scripts_of(inputs: Inputs, library_path: Sequence[str] = ()) -> dict[str, Lo
         except UnreadableFile as error:
             found[counterpart.where] = error
             continue
-        found[counterpart.where] = Script(counterpart.script, counterpart.where, modules)
+        entry = ListedTool(
+            counterpart.tool,
+            counterpart.description,
+            counterpart.parameters,
+            counterpart.output,
+            counterpart.annotations,
+        )
+        found[counterpart.where] = Script(counterpart.script, counterpart.where, modules, entry)
     return found
 
 

@@ -27,7 +27,7 @@ from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult, Note
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.verdict import Verdict
-from transpiler.listing import hint_differences
+from transpiler.listing import ListedTool, hint_differences
 from transpiler.plan import plan_tool
 
 
@@ -219,11 +219,18 @@ def decide(
 
 
 def decide_script(
-    tool: LoadedTool, script: str, where: str, modules: Mapping[str, str], options: CheckOptions
+    tool: LoadedTool,
+    script: str,
+    where: str,
+    modules: Mapping[str, str],
+    options: CheckOptions,
+    entry: ListedTool | None = None,
 ) -> ToolOutcome:
-    """The outcome of a script someone wrote (or edited) for a valid tool: the harness's
-    verdict on it, every deviation class excusable (the script declares nothing)."""
-    return _checked(tool, options, (), None, script=script, modules=modules, source=where)
+    """The outcome of a script someone wrote (or edited) for a valid tool, its scripted tool
+    listed with ``entry`` (None: the entry ``migrate`` writes): the harness's verdict on it."""
+    return _checked(
+        tool, options, (), None, script=script, modules=modules, source=where, entry=entry
+    )
 
 
 def _checked(
@@ -234,10 +241,17 @@ def _checked(
     script: str | None = None,
     modules: Mapping[str, str] | None = None,
     source: str = "",
+    entry: ListedTool | None = None,
 ) -> ToolOutcome:
     try:
         harness = check_tool(
-            tool, options, script=script, emitted=emitted, modules=modules, source=source
+            tool,
+            options,
+            script=script,
+            emitted=emitted,
+            modules=modules,
+            source=source,
+            entry=entry,
         )
     except (TranspilerError, RecursionError) as error:
         reason = f"the equivalence check could not finish: {error or 'too deep'}"

@@ -6,7 +6,8 @@ run of ``check`` is the same run::
     # vmcp-transpile.yaml
     accept: [error-text, missing-value]   # deviation classes a tool may show and pass;
                                           # "declared" (the default): every class the script
-                                          # declares; [] (or strict: true): none
+                                          # declares but listing-safety, which must be
+                                          # named; [] (or strict: true): none
     engines: [go]                         # rust, go, or both
     examples: 200                         # random scenarios per tool
     paths: 64                             # outcome combinations per tool

@@ -8,13 +8,17 @@ fired, so these predicates decide what may ever be excused.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from tests.composite.helpers import scenario, tool
 from transpiler.composite import run_composite
+from transpiler.config.model import ToolAnnotations
 from transpiler.deviations import CLASSES
+from transpiler.harness.entries import listing_differences
+from transpiler.listing import ListedTool, listed, migrated
 
 ECHO = """
 name: t
@@ -265,6 +269,23 @@ def test_step_timeout_fires_where_a_call_crosses_the_steps_deadline_or_five_minu
     assert fired("30s", "31s")  # vMCP's step deadline cuts the call; a script's does not
     assert fired("10m", "5m1s")  # a script's 5-minute call limit cuts it; vMCP's does not
     assert not fired("30s", "29s")
+
+
+def test_listing_shows_in_the_tools_list_entry_not_in_a_run() -> None:
+    composite = tool("name: t\ndescription: d\nsteps:\n  - {id: a, tool: svc.a}\n")
+    vmcp = listed(composite)
+    assert isinstance(vmcp, ListedTool)
+    assert not listing_differences(composite, vmcp, migrated(composite))
+    (shown,) = listing_differences(composite, vmcp, replace(migrated(composite), description="e"))
+    assert (shown.deviation, shown.site) == ("listing", "description")
+
+
+def test_listing_safety_shows_where_the_script_claims_a_safer_hint() -> None:
+    composite = tool("name: t\ndescription: d\nsteps:\n  - {id: a, tool: svc.a}\n")
+    safer = replace(migrated(composite), annotations=ToolAnnotations(read_only_hint=True))
+    found = {d.site: d.deviation for d in listing_differences(composite, listed(composite), safer)}
+    assert found["annotations.readOnlyHint"] == "listing-safety"
+    assert found["annotations.destructiveHint"] == "listing"  # absent: no safer than true
 
 
 @pytest.mark.parametrize("name", sorted(CLASSES))

@@ -21,7 +21,7 @@ from transpiler.cli.common import (
 from transpiler.deviations import CLASSES
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
-from transpiler.emit.tools_file import load_tool_schemas
+from transpiler.emit.tools_file import load_tool_annotations, load_tool_schemas
 from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
 from transpiler.harness.gate import check_all, parse_shard, select
@@ -149,6 +149,7 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         engines=ENGINES if engine == "both" else (engine,),
         seed=_first(args.seed, policy.seed, DEFAULTS.seed),
         tool_schemas=load_tool_schemas(args.tools) if args.tools else None,
+        tool_annotations=load_tool_annotations(args.tools) if args.tools else None,
         fixes=tuple(sorted(checked_fixes(args.fix))),
         style=args.style or policy.style or DEFAULTS.style,
         inline_helpers=args.inline_helpers,
@@ -282,6 +283,8 @@ def _print(
             print(f"  finding: {one_line(finding.render())}")
         for witness in report.witnesses.values():
             print("  witness: " + "\n  ".join(one_line(line) for line in witness_lines(witness)))
+        for difference in report.listing:
+            print(f"  {one_line(difference.render())}")
         if report.counterexample is not None:
             print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
             for line in report.counterexample.advice:

@@ -12,7 +12,9 @@ seeded generator (:mod:`generate`), drawn in bulk, each set run as one batch
 per engine; once an unexplained difference shows, hypothesis searches the same
 space and shrinks it to a minimal counterexample. The ordinary successful run
 (:mod:`happy`) gives the tool's *findings*: quirks that fire even when every
-backend answers as the templates expect.
+backend answers as the templates expect. The tool's ``tools/list`` entry is compared
+field by field first (:mod:`entries`); a composite tool vMCP does not list has no behaviour
+to compare (every call of it is answered ``not found``).
 """
 
 from __future__ import annotations
@@ -27,11 +29,18 @@ from random import Random
 from typing import Any
 
 from transpiler.composite import run_composite
+from transpiler.composite.advertise import Hidden
 from transpiler.composite.variants import SiteKey
-from transpiler.config.model import STEP_ELICITATION
+from transpiler.config.model import STEP_ELICITATION, ToolAnnotations
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
-from transpiler.deviations import CLASSES, ENGINE_CLASS, STEP_TIMEOUT_CLASS
+from transpiler.deviations import (
+    CLASSES,
+    ENGINE_CLASS,
+    LISTING_SAFETY_CLASS,
+    STEP_TIMEOUT_CLASS,
+    accepts,
+)
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult
@@ -40,6 +49,7 @@ from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
 from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
 from transpiler.harness.draws import Gen
+from transpiler.harness.entries import ListingDifference, listing_differences
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import expected, free_texts, happy_scenario, reshapes
 from transpiler.harness.paths import combinations, path_of, sample_params
@@ -58,6 +68,7 @@ from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.sites import SiteValues, site_values, value_text
 from transpiler.harness.verdict import Verdict
 from transpiler.inert import has_unsafe_text
+from transpiler.listing import ListedTool, listed, migrated
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace
@@ -86,7 +97,9 @@ class CheckOptions:
     an exact script carries its helpers instead of loading them; ``accept``
     the deviation classes a tool may show and still pass (None: every class
     it declares); ``accept_gaps`` the steps (``tool/step``) no scenario may
-    complete and the tool still pass.
+    complete and the tool still pass; ``tool_annotations`` the backend tools'
+    annotations by name (``--tools``: the backends' ``tools/list``), which
+    decide how vMCP lists the composite tool (None: every backend unknown).
     """
 
     examples: int = 100
@@ -94,6 +107,7 @@ class CheckOptions:
     engines: tuple[str, ...] = ("rust",)
     seed: int = 0
     tool_schemas: dict[str, Any] | None = None
+    tool_annotations: dict[str, ToolAnnotations | None] | None = None
     fixes: tuple[str, ...] = ()
     style: str = "readable"
     inline_helpers: bool = False
@@ -181,6 +195,8 @@ _FINDING_TEXT = {
     "skip-remaining": "`skip_remaining` skips nothing",
     "argument-coercion": "an argument that never parses as the backend's type",
     "parallel-cap": "forEach concurrency",
+    LISTING_SAFETY_CLASS: "the scripted tool is listed as safer than vMCP lists the composite "
+    "tool",
     STEP_TIMEOUT_CLASS: "a step timeout no script can keep: each of its calls may take "
     "THV-0051's fixed 5 minutes instead",
 }
@@ -214,11 +230,16 @@ class ToolReport:
     coverage: dict[str, Any] = field(default_factory=dict)
     #: Lines of the tool's configuration: its own (key ""), each step's (key: its id).
     config_lines: dict[str, int] = field(default_factory=dict)
+    #: Each field of the ``tools/list`` entry the script's tool is listed with otherwise.
+    listing: tuple[ListingDifference, ...] = ()
 
     @property
     def observed(self) -> tuple[str, ...]:
-        """Declared classes that showed on some scenario, in declaration order."""
-        seen = self.witnesses or self.certificate.get("observed", {})
+        """Declared classes that showed on some scenario (or in the listing), in declaration
+        order."""
+        seen = {*self.witnesses, *(d.deviation for d in self.listing)} or set(
+            self.certificate.get("observed", {})
+        )
         return tuple(c for c in self.declared if c in seen)
 
     @classmethod
@@ -246,7 +267,7 @@ class ToolReport:
             return True
         if self.verdict is not Verdict.EQUIVALENT_EXCEPT:
             return False
-        return accept is None or set(self.observed) <= accept
+        return all(accepts(accept, c) for c in self.observed)
 
 
 class _Run:
@@ -259,10 +280,11 @@ class _Run:
         modules: Mapping[str, str],
         engines: tuple[str, ...],
         declared: frozenset[str],
-        input_schemas: Mapping[str, Any] | None = None,
+        options: CheckOptions = CheckOptions(),
     ) -> None:
         self.config = tool.effective
-        self.input_schemas = input_schemas or {}
+        self.input_schemas = options.tool_schemas or {}
+        self.annotations = options.tool_annotations or {}
         self.script = script
         self.modules = modules
         self.engines = engines
@@ -282,14 +304,21 @@ class _Run:
         self.unconfirmed = 0
 
     def advertised(self, scenario: Scenario) -> Scenario:
-        """``scenario`` with each backend tool advertising the ``inputSchema`` the tools file
-        (``--tools``) gives it, as the script was written against (vMCP coerces by it)."""
-        if not self.input_schemas:
+        """``scenario`` with each backend tool advertising the ``inputSchema`` and annotations
+        the tools file (``--tools``) gives it where the scenario gives none: the script was
+        written against those (vMCP coerces by the schema; its gate reads the annotations)."""
+        if not (self.input_schemas or self.annotations):
             return scenario
         backends = {
-            name: replace(tool, input_schema=self.input_schemas[name])
-            if tool.input_schema is None and name in self.input_schemas
-            else tool
+            name: replace(
+                tool,
+                input_schema=self.input_schemas.get(name)
+                if tool.input_schema is None
+                else tool.input_schema,
+                annotations=self.annotations.get(name)
+                if tool.annotations is None
+                else tool.annotations,
+            )
             for name, tool in scenario.backends.items()
         }
         return replace(scenario, backends=backends)
@@ -575,12 +604,14 @@ def check_tool(
     emitted: EmitResult | None = None,
     modules: Mapping[str, str] | None = None,
     source: str = "",
+    entry: ListedTool | None = None,
 ) -> ToolReport:
     """Emit (unless ``emitted`` or a bare ``script`` is given) and check one tool.
 
     The script runs with the modules it may ``load()``: the emitted script's
     own (``emitted.modules``), or ``modules`` given with a bare ``script``
-    (written by someone: ``source`` says where it is).
+    (written by someone: ``source`` says where it is). Its tool is listed with
+    ``entry`` (its scripted entry), else with the entry ``migrate`` writes.
     """
     started = time.perf_counter()
     origin = tool.origin.file
@@ -625,9 +656,24 @@ def check_tool(
         report.verdict, report.reason = Verdict.UNCHECKED, vacuous
         report.seconds = time.perf_counter() - started
         return report
-    run = _Run(tool, script, modules, engines, declared, options.tool_schemas)
+    backends = options.tool_annotations
+    vmcp = listed(tool.effective, backends)
+    shown = entry or migrated(tool.config, backends)
+    report.listing = listing_differences(tool.effective, vmcp, shown, backends)
+    report.findings = (*findings(tool), *_listing_findings(report.listing))
+    if isinstance(vmcp, Hidden):
+        report.notes = (
+            "behaviour not compared: vMCP does not list the tool, so every call of it is "
+            "answered not found and no workflow runs",
+        )
+        _judge_listing(report, declaration)
+        report.seconds = time.perf_counter() - started
+        report.certificate = certificate(
+            tool, script, modules, report, pair_digest(tool, script, modules, options, entry)
+        )
+        return report
+    run = _Run(tool, script, modules, engines, declared, options)
     shapes = tool_shapes(tool.effective)
-    report.findings = findings(tool)
     report.counterexample = (
         _exhaustive(run, tool, shapes, options, report, script_reads(script))
         or _random(run, tool, shapes, options, emitted)
@@ -663,11 +709,38 @@ def check_tool(
         if verdict is not None:
             report.verdict, report.reason = verdict, reason
         report.notes = (*report.notes, *accepted)
+    _judge_listing(report, declaration)
     report.seconds = time.perf_counter() - started
     report.certificate = certificate(
-        tool, script, modules, report, pair_digest(tool, script, modules, options)
+        tool, script, modules, report, pair_digest(tool, script, modules, options, entry)
     )
     return report
+
+
+def _listing_findings(found: Sequence[ListingDifference]) -> tuple[Finding, ...]:
+    """A finding for each difference that makes the script look safer than vMCP lists it."""
+    return tuple(
+        Finding(LISTING_SAFETY_CLASS, None, d.site, d.witness) for d in found if d.safety
+    )
+
+
+def _judge_listing(report: ToolReport, declaration: Declaration) -> None:
+    """The verdict with the listing's differences: one the script does not declare differs
+    (with what to declare), one it declares is shown like a witness."""
+    undeclared = [d for d in report.listing if d.deviation not in declaration.classes]
+    if undeclared:
+        missing = sorted({d.deviation for d in undeclared})
+        lines = _declare_advice(
+            declaration,
+            "the scripted tool is listed otherwise than vMCP lists the composite tool, which "
+            "the script does not declare",
+            missing,
+        )
+        if report.verdict is not Verdict.DIFFERS:
+            report.verdict, report.reason = Verdict.DIFFERS, ""
+        report.reason = "\n".join(filter(None, [report.reason, *lines]))
+    elif report.listing and report.verdict is Verdict.EQUIVALENT:
+        report.verdict = Verdict.EQUIVALENT_EXCEPT
 
 
 def _size(scenario: Scenario) -> int:
@@ -693,7 +766,13 @@ def undeclared(example: Counterexample, declaration: Declaration) -> tuple[str, 
     fired = sorted(example.composite.fired() - declaration.classes)
     if not fired:
         return ()
-    lines = ["the workflow exercised " + ", ".join(fired) + ", which the script does not declare"]
+    why = "the workflow exercised " + ", ".join(fired) + ", which the script does not declare"
+    return tuple(_declare_advice(declaration, why, fired))
+
+
+def _declare_advice(declaration: Declaration, why: str, classes: Sequence[str]) -> list[str]:
+    """``why``, then the header lines that declare ``classes`` and where they go."""
+    lines = [why]
     if declaration.title_line is None:
         lines += ["if the script may differ that way, add to its header:", f"  # {TITLE}"]
     else:
@@ -701,8 +780,8 @@ def undeclared(example: Counterexample, declaration: Declaration) -> tuple[str, 
             "if the script may differ that way, add under its header's line "
             f"{declaration.title_line} (`Where it differs from vMCP`):"
         )
-    lines.extend(f"  {header_item(class_id)}" for class_id in fired)
-    return tuple(lines)
+    lines.extend(f"  {header_item(class_id)}" for class_id in classes)
+    return lines
 
 
 def findings(tool: LoadedTool) -> tuple[Finding, ...]:
@@ -844,14 +923,19 @@ def _shrunk(run: _Run, generator: Gen, options: CheckOptions) -> Counterexample 
 
 
 def pair_digest(
-    tool: LoadedTool, script: str, modules: Mapping[str, str], options: CheckOptions
+    tool: LoadedTool,
+    script: str,
+    modules: Mapping[str, str],
+    options: CheckOptions,
+    entry: ListedTool | None = None,
 ) -> str:
     """SHA-256 of everything a check's verdict depends on: the composite tool as vMCP runs it,
-    the script and its modules, the options, the interpreters and this transpiler's own code.
-    ``check --since`` re-checks a pair only when it changed."""
+    the script and its modules and scripted entry, the options, the interpreters and this
+    transpiler's own code. ``check --since`` re-checks a pair only when it changed."""
     parts = {
         "composite": repr(tool.effective),
         "script": script,
+        "entry": repr(entry),
         "modules": dict(sorted(modules.items())),
         "options": repr(replace(options, accept=None)),
         "interpreters": engine_versions(_engines(tool, options)),
@@ -895,9 +979,13 @@ def certificate(
         "verdict": str(report.verdict),
         "declared": list(report.declared),
         "observed": {
-            deviation: {"engine": witness.engine, "scenario_size": witness.size}
-            for deviation, witness in report.witnesses.items()
+            **{d.deviation: {"site": d.site} for d in reversed(report.listing)},
+            **{
+                deviation: {"engine": witness.engine, "scenario_size": witness.size}
+                for deviation, witness in report.witnesses.items()
+            },
         },
+        "listing": [d.to_json() for d in report.listing],
         "findings": [finding.render() for finding in report.findings],
         "notes": list(report.notes),
         "domain": [n.text for n in notes if n.kind == "domain"],

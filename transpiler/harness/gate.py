@@ -47,6 +47,7 @@ def check_one(
     tool = item.composite(request.config.read(), baseline)
     modules: Mapping[str, str]
     emitted: EmitResult | None = None
+    entry = item.script.listed if item.script is not None else None
     if item.script is not None:
         text, modules = item.script.text, item.script.modules
     else:
@@ -57,7 +58,7 @@ def check_one(
         emitted = result
         text, modules = emitted.script, emitted.modules
     previous = (since or {}).get((item.file, item.tool))
-    kept = carried(previous, pair_digest(tool, text, modules, options)) if previous else None
+    kept = carried(previous, pair_digest(tool, text, modules, options, entry)) if previous else None
     if isinstance(kept, ToolReport):
         return kept
     report = _checked(item, tool, emitted, modules, options)
@@ -78,7 +79,8 @@ def _checked(
         outcome = decide(tool, None, emitted, options)
     else:
         assert item.script is not None
-        outcome = decide_script(tool, item.script.text, item.script.where, modules, options)
+        script = item.script
+        outcome = decide_script(tool, script.text, script.where, modules, options, script.listed)
     if outcome.report is not None:
         return replace(outcome.report, emitted=None)  # the emit result is not worth pickling
     where = tool_location(tool)

@@ -3,9 +3,10 @@
 Each tool the gate does not let through gets an ``::error`` at the line a
 reviewer should read (:mod:`.places`): what differs, both sides' values. Each
 finding (a vMCP quirk on the tool's ordinary run) gets a ``::warning`` at its
-step. Data and properties are escaped as GitHub's toolkit escapes them
-(``%``, CR and LF in both; ``:`` and ``,`` in properties too), after every text
-from the input or a script is made inert line by line.
+step; one that drops a safety hint from the ``tools/list`` entry an ``::error``.
+Data and properties are escaped as GitHub's toolkit escapes them (``%``, CR
+and LF in both; ``:`` and ``,`` in properties too), after every text from the
+input or a script is made inert line by line.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from transpiler.deviations import LISTING_SAFETY_CLASS, accepts
 from transpiler.harness.check import ToolReport
 from transpiler.harness.places import Place, Spot, difference_spot, place_of
 from transpiler.harness.reports import SHOWN_CHARACTERS, witness_lines
@@ -65,7 +67,9 @@ def workflow_annotations(
         for finding in report.findings:
             place = place_of(report, Spot(finding.step, None), revision)
             text = one_line(finding.render())
-            found.append(Annotation("warning", place, f"{name}: vMCP quirk", text))
+            safety = finding.deviation == LISTING_SAFETY_CLASS
+            title = f"{name}: safety hint dropped" if safety else f"{name}: vMCP quirk"
+            found.append(Annotation("error" if safety else "warning", place, title, text))
     return found
 
 
@@ -81,11 +85,14 @@ def _failure_lines(report: ToolReport, accept: frozenset[str] | None, spot: Spot
             lines.append(f"  script: {one_line(clipped(difference.script, SHOWN_CHARACTERS))}")
         if example.saved_to:
             lines.append(f"scenario saved to {one_line(example.saved_to)}")
-    refused = [c for c in report.observed if accept is not None and c not in accept]
+    lines += [one_line(difference.render()) for difference in report.listing]
+    refused = [c for c in report.observed if not accepts(accept, c)]
     for deviation in refused:
         witness = report.witnesses.get(deviation)
         if witness is not None:
             lines += [one_line(line) for line in witness_lines(witness)]
+        elif any(d.deviation == deviation for d in report.listing):
+            lines.append(f"{one_line(deviation)}: the policy does not accept it")
         else:
             lines.append(f"{one_line(deviation)} showed, and the policy does not accept it")
     if report.reason and example is None:

@@ -22,7 +22,7 @@ from xml.etree import ElementTree
 import jinja2
 import yaml
 
-from transpiler.deviations import CLASSES
+from transpiler.deviations import CLASSES, accepts
 from transpiler.filenames import safe_stem
 from transpiler.harness.check import Counterexample, ToolReport, Witness
 from transpiler.harness.places import difference_spot, work_tree_file
@@ -73,6 +73,12 @@ What differs (on {{ r.counterexample.engine | prose }}), then both runs:
 {% else %}.
 {% endif %}
 {%- endfor %}
+{%- if r.listing %}
+The `tools/list` entry differs:
+{% for d in r.listing %}
+- {{ d.render() | prose }}
+{%- endfor %}
+{% endif %}
 {%- if r.reason and not r.counterexample %}
 {{ r.reason | block }}
 {% endif %}
@@ -98,7 +104,7 @@ Interpreters: {% for name, version in interpreters.items() %}{{ name | prose }} 
 {{ version | code }}{{ ", " if not loop.last }}{% endfor %}.
 {% endif %}
 {% for r in reports if (r.reason and passes(r)) or r.observed or r.findings \
-or r.declared or call_sites(r).never -%}
+or r.declared or r.listing or call_sites(r).never -%}
 ### {{ r.tool | code }}: {{ r.verdict | prose }}
 {% if r.reason and passes(r) %}
 {{ r.reason | block }}
@@ -109,8 +115,14 @@ Call sites of the script no scenario reached:
 - {{ site.at | code }} {{ site.builtin | code }}: {{ site.text | code }}
 {%- endfor %}
 {% endif %}
+{%- if r.listing and passes(r) %}
+The `tools/list` entry differs:
+{% for d in r.listing %}
+- {{ d.render() | prose }}
+{%- endfor %}
+{% endif %}
 {%- if r.findings %}
-Findings (vMCP quirks that fire on an ordinary run of this tool):
+Findings (vMCP quirks that fire on an ordinary run of this tool, and hints the script drops):
 {% for f in r.findings %}
 - {{ f.render() | prose }}
 {%- endfor %}
@@ -144,7 +156,7 @@ def policy_text(accept: frozenset[str] | None) -> str:
 
 def refused_classes(report: ToolReport, accept: frozenset[str] | None) -> tuple[str, ...]:
     """The observed classes the gate does not accept."""
-    return tuple(c for c in report.observed if accept is not None and c not in accept)
+    return tuple(c for c in report.observed if not accepts(accept, c))
 
 
 def call_sites(report: ToolReport) -> dict[str, Any]:
@@ -200,6 +212,7 @@ def report_json(
                 "declared": list(r.declared),
                 "witnesses": {c: witness_json(w) for c, w in r.witnesses.items()},
                 "findings": [f.render() for f in r.findings],
+                "listing": [d.to_json() for d in r.listing],
                 "certificate": r.certificate,
                 "counterexample": None
                 if r.counterexample is None
@@ -359,9 +372,10 @@ def _failure_text(report: ToolReport, accept: frozenset[str] | None) -> str:
     if report.counterexample is not None:
         return side_by_side(report.counterexample)
     refused = refused_classes(report, accept)
+    listing = [d.render() for d in report.listing]
     if refused:
-        return "not accepted: " + ", ".join(refused)
-    return report.reason or ", ".join(report.observed)
+        return "\n".join(["not accepted: " + ", ".join(refused), *listing])
+    return "\n".join(filter(None, [*listing, report.reason])) or ", ".join(report.observed)
 
 
 def markdown(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> str:

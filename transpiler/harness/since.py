@@ -67,6 +67,7 @@ _ENTRY: Final[dict[str, _Check]] = {
     "declared": _are_texts,
     "witnesses": _is_mapping,
     "findings": _are_texts,
+    "listing": lambda value: isinstance(value, list) and all(map(_is_mapping, value)),
     "certificate": _is_mapping,
     "counterexample": lambda value: value is None or isinstance(value, dict),
 }
@@ -90,6 +91,7 @@ CERTIFICATE: Final[dict[str, _Check]] = {
     "declared": _are_texts,
     "observed": lambda value: isinstance(value, dict) and all(map(_is_mapping, value.values())),
     "findings": _are_texts,
+    "listing": lambda value: isinstance(value, list) and all(map(_is_mapping, value)),
     "notes": _are_texts,
     "domain": _are_texts,
     "deviations_requested": _are_texts,

@@ -14,7 +14,11 @@ name), or a ``scriptFile`` outside the configuration's folder. THV-0051 gives
 ``scriptFile`` as a relative path (``workflows/weather-alert.star``) and
 states no rule beyond; ours is the one ``load()`` follows for modules
 (:func:`~transpiler.filenames.inside`): the configuration's folder and below,
-no absolute path, no ``..``, no symbolic link out.
+no absolute path, no ``..``, no symbolic link out; or ``annotations`` that are
+not MCP ``ToolAnnotations``.
+
+Each keeps what its entry says clients see in ``tools/list``, as written: its
+``description``, ``parameters``, ``output`` and ``annotations``.
 """
 
 from __future__ import annotations
@@ -22,8 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
-from transpiler.config.model import DocumentKind
+from transpiler.config.model import DocumentKind, ToolAnnotations
+from transpiler.config.tool_annotations import AnnotationsError, annotations_from_mcp
+from transpiler.config.yamlresolve import ResolveError, resolve
 from transpiler.config.yamlv3 import already_defined
 from transpiler.diagnostics import Diagnostic, SourceLocation
 from transpiler.filenames import inside
@@ -38,7 +45,8 @@ ScriptReader = Callable[[Path], str]
 class Counterpart:
     """A scripted tool: its name, its script (inline, or read from its ``scriptFile``), where it
     is (``file:line``, and the script file), the folder its script is in, why vMCP would not
-    take it (``problem``: then nothing is checked against it), and its ``timeout`` as written."""
+    take it (``problem``: then nothing is checked against it), its ``timeout`` and what its
+    ``tools/list`` entry holds (plain values; None: absent), as written."""
 
     tool: str
     script: str | None
@@ -46,6 +54,10 @@ class Counterpart:
     folder: Path
     problem: str | None = None
     timeout: str | None = None
+    description: str | None = None
+    parameters: Any = None
+    output: Any = None
+    annotations: ToolAnnotations | None = None
 
 
 @dataclass
@@ -121,10 +133,27 @@ class ScriptedIndex:
     def _counterpart(self, file: str, tool: str, entry: SpanNode) -> Counterpart:
         folder = Path(file).parent
         place = f"{file}:{entry.line + 1}"
-        found = Counterpart(tool, None, place, folder, timeout=_text(entry, "timeout"))
+        found = Counterpart(
+            tool,
+            None,
+            place,
+            folder,
+            timeout=_text(entry, "timeout"),
+            description=_text(entry, "description") or None,
+            parameters=_data(entry.get("parameters")),
+            output=_data(entry.get("output")),
+        )
         repeated = repeated_key(entry)
         if repeated is not None:
             return _refused(found, repeated)
+        written = _data(entry.get("annotations"))
+        if written is not None:
+            try:
+                found = replace(found, annotations=annotations_from_mcp(written))
+            except AnnotationsError as error:
+                line = entry.get("annotations")
+                at = f" (line {line.line + 1})" if line is not None else ""
+                return _refused(found, f"its annotations{at} are not MCP ToolAnnotations: {error}")
         inline = _text(entry, "script")
         script_file = _text(entry, "scriptFile")
         if inline is not None and script_file is not None:
@@ -174,6 +203,23 @@ def _at(root: SpanNode, path: str) -> SpanNode | None:
     for part in filter(None, path.split(".")):
         node = node.get(part) if node is not None else None
     return node if node is not None and node.kind is SpanKind.MAPPING else None
+
+
+def _data(node: SpanNode | None) -> Any:
+    """A node's plain value as yaml.v3 resolves it (an alias, which a scripted entry's listing
+    never needs, reads as None)."""
+    if node is None or node.kind is SpanKind.ALIAS:
+        return None
+    if node.kind is SpanKind.MAPPING:
+        return {key.value: _data(value) for key, value in node.pairs()}
+    if node.kind is SpanKind.SEQUENCE:
+        return [_data(child) for child in node.children]
+    if node.style:
+        return node.value
+    try:
+        return resolve(node.tag or "", node.value)[1]
+    except ResolveError:
+        return node.value
 
 
 def _text(node: SpanNode, key: str) -> str | None:
