@@ -32,6 +32,7 @@ from transpiler.composite import run_composite
 from transpiler.composite.advertise import Hidden
 from transpiler.composite.variants import SiteKey
 from transpiler.config.model import STEP_ELICITATION, ToolAnnotations
+from transpiler.config.tool_annotations import annotations_to_mcp
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
 from transpiler.deviations import (
@@ -666,7 +667,7 @@ def check_tool(
             "behaviour not compared: vMCP does not list the tool, so every call of it is "
             "answered not found and no workflow runs",
         )
-        _judge_listing(report, declaration)
+        _judge_listing(report, declaration, vmcp)
         report.seconds = time.perf_counter() - started
         report.certificate = certificate(
             tool, script, modules, report, pair_digest(tool, script, modules, options, entry)
@@ -709,7 +710,7 @@ def check_tool(
         if verdict is not None:
             report.verdict, report.reason = verdict, reason
         report.notes = (*report.notes, *accepted)
-    _judge_listing(report, declaration)
+    _judge_listing(report, declaration, vmcp)
     report.seconds = time.perf_counter() - started
     report.certificate = certificate(
         tool, script, modules, report, pair_digest(tool, script, modules, options, entry)
@@ -724,9 +725,12 @@ def _listing_findings(found: Sequence[ListingDifference]) -> tuple[Finding, ...]
     )
 
 
-def _judge_listing(report: ToolReport, declaration: Declaration) -> None:
+def _judge_listing(
+    report: ToolReport, declaration: Declaration, vmcp: ListedTool | Hidden
+) -> None:
     """The verdict with the listing's differences: one the script does not declare differs
-    (with what to declare), one it declares is shown like a witness."""
+    (with what to declare, or the annotations to write), one it declares is shown like a
+    witness."""
     undeclared = [d for d in report.listing if d.deviation not in declaration.classes]
     if undeclared:
         missing = sorted({d.deviation for d in undeclared})
@@ -736,6 +740,13 @@ def _judge_listing(report: ToolReport, declaration: Declaration) -> None:
             "the script does not declare",
             missing,
         )
+        hinted = any(d.site.startswith("annotations.") for d in undeclared)
+        if hinted and isinstance(vmcp, ListedTool):
+            written = json.dumps(annotations_to_mcp(vmcp.annotations) or {}, sort_keys=True)
+            lines.append(
+                "or list it as vMCP lists the composite tool (as `migrate` writes it): give "
+                f"the scripted entry `annotations: {written}`"
+            )
         if report.verdict is not Verdict.DIFFERS:
             report.verdict, report.reason = Verdict.DIFFERS, ""
         report.reason = "\n".join(filter(None, [report.reason, *lines]))
