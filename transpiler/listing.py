@@ -55,13 +55,15 @@ _SAFER = {READ_ONLY: True, DESTRUCTIVE: False, OPEN_WORLD: False}
 
 @dataclass(frozen=True)
 class ListedTool:
-    """One ``tools/list`` entry as a client sees it (plain JSON values; None: absent)."""
+    """One ``tools/list`` entry as a client sees it (plain JSON values; None: absent), and the
+    tool's ``timeout`` beside it (not listed: it bounds each run; None: the composite tool's)."""
 
     name: str
     description: str | None
     input_schema: Any
     output_schema: Any
     annotations: ToolAnnotations | None
+    timeout_ns: int | None = None
 
 
 @dataclass(frozen=True)

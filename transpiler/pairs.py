@@ -169,6 +169,7 @@ def scripts_of(inputs: Inputs, library_path: Sequence[str] = ()) -> dict[str, Lo
             counterpart.parameters,
             counterpart.output,
             counterpart.annotations,
+            counterpart.timeout_ns or 0,  # none written: THV-0051's default, as vMCP's 0 is
         )
         found[counterpart.where] = Script(counterpart.script, counterpart.where, modules, entry)
     return found

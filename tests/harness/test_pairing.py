@@ -403,3 +403,20 @@ def test_since_rechecks_only_what_changed(
     assert verdicts(out)["sync_inventory"] == "differs"
     code, out = check(capsys, config, *QUICK, "--since", report, "--strict")
     assert code == 1  # the policy applies to carried verdicts too
+
+
+@pytest.mark.parametrize("timeout", ["    timeout: 1s\n", "    timeout: 30m\n", ""])
+def test_the_scripted_tool_runs_with_its_own_timeout(
+    config: Path, timeout: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The entry's ``timeout`` bounds the script's runs (none written: THV-0051's 30 minutes),
+    so one that differs from the workflow's 2 minutes shows."""
+    migrate(config, "--keep-composite")
+    text = config.read_text()
+    scripted = text.index("scriptedTools:")
+    entry = text.index("  - name: sync_inventory\n", scripted)
+    written = text.index("    timeout: 2m\n", entry)
+    config.write_text(text[:written] + timeout + text[written + len("    timeout: 2m\n") :])
+    capsys.readouterr()
+    code, out = check(capsys, config, "--paths", "12", "--jobs", "1")
+    assert code == 1 and verdicts(out)["sync_inventory"] == "differs", out

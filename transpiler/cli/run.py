@@ -187,7 +187,7 @@ def _select_tool(
 def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Trace]:
     path = Path(args.source)
     if path.suffix in SUFFIXES:
-        script, timeout = _scripted_tool(args, args.tool or scenario.tool)
+        script, timeout_ns = _scripted_tool(args, args.tool or scenario.tool)
         where = script.where
     else:
         try:
@@ -196,10 +196,9 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
             raise InputError(f"cannot read script {path}: {error.reason}") from None
         library = [Path(directory) for directory in args.library_path]
         script = Script(text, path.name, library_modules(library))
-        timeout, where = args.timeout, str(path)
+        timeout_ns, where = _timeout(args.timeout), str(path)
     if args.schedule != "canonical":
         print("note: a script runs deterministically; --schedule is ignored", file=sys.stderr)
-    timeout_ns = parse_duration(timeout) if timeout else 0
     if args.memory_limit <= 0 or args.time_limit <= 0:
         raise InputError("--memory-limit and --time-limit must be positive")
     limits = ScriptLimits(int(args.memory_limit * 2**20), args.time_limit)
@@ -218,7 +217,12 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
     return [trace]
 
 
-def _scripted_tool(args: argparse.Namespace, name: str | None) -> tuple[Script, str | None]:
+def _timeout(text: str | None) -> int:
+    """``--timeout`` in nanoseconds (0: none given, the default applies)."""
+    return parse_duration(text) if text else 0
+
+
+def _scripted_tool(args: argparse.Namespace, name: str | None) -> tuple[Script, int]:
     """The script of the scripted tool ``name`` in the configuration, and its timeout
     (``--timeout`` wins over the entry's)."""
     inputs = read_inputs([args.source])
@@ -243,7 +247,7 @@ def _scripted_tool(args: argparse.Namespace, name: str | None) -> tuple[Script, 
         raise InputError(f"{counterpart.where}: cannot read a module it loads: {loaded.reason}")
     if loaded is None:
         raise InputError(f"{counterpart.where}: the scripted tool {counterpart.tool} has no script")
-    return loaded, args.timeout or counterpart.timeout
+    return loaded, _timeout(args.timeout) or counterpart.timeout_ns or 0
 
 
 #: Every runnable form; the Starlark form registers here.

@@ -282,8 +282,11 @@ class _Run:
         engines: tuple[str, ...],
         declared: frozenset[str],
         options: CheckOptions = CheckOptions(),
+        timeout_ns: int | None = None,
     ) -> None:
         self.config = tool.effective
+        #: The scripted tool's ``timeout`` (its entry's, else the composite tool's).
+        self.timeout_ns = self.config.timeout if timeout_ns is None else timeout_ns
         self.input_schemas = options.tool_schemas or {}
         self.annotations = options.tool_annotations or {}
         self.script = script
@@ -335,7 +338,7 @@ class _Run:
                 self.script,
                 scenarios,
                 engine=engine,
-                timeout_ns=self.config.timeout,
+                timeout_ns=self.timeout_ns,
                 modules=self.modules,
             )
             refusal = next((r for r in runs[engine] if isinstance(r, GoOnlyScript)), None)
@@ -515,7 +518,7 @@ class _Run:
                 self.script,
                 scenario,
                 engine=engine,
-                timeout_ns=self.config.timeout,
+                timeout_ns=self.timeout_ns,
                 modules=self.modules,
             )
         except GoOnlyScript as refusal:
@@ -673,7 +676,8 @@ def check_tool(
             tool, script, modules, report, pair_digest(tool, script, modules, options, entry)
         )
         return report
-    run = _Run(tool, script, modules, engines, declared, options)
+    timeout = entry.timeout_ns if entry is not None else None
+    run = _Run(tool, script, modules, engines, declared, options, timeout)
     shapes = tool_shapes(tool.effective)
     report.counterexample = (
         _exhaustive(run, tool, shapes, options, report, script_reads(script))

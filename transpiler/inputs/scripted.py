@@ -34,6 +34,7 @@ from transpiler.config.yamlresolve import ResolveError, resolve
 from transpiler.config.yamlv3 import already_defined
 from transpiler.diagnostics import Diagnostic, SourceLocation
 from transpiler.filenames import inside
+from transpiler.golang.duration import DurationError, parse_duration
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind, SpanNode, repeated_key
 from transpiler.reading import UnreadableFile, read_text
 
@@ -53,7 +54,7 @@ class Counterpart:
     where: str
     folder: Path
     problem: str | None = None
-    timeout: str | None = None
+    timeout_ns: int | None = None
     description: str | None = None
     parameters: Any = None
     output: Any = None
@@ -138,7 +139,6 @@ class ScriptedIndex:
             None,
             place,
             folder,
-            timeout=_text(entry, "timeout"),
             description=_text(entry, "description") or None,
             parameters=_data(entry.get("parameters")),
             output=_data(entry.get("output")),
@@ -146,6 +146,12 @@ class ScriptedIndex:
         repeated = repeated_key(entry)
         if repeated is not None:
             return _refused(found, repeated)
+        timeout = _text(entry, "timeout")
+        if timeout is not None:
+            try:
+                found = replace(found, timeout_ns=parse_duration(timeout))
+            except DurationError as error:
+                return _refused(found, f"its timeout is not a duration: {error}")
         written = _data(entry.get("annotations"))
         if written is not None:
             try:
