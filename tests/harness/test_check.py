@@ -13,12 +13,14 @@ import pytest
 from tests.conftest import CORPUS
 from transpiler.cli import main
 from transpiler.config.loader import load_bytes
+from transpiler.golang.duration import parse_duration
 from transpiler.harness.check import CheckOptions, check_tool
 from transpiler.harness.relation import difference
 from transpiler.harness.verdict import Verdict
 from transpiler.sim.scenario import load_scenario, scenario_from_document
 from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime import run_starlark
+from transpiler.starlark_runtime.profile import CALL_TIMEOUT_NS
 
 BROKEN = b"""
 compositeTools:
@@ -365,3 +367,28 @@ def test_a_script_that_does_not_declare_a_step_timeout_differs_naming_it() -> No
     report = check_tool(timed, CheckOptions(examples=20), script=script)
     assert report.verdict is Verdict.DIFFERS
     assert "step-timeout" in report.reason
+
+
+def test_what_a_script_does_when_its_call_is_cut_is_checked_under_a_shorter_step_timeout() -> None:
+    """The step allows thirty seconds, the script's call five minutes (and the tool thirty): a
+    scenario answers past five minutes, so a script that makes up a result when its call is
+    cut differs."""
+    (timed,) = load_bytes(TIMED.replace(b"timeout: 2m", b"timeout: 30m"), "timed.yaml").tools
+    script = (
+        "# Where it differs from vMCP (see docs/deviations.md):\n"
+        "#   - error-text\n"
+        "#   - step-timeout\n\n"
+        "def run(params):\n"
+        '    found = try_call_tool("cmdb.export", {})\n'
+        "    if found.ok:\n"
+        "        return found.output\n"
+        '    if "deadline" in found.error or "timeout" in found.error:\n'
+        '        return {"rows": []}\n'
+        "    fail(found.error)\n"
+    )
+    report = check_tool(timed, CheckOptions(examples=20), script=script)
+    assert report.verdict is Verdict.DIFFERS, report.reason
+    assert report.counterexample is not None
+    (answers,) = report.counterexample.scenario.to_json()["backends"].values()
+    delays = [parse_duration(answer["delay"]) for answer in answers["results"] if "delay" in answer]
+    assert max(delays) > CALL_TIMEOUT_NS

@@ -14,9 +14,10 @@ from transpiler.golang.duration import format_duration
 
 #: The domain note every script makes of the timeouts a check leaves out.
 WITHIN_TIMEOUTS = (
-    "elicitations are answered within their timeouts; backend calls may run past a step's "
-    "timeout (`step-timeout`) but the workflow's timeout, the scripted tool's `timeout`, "
-    "is what ends a slow run on both sides"
+    "elicitations are answered within their timeouts; a step with no `timeout` of its own "
+    "ends, every attempt included, within vMCP's default 5 minutes; backend calls may run "
+    "past a step's own `timeout` (`step-timeout`); the workflow's timeout, the scripted "
+    "tool's `timeout`, ends a slow run on both sides"
 )
 
 

@@ -51,7 +51,7 @@ class ToolShapes:
     #: (the tool whose answer a forEach's collection reads, the loop's inner tool).
     loops: list[tuple[str, str]] = field(default_factory=list)
     #: Each tool's delays (Go duration text) that cross a deadline of a step calling it: a
-    #: second past the step's ``timeout``, and past a script's call limit when that is shorter.
+    #: second past the step's ``timeout``, and past a script's call limit.
     slow: dict[str, list[str]] = field(default_factory=dict)
 
     def success(self, tool: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -114,9 +114,9 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
 
 
 def _crossing(timeout_ns: int) -> list[str]:
-    """Delays a second past a step's ``timeout`` and past the script's call limit, where the
-    limit is the shorter (each ends one side's call and not the other's)."""
-    limits = [timeout_ns] + ([CALL_TIMEOUT_NS] if timeout_ns > CALL_TIMEOUT_NS else [])
+    """Delays a second past a step's ``timeout`` and past the script's call limit: the first
+    ends vMCP's step, the second a script's call (what a script does then shows only there)."""
+    limits = sorted({timeout_ns, CALL_TIMEOUT_NS})
     return [format_duration(limit + SECOND_NS) for limit in limits]
 
 
