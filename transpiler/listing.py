@@ -21,7 +21,7 @@ counts as vMCP counts it: destructive and open-world, not read-only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,14 +101,18 @@ def advertised(
 
 
 def listed(
-    tool: CompositeToolConfig, backends: BackendAnnotations | None = None
+    tool: CompositeToolConfig,
+    backends: BackendAnnotations | None = None,
+    served: Sequence[CompositeToolConfig] = (),
 ) -> ListedTool | Hidden:
     """The entry vMCP lists for ``tool``, or why it hides it: its annotations contradict the
-    floor, or its name is that of a backend tool (those of ``backends``, the backends'
-    ``tools/list``)."""
+    floor, or its name or that of a composite tool ``served`` beside it is that of a backend
+    tool (one the composite tools call, or of ``backends``, the backends' ``tools/list``)."""
     known = dict(backends or {})
-    routing = RoutingTable.of_names(tuple(dict.fromkeys((*step_tool_references(tool), *known))))
-    verdict = gate([tool], BackendCatalog(routing, known))[tool.name]
+    others = [other for other in served if other.name != tool.name]
+    called = [reference for one in (tool, *others) for reference in step_tool_references(one)]
+    routing = RoutingTable.of_names(tuple(dict.fromkeys((*called, *known))))
+    verdict = gate([tool, *others], BackendCatalog(routing, known))[tool.name]
     if isinstance(verdict, Hidden):
         return verdict
     output = output_schema(tool.output) if tool.output is not None else None

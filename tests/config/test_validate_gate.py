@@ -53,3 +53,32 @@ def test_a_wrong_annotation_in_the_tools_file_exits_2_naming_file_and_line(
     code = main(["validate", str(tmp_path), "--tools", str(tools)])
     assert code == 2
     assert f"{tools}:4:19: tools file: tool look.one" in capsys.readouterr().err
+
+
+COLLIDING = """compositeTools:
+- name: nightly
+  description: d
+  steps:
+  - {id: a, tool: export_assets}
+- name: export_assets
+  description: d
+  steps:
+  - {id: b, tool: cmdb.export}
+"""
+
+
+def test_S36_a_composite_named_like_a_backend_tool_hides_every_composite_tool(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """pkg/vmcp/core/core_vmcp.go accessibleComposites: one collision, no composite listed;
+    ``check`` reports each tool as not listed (a listing difference), not as a behaviour."""
+    path = tmp_path / "c.yaml"
+    path.write_text(COLLIDING)
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path}:6:3: warning[S36] (tool export_assets, P5)" in out
+    assert "1 warning(s)" in out
+    assert main(["check", str(path), "--examples", "2", "--paths", "2", "--jobs", "1"]) == 1
+    out = capsys.readouterr().out
+    for name in ("nightly", "export_assets"):
+        assert f"vMCP does not list {name} (composite tool names conflict" in out

@@ -31,7 +31,7 @@ from typing import Any
 from transpiler.composite import run_composite
 from transpiler.composite.advertise import Hidden
 from transpiler.composite.variants import SiteKey
-from transpiler.config.model import STEP_ELICITATION, ToolAnnotations
+from transpiler.config.model import STEP_ELICITATION, CompositeToolConfig, ToolAnnotations
 from transpiler.config.tool_annotations import annotations_to_mcp
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
@@ -100,7 +100,9 @@ class CheckOptions:
     it declares); ``accept_gaps`` the steps (``tool/step``) no scenario may
     complete and the tool still pass; ``tool_annotations`` the backend tools'
     annotations by name (``--tools``: the backends' ``tools/list``), which
-    decide how vMCP lists the composite tool (None: every backend unknown).
+    decide how vMCP lists the composite tool (None: every backend unknown);
+    ``served`` the composite tools vMCP serves beside the one checked (one of
+    them named like a backend tool hides them all).
     """
 
     examples: int = 100
@@ -114,6 +116,7 @@ class CheckOptions:
     inline_helpers: bool = False
     accept: frozenset[str] | None = None
     accept_gaps: frozenset[str] = frozenset()
+    served: tuple[CompositeToolConfig, ...] = ()
 
 
 @dataclass
@@ -661,7 +664,7 @@ def check_tool(
         report.seconds = time.perf_counter() - started
         return report
     backends = options.tool_annotations
-    vmcp = listed(tool.effective, backends)
+    vmcp = listed(tool.effective, backends, options.served)
     shown = entry or migrated(tool.config, backends)
     report.listing = listing_differences(tool.effective, vmcp, shown, backends)
     report.findings = (*findings(tool), *_listing_findings(report.listing))

@@ -18,14 +18,16 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
+from transpiler.config.model import CompositeToolConfig
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import InputError
 from transpiler.emit.report import EmitResult
 from transpiler.harness.check import CheckOptions, ToolReport, pair_digest
 from transpiler.harness.since import Since, carried
 from transpiler.harness.verdict import Verdict
+from transpiler.inputs.files import Inputs
 from transpiler.pairs import Pair, Pairing, Request, pair
-from transpiler.pipeline import decide, decide_script, emit, tool_location
+from transpiler.pipeline import decide, decide_script, emit, tool_key, tool_location
 
 
 def select(request: Request, shard: tuple[int, int] = (1, 1)) -> tuple[list[Pair], Pairing]:
@@ -45,6 +47,8 @@ def check_one(
     composites = request.composites()
     baseline = composites.read() if composites is not None else None
     tool = item.composite(request.config.read(), baseline)
+    inputs = baseline if item.baseline and baseline is not None else request.config.read()
+    options = replace(options, served=served_beside(tool, inputs))
     modules: Mapping[str, str]
     emitted: EmitResult | None = None
     entry = item.script.listed if item.script is not None else None
@@ -124,3 +128,15 @@ def parse_shard(text: str) -> tuple[int, int]:
     if not (number.isdigit() and total.isdigit()) or not 1 <= int(number) <= int(total):
         raise InputError(f"--shard must be i/n with 1 <= i <= n, not {text!r}")
     return int(number), int(total)
+
+
+def served_beside(tool: LoadedTool, inputs: Inputs) -> tuple[CompositeToolConfig, ...]:
+    """The composite tools vMCP serves together with ``tool``: those of the largest unit (a
+    configuration, or a ``VirtualMCPServer`` with the definitions it references) holding it."""
+    assert inputs.load is not None
+    holding = [
+        unit.tools
+        for unit in inputs.load.units
+        if any(tool_key(other) == tool_key(tool) for other in unit.tools)
+    ]
+    return tuple(other.effective for other in max(holding, key=len, default=(tool,)))

@@ -17,7 +17,7 @@ from transpiler.composite.advertise import BackendCatalog
 from transpiler.config.model import DocumentKind
 from transpiler.config.units import ConfigUnit, LoadedTool, LoadResult
 from transpiler.config.validate.advice import advise
-from transpiler.config.validate.gate import gate_warnings
+from transpiler.config.validate.gate import collision_warnings, gate_warnings
 from transpiler.config.validate.p1 import check_loader, decode_rule, parameter_shape
 from transpiler.config.validate.p2 import validate_composite_tool
 from transpiler.config.validate.p3 import convert
@@ -105,6 +105,7 @@ def validate(load: LoadResult, backends: BackendCatalog | None = None) -> Valida
                 diagnostics=(
                     *report.diagnostics,
                     *(w for tool in report.unit.tools for w in gate_warnings(tool, backends)),
+                    *collision_warnings(report.unit.tools, backends),
                 ),
             )
             for report in units

@@ -2,15 +2,22 @@
 
 With the backends' annotations (a ``--tools`` file) the floor is derived from
 them; without, every step tool counts as unknown, vMCP's conservative floor.
-Only the annotation contradiction is judged: which tools a session can route
-to is not known from a config.
+The annotation contradiction is judged per tool, and the name collision per
+unit (a composite tool named like a backend tool some composite tool of the
+unit calls, or the ``--tools`` file lists, hides every composite tool there);
+which tools a session can route to is not known from a config.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
-from transpiler.composite.advertise import BackendCatalog, Hidden, annotation_verdict
+from transpiler.composite.advertise import (
+    BackendCatalog,
+    Hidden,
+    annotation_verdict,
+    step_tool_references,
+)
 from transpiler.composite.routing import RoutingTable
 from transpiler.config.model import ToolAnnotations
 from transpiler.config.units import LoadedTool
@@ -40,3 +47,25 @@ def gate_warnings(tool: LoadedTool, catalog: BackendCatalog) -> Iterator[Diagnos
         None,
         "P5",
     )
+
+
+def collision_warnings(
+    tools: Sequence[LoadedTool], catalog: BackendCatalog
+) -> Iterator[Diagnostic]:
+    """A warning on each composite tool of a unit named like a backend tool: vMCP then lists
+    none of the unit's composite tools (pkg/vmcp/core/core_vmcp.go ``accessibleComposites``)."""
+    backends = {reference for tool in tools for reference in step_tool_references(tool.effective)}
+    backends |= set(catalog.routing.names)
+    for tool in tools:
+        config = tool.effective
+        if config.name in backends:
+            yield Diagnostic(
+                "S36",
+                f"vMCP will list or run none of the composite tools beside this one: its name "
+                f"{config.name} is also a backend tool's",
+                config.where.at,
+                Severity.WARNING,
+                config.name or None,
+                None,
+                "P5",
+            )
