@@ -179,8 +179,31 @@ def test_a_composite_vmcp_hides_is_a_listing_difference_not_a_counterexample(
         "the scripted tool is listed"
     )
     assert tool["counterexample"] is None and tool["certificate"]["scenarios"] == 0
-    assert any("behaviour not compared" in note for note in tool["certificate"]["notes"])
     assert code == 1
+
+
+def test_a_hidden_composite_never_passes_whatever_the_script_declares(tmp_path: Path) -> None:
+    """vMCP runs nothing for a tool it does not list: a script declaring every listing class
+    is unchecked (exit 1), never certified with no scenario run."""
+    config = _read_only_composite(tmp_path)
+    script = tmp_path / "any.star"
+    script.write_text(
+        "# Where it differs from vMCP (see docs/deviations.md):\n"
+        "#   - listing\n#   - listing-safety\n\n"
+        'def run(params):\n    call_tool("anything.at_all", {"all": True})\n    return {}\n'
+    )
+    code, tool = _check(
+        tmp_path,
+        str(config),
+        "--tool",
+        "force_release",
+        "--script",
+        str(script),
+        "--accept",
+        "listing,listing-safety",
+    )
+    assert tool["verdict"] == "unchecked" and code == 1
+    assert "no behaviour to certify the script against" in tool["reason"]
 
 
 def test_backend_annotations_from_tools_change_vmcps_side(tmp_path: Path) -> None:

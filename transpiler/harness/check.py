@@ -669,9 +669,10 @@ def check_tool(
     report.listing = listing_differences(tool.effective, vmcp, shown, backends)
     report.findings = (*findings(tool), *_listing_findings(report.listing))
     if isinstance(vmcp, Hidden):
-        report.notes = (
-            "behaviour not compared: vMCP does not list the tool, so every call of it is "
-            "answered not found and no workflow runs",
+        # Whatever the script does, vMCP does nothing: no declaration makes that a pass.
+        report.verdict, report.reason = Verdict.UNCHECKED, (
+            "vMCP does not list this tool, so every call of it is answered not found and no "
+            "workflow runs: there is no behaviour to certify the script against"
         )
         _judge_listing(report, declaration, vmcp)
         report.seconds = time.perf_counter() - started
