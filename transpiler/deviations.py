@@ -313,8 +313,8 @@ CLASSES: dict[str, DeviationClass] = {
         DeviationClass(
             STEP_TIMEOUT_CLASS,
             "a backend call runs past a step's `timeout` or past five minutes",
-            "a step's `timeout` is not enforced: each call has THV-0051's fixed 5-minute limit "
-            "instead",
+            "a step's deadline (its `timeout`, else vMCP's 5 minutes) is not enforced: each "
+            "call has THV-0051's fixed 5-minute limit instead",
             "gives each step a deadline of its `timeout` (5 minutes when unset) spanning its "
             "attempts, retry waits and forEach iterations: a call still running when it passes "
             "fails the run with `Workflow execution timeout exceeded` (or, under `continue`, "

@@ -103,8 +103,9 @@ def _tool() -> LoadedTool:
 @pytest.mark.parametrize("style", sorted(MUTANTS))
 def test_the_unmutated_script_passes(style: str) -> None:
     report = check_tool(_tool(), CheckOptions(examples=EXAMPLES, paths=PATHS, style=style))
-    expected = Verdict.EQUIVALENT if style == "exact" else Verdict.EQUIVALENT_EXCEPT
-    assert report.verdict is expected, report.reason
+    assert report.verdict is Verdict.EQUIVALENT_EXCEPT, report.reason
+    if style == "exact":  # all the exact style cannot reproduce: a step's deadline
+        assert set(report.observed) == {"step-timeout"}, report.observed
 
 
 @pytest.mark.parametrize(("style", "name"), CASES)

@@ -91,7 +91,12 @@ def test_a_full_for_each_meets_each_failure_of_its_inner_tool() -> None:
         scan = backends["scanner.scan"]["results"][0]
         if isinstance(listed.get("images"), list) and "structuredContent" not in scan:
             met.add((len(listed["images"]), json.dumps(scan, sort_keys=True)))
-    failures = {json.dumps(f["results"][0], sort_keys=True) for f in _failures(tool)}
+    # (an answer past the step's deadline is no failure of the tool: one length meets it)
+    failures = {
+        json.dumps(f["results"][0], sort_keys=True)
+        for f in _failures(tool)
+        if "delay" not in f["results"][0]
+    }
     assert {(n, f) for n in (1, 3, 6, 7) for f in failures} <= met
 
 

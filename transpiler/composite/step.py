@@ -19,12 +19,16 @@ from transpiler.composite.gocontext import GoContext
 from transpiler.composite.quirks import Site
 from transpiler.composite.session import Session
 from transpiler.composite.tool_step import execute_tool_step
-from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, STEP_TOOL, WorkflowStepConfig
+from transpiler.config.model import (
+    DEFAULT_STEP_TIMEOUT_NS,
+    STEP_ELICITATION,
+    STEP_FOR_EACH,
+    STEP_TOOL,
+    WorkflowStepConfig,
+)
 from transpiler.deviations import STEP_TIMEOUT_CLASS
 from transpiler.golang.duration import format_duration
 from transpiler.sim.kernel import Operation
-
-DEFAULT_STEP_TIMEOUT_NS = 5 * 60 * 1_000_000_000
 
 
 def execute_step(

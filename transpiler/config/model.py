@@ -25,6 +25,8 @@ from transpiler.golang.values import GoValue
 STEP_TOOL: Final = "tool"
 STEP_ELICITATION: Final = "elicitation"
 STEP_FOR_EACH: Final = "forEach"
+#: A step's deadline when it sets no ``timeout``: vMCP's default, 5 minutes (S60).
+DEFAULT_STEP_TIMEOUT_NS: Final = 5 * 60 * 1_000_000_000
 
 
 @dataclass(frozen=True)

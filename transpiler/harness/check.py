@@ -45,7 +45,7 @@ from transpiler.deviations import (
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult
-from transpiler.emit.timeouts import step_timeouts
+from transpiler.emit.timeouts import step_deadlines
 from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
 from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
@@ -824,8 +824,8 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
         for scenario in (happy_scenario(config, reshape),)
     ]
     dropped = tuple(
-        Finding(STEP_TIMEOUT_CLASS, step, "timeout", f"timeout {duration}")
-        for step, duration in step_timeouts(config)
+        Finding(STEP_TIMEOUT_CLASS, deadline.step, "timeout", f"timeout {deadline.text()}")
+        for deadline in step_deadlines(config)
     )
     quirks = tuple(
         Finding(

@@ -14,8 +14,10 @@ following MCP answers a flat form), no ``inputSchema`` (``check`` gives each bac
 carrying both ``structuredContent`` and content items, no ``structuredContent``
 from a tool whose ``.content`` is read (:meth:`ToolShapes.success`), no
 negative zero. Delays are at most a second, and for a tool a step with a
-``timeout`` calls, a second past that timeout and past a script's 5-minute
-call limit (:attr:`ToolShapes.slow`: where the ``step-timeout`` class shows);
+deadline no script keeps calls (its ``timeout``, or vMCP's default for a step
+that retries or loops), a second past that deadline and past a script's
+5-minute call limit (:attr:`ToolShapes.slow`: where the ``step-timeout`` class
+shows);
 a tool whose workflow timeout is a few seconds can meet that deadline too, on
 both sides alike.
 

@@ -25,6 +25,7 @@ from transpiler.config.model import (
 )
 from transpiler.emit.metadata import site_reads
 from transpiler.emit.scope import reads_of
+from transpiler.emit.timeouts import step_deadlines
 from transpiler.golang.duration import format_duration
 from transpiler.plan.dataflow import DataflowEdge, dataflow, template_sites
 from transpiler.starlark_runtime.profile import CALL_TIMEOUT_NS, SECOND_NS
@@ -50,8 +51,9 @@ class ToolShapes:
     content_tools: set[str] = field(default_factory=set)
     #: (the tool whose answer a forEach's collection reads, the loop's inner tool).
     loops: list[tuple[str, str]] = field(default_factory=list)
-    #: Each tool's delays (Go duration text) that cross a deadline of a step calling it: a
-    #: second past the step's ``timeout``, and past a script's call limit.
+    #: Each tool's delays (Go duration text) that cross a deadline of a step calling it
+    #: (:func:`~transpiler.emit.timeouts.step_deadlines`): a second past the step's deadline,
+    #: and past a script's call limit.
     slow: dict[str, list[str]] = field(default_factory=dict)
 
     def success(self, tool: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -72,6 +74,7 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
     edges = dataflow(tool)
     shapes = ToolShapes(content_tools=content_tools(tool, edges))
     tool_of: dict[str, str] = {}
+    deadlines = {deadline.step: deadline.timeout_ns for deadline in step_deadlines(tool)}
     for step in tool.steps:
         called = (
             step.inner_step.tool
@@ -85,9 +88,9 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
             tool_of[step.id] = called
             if called not in shapes.tools:
                 shapes.tools.append(called)
-        if called and step.timeout > 0 and step.effective_type in (STEP_TOOL, STEP_FOR_EACH):
+        if called and step.id in deadlines:
             delays = shapes.slow.setdefault(called, [])
-            delays.extend(d for d in _crossing(step.timeout) if d not in delays)
+            delays.extend(d for d in _crossing(deadlines[step.id]) if d not in delays)
         inner = step.inner_step if step.effective_type == STEP_FOR_EACH else step
         if inner is not None and inner.on_error is not None and inner.on_error.action == "retry":
             shapes.retried_tools.add(called)
