@@ -27,7 +27,7 @@ from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult, Note
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.verdict import Verdict
-from transpiler.listing import ListedTool, hint_differences
+from transpiler.listing import BackendAnnotations, ListedTool, hint_differences
 from transpiler.plan import plan_tool
 
 
@@ -212,7 +212,7 @@ def decide(
         reason = f"the emitter cannot express it: {emitted}"
         return ToolOutcome(tool, Verdict.NOT_CONVERTED, reason, remarks=remarks)
     notes = tuple(_note(tool, note) for note in (*emitted.deviations, *emitted.warnings))
-    remarks = remarks + notes + _annotations(tool)
+    remarks = remarks + notes + _annotations(tool, options.tool_annotations)
     if not check:
         return ToolOutcome(tool, None, "converted (not checked)", emitted, remarks=remarks)
     return _checked(tool, options, remarks, emitted)
@@ -275,11 +275,12 @@ def _verdict_reason(report: ToolReport) -> str:
     return f"{report.verdict} ({seen})"
 
 
-def _annotations(tool: LoadedTool) -> tuple[Remark, ...]:
+def _annotations(tool: LoadedTool, backends: BackendAnnotations | None) -> tuple[Remark, ...]:
     """The hints the scripted tool is written with, where they differ from the composite entry's
-    (``migrate`` writes vMCP's advertised hints: :mod:`transpiler.listing`), each with where
-    vMCP derives it from; THV-0051's ScriptedToolConfig declares no such field."""
-    changed = hint_differences(tool.config, tool.config.annotations)
+    (``migrate`` writes vMCP's advertised hints given the ``backends``' annotations:
+    :mod:`transpiler.listing`), each with where vMCP derives it from; THV-0051's
+    ScriptedToolConfig declares no such field."""
+    changed = hint_differences(tool.config, tool.config.annotations, backends)
     if not changed and tool.config.annotations is None:
         return ()
     where = tool.config.where.of("annotations") if tool.config.annotations else tool_location(tool)

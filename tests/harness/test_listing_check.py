@@ -15,6 +15,8 @@ import yaml
 from tests.conftest import CORPUS
 from transpiler.cli import main
 from transpiler.deviations import accepts
+from transpiler.emit.tools_file import load_tool_annotations
+from transpiler.harness.check import CheckOptions
 from transpiler.migrate.runner import MigrateOptions, migrate
 
 DESTRUCTIVE = CORPUS / "listing" / "vmcp-config.yaml"
@@ -35,9 +37,9 @@ SAFE_BACKENDS = {
 }
 
 
-def _migrated(folder: Path) -> tuple[Path, Path]:
+def _migrated(folder: Path, options: MigrateOptions | None = None) -> tuple[Path, Path]:
     """The corpus tool's migrated configuration (written by ``migrate``) and its baseline."""
-    report = migrate([DESTRUCTIVE], MigrateOptions())
+    report = migrate([DESTRUCTIVE], options or MigrateOptions())
     (result,) = report.files
     assert result.after is not None
     config = folder / "vmcp-config.yaml"
@@ -226,3 +228,15 @@ def test_backend_annotations_from_tools_change_vmcps_side(tmp_path: Path) -> Non
         "script: true"
     )
     assert all(entry["class"] == "listing" for entry in tool["listing"])
+
+
+def test_a_migration_given_the_backends_tools_list_writes_the_hints_vmcp_lists(
+    tmp_path: Path,
+) -> None:
+    """``migrate --tools`` and ``check --tools`` read the same backends: no difference."""
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(SAFE_BACKENDS))
+    options = MigrateOptions(check=CheckOptions(tool_annotations=load_tool_annotations(str(tools))))
+    migrated, base = _migrated(tmp_path, options)
+    code, tool = _check(tmp_path, str(migrated), "--tools", str(tools), base=base)
+    assert tool["listing"] == [] and code == 0, tool["reason"]

@@ -36,7 +36,7 @@ from transpiler.inputs.git import committed_in_git
 from transpiler.inputs.scripted import Counterpart, same_code
 from transpiler.inputs.textspan import Splice, Unrewritable, apply_splices
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind
-from transpiler.listing import scripted_annotations
+from transpiler.listing import BackendAnnotations, scripted_annotations
 from transpiler.migrate.atomic import PlannedWrite, remove_stale, write_all
 from transpiler.migrate.entry import ScriptedBody
 from transpiler.migrate.library_file import LibraryFile, emit_options, library_file, noted
@@ -221,7 +221,7 @@ def _outcome(
     counterpart = inputs.counterpart(tool, unit.unit.namespace if unit is not None else "default")
     if counterpart is not None:
         return _existing(tool, unit, emitted, counterpart, options)
-    problem = _probe(tool, emitted.script, sources[tool.origin.file])
+    problem = _probe(tool, emitted.script, sources[tool.origin.file], options.check)
     if problem is not None:
         reason = f"migrate cannot rewrite its YAML: {problem}"
         return ToolOutcome(tool, Verdict.NOT_CONVERTED, reason, emitted)
@@ -272,13 +272,14 @@ def _existing(
     return replace(checked, pairing=Pairing.ALREADY, reason=reason)
 
 
-def _probe(tool: LoadedTool, script: str, source: SourceFile) -> str | None:
+def _probe(
+    tool: LoadedTool, script: str, source: SourceFile, options: CheckOptions
+) -> str | None:
     """Why the tool's text cannot be rewritten, or ``None``."""
     if source.text is None or source.documents is None:
         return "the file does not parse"
-    body = ScriptedBody(
-        script, None, output_schema(tool.config.output) if tool.config.output else None, hints(tool)
-    )
+    output = output_schema(tool.config.output) if tool.config.output else None
+    body = ScriptedBody(script, None, output, hints(tool, options.tool_annotations))
     edit = ToolEdit(tool.origin.path, body, remove=True)
     document = source.documents[tool.origin.document]
     try:
@@ -475,7 +476,8 @@ def _tool_edit(
             script_file = scripts.assign(
                 tool.origin.file, tool.config.name, outcome.emitted.script, destination
             )
-        body = ScriptedBody(outcome.emitted.script, script_file, output, hints(tool))
+        annotations = hints(tool, options.check.tool_annotations)
+        body = ScriptedBody(outcome.emitted.script, script_file, output, annotations)
         return ToolEdit(tool.origin.path, body, not keep)
     finished = _settled(outcome, options) or options.force
     if outcome.pairing is Pairing.ALREADY and not keep and finished:
@@ -483,10 +485,11 @@ def _tool_edit(
     return None
 
 
-def hints(tool: LoadedTool) -> dict[str, Any] | None:
+def hints(tool: LoadedTool, backends: BackendAnnotations | None) -> dict[str, Any] | None:
     """The annotations the scripted entry is written with, when they differ from those the
-    composite entry holds: vMCP's advertised hints, kept for clients."""
-    wanted = scripted_annotations(tool.config)
+    composite entry holds: vMCP's advertised hints (given the ``backends``' annotations, from
+    ``--tools``), kept for clients."""
+    wanted = scripted_annotations(tool.config, backends)
     return None if wanted == annotations_to_mcp(tool.config.annotations) else wanted
 
 
