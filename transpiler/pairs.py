@@ -10,7 +10,8 @@ A composite tool pairs, by preference, with:
 - with a baseline (``check --baseline BASE CONFIG``), the composite tools come
   from BASE, and each pairs with the scripted tool of its name in CONFIG;
 - the composite baselines ``migrate --write`` left beside CONFIG's files
-  (:mod:`transpiler.sidecar`) are read after BASE: an entry pairs with the
+  (:mod:`transpiler.sidecar`; with ``--baseline-git REV``, as REV holds them) are
+  read after BASE: an entry pairs with the
   scripted tool of its name that nothing before it paired, and an entry whose
   scripted tool is gone is not converted, with that reason;
 - otherwise, the script the emitter writes for it.
@@ -41,7 +42,7 @@ from transpiler.inputs.scripted import Counterpart, one_of
 from transpiler.listing import ListedTool
 from transpiler.pipeline import judging_units, rejection, tool_key, tool_location
 from transpiler.reading import UnreadableFile, read_text
-from transpiler.sidecar import SUFFIX, find_sidecars
+from transpiler.sidecar import SUFFIX, find_sidecars, sidecar_path
 from transpiler.starlark_runtime.library import module_file
 
 #: Most modules one script may load (directly or through other modules).
@@ -52,11 +53,13 @@ _LOAD = re.compile(r"""^load\(\s*(?P<quote>["'])(?P<name>[^"'\\\n]+)(?P=quote)""
 @dataclass(frozen=True)
 class Where:
     """Where composite and scripted tools are read: files or directories, or as a git revision
-    holds them; then the composite baselines ``sidecars`` (from the work tree)."""
+    holds them; then the composite baselines: ``sidecars`` (from the work tree), or with
+    ``revision_sidecars`` those the revision holds under ``paths``."""
 
     paths: tuple[str, ...]
     revision: str | None = None
     sidecars: tuple[str, ...] = ()
+    revision_sidecars: bool = False
 
     def read(self) -> Inputs:
         """The inputs (read once per process)."""
@@ -69,7 +72,11 @@ def _read(where: Where) -> Inputs:
         files = read_files(list(where.paths))
     else:
         files = read_revision(where.revision, where.paths)
-    return inputs_from([*files, *read_files(list(where.sidecars))])
+    sidecars = read_files(list(where.sidecars))
+    if where.revision is not None and where.revision_sidecars:
+        beside = [p if Path(p).is_dir() else str(sidecar_path(Path(p))) for p in where.paths]
+        sidecars = read_revision(where.revision, beside, (SUFFIX,), required=False)
+    return inputs_from([*files, *sidecars])
 
 
 @dataclass(frozen=True)
@@ -96,9 +103,15 @@ class Request:
 
     def composites(self) -> Where | None:
         """Where the composite tools that scripted tools replaced are: the baseline, then
-        (when ``sidecars``) the composite baselines beside the configuration's files."""
-        found = find_sidecars(self.config.paths) if self.sidecars else ()
-        if not found or self.script_file is not None:
+        (when ``sidecars``) the composite baselines beside the configuration's files; as a git
+        baseline's revision holds them, so that a change cannot edit what it is checked
+        against (nor remove it)."""
+        if not self.sidecars or self.script_file is not None:
+            return self.baseline
+        if self.baseline is not None and self.baseline.revision is not None:
+            return replace(self.baseline, revision_sidecars=True)
+        found = find_sidecars(self.config.paths)
+        if not found:
             return self.baseline
         return replace(self.baseline or Where(()), sidecars=found)
 

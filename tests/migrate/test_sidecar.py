@@ -283,3 +283,27 @@ def test_after_the_merge_an_edit_is_caught_with_no_flags_and_nothing_is_left_beh
     left = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if ".git" not in p.parts)
     assert left == ["vmcp", "vmcp/gw.yaml", "vmcp/gw.yaml" + SUFFIX]  # no .orig, no counterexamples
     assert _git(repo, "status", "--porcelain") == " M vmcp/gw.yaml\n"
+
+
+@pytest.mark.parametrize("baseline", ["edited alike", "entry removed", "file removed"])
+def test_with_a_git_baseline_the_composite_baseline_is_read_as_the_revision_holds_it(
+    repo: Path, baseline: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A change cannot edit, or remove, what it is checked against: under ``--baseline-git``
+    the composite baseline comes from the revision, not from the work tree."""
+    assert _migrate(repo) == 0
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "migrated")
+    config = repo / "vmcp" / "gw.yaml"
+    sidecar = config.with_name("gw.yaml" + SUFFIX)
+    config.write_text(config.read_text().replace('"format": "json"', '"format": "csv"'))
+    if baseline == "edited alike":
+        sidecar.write_text(sidecar.read_text().replace("format: json", "format: csv"))
+    elif baseline == "entry removed":
+        kept = [entry for entry in read_entries(sidecar) if entry.name != "sync_inventory"]
+        sidecar.write_text(render("gw.yaml", kept))
+    else:
+        sidecar.unlink()
+    capsys.readouterr()
+    assert _check(repo, "--baseline-git", "HEAD") == 1
+    assert "differs  sync_inventory" in capsys.readouterr().out

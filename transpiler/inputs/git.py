@@ -38,8 +38,15 @@ class _Entry:
     path: str
 
 
-def read_revision(revision: str, paths: Sequence[str | Path]) -> list[SourceFile]:
-    """The files under ``paths`` as ``revision`` holds them, in path order."""
+def read_revision(
+    revision: str,
+    paths: Sequence[str | Path],
+    suffixes: Sequence[str] = SUFFIXES,
+    required: bool = True,
+) -> list[SourceFile]:
+    """The files under ``paths`` as ``revision`` holds them (a path given, or a file with one of
+    ``suffixes`` under it), in path order; a path that holds none is an input error when
+    ``required``."""
     if not revision or revision.startswith("-"):
         raise InputError(f"--baseline-git needs a revision, not {revision!r}")
     files: list[SourceFile] = []
@@ -51,8 +58,10 @@ def read_revision(revision: str, paths: Sequence[str | Path]) -> list[SourceFile
             target = _follow(top, revision, entries[0])
             if isinstance(target, _Entry) and target.kind == "tree":
                 entries = _list(top, revision, target.path, recursive=True)
-        chosen = [e for e in entries if e.path == relative or Path(e.path).suffix in SUFFIXES]
-        if not chosen:
+        chosen = [e for e in entries if e.path == relative or Path(e.path).suffix in suffixes]
+        if not required:
+            chosen = [e for e in chosen if Path(e.path).suffix in suffixes]
+        elif not chosen:
             raise InputError(f"{revision}:{relative or '.'}: no such file or directory")
         for entry in chosen:
             source = _file(top, revision, entry, given=entry.path == relative)
