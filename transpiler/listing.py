@@ -30,13 +30,12 @@ from transpiler.composite.advertise import (
     OPEN_WORLD,
     READ_ONLY,
     Advertised,
-    BackendCatalog,
     Hidden,
     annotation_verdict,
     gate,
+    implied_catalog,
     step_tool_references,
 )
-from transpiler.composite.routing import RoutingTable
 from transpiler.config.model import CompositeToolConfig, ToolAnnotations
 from transpiler.config.tool_annotations import (
     FIELDS,
@@ -95,9 +94,7 @@ def advertised(
     tool: CompositeToolConfig, backends: BackendAnnotations | None = None
 ) -> Advertised | Hidden:
     """What vMCP lists for ``tool`` given its backends' annotations (unknown ones taint)."""
-    known = dict(backends or {})
-    catalog = BackendCatalog(RoutingTable.of_names(step_tool_references(tool)), known)
-    return annotation_verdict(tool, catalog)
+    return annotation_verdict(tool, implied_catalog([tool], backends))
 
 
 def listed(
@@ -108,11 +105,8 @@ def listed(
     """The entry vMCP lists for ``tool``, or why it hides it: its annotations contradict the
     floor, or its name or that of a composite tool ``served`` beside it is that of a backend
     tool (one the composite tools call, or of ``backends``, the backends' ``tools/list``)."""
-    known = dict(backends or {})
-    others = [other for other in served if other.name != tool.name]
-    called = [reference for one in (tool, *others) for reference in step_tool_references(one)]
-    routing = RoutingTable.of_names(tuple(dict.fromkeys((*called, *known))))
-    verdict = gate([tool, *others], BackendCatalog(routing, known))[tool.name]
+    served = [tool, *(other for other in served if other.name != tool.name)]
+    verdict = gate(served, implied_catalog(served, backends))[tool.name]
     if isinstance(verdict, Hidden):
         return verdict
     output = output_schema(tool.output) if tool.output is not None else None

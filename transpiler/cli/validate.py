@@ -6,9 +6,9 @@ import argparse
 from typing import Any
 
 from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
+from transpiler.composite.advertise import implied_catalog
 from transpiler.config.loader import load_paths
 from transpiler.config.validate import UnitReport, ValidationReport, validate
-from transpiler.config.validate.gate import catalog_of
 from transpiler.diagnostics import Diagnostic, Severity, phase_text
 from transpiler.emit.tools_file import load_tool_annotations
 from transpiler.inert import one_line, shown_lines
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     """Validate and print; the exit code says valid, invalid or unreadable."""
     load = load_paths(args.paths)
     annotations = load_tool_annotations(args.tools) if args.tools else None
-    report = validate(load, catalog_of(annotations))
+    report = validate(load, implied_catalog((), annotations))
     if args.format == "json":
         print_json(report_json(report))
     else:

@@ -209,6 +209,18 @@ def annotation_verdict(tool: CompositeToolConfig, catalog: BackendCatalog) -> Ve
     return Advertised(merge_annotations(floor, tool.annotations))
 
 
+def implied_catalog(
+    tools: Sequence[CompositeToolConfig],
+    annotations: Mapping[str, ToolAnnotations | None] | None = None,
+) -> BackendCatalog:
+    """The backends a configuration implies where the session's are not known: every tool its
+    composite ``tools`` call (each exists, as a script's domain assumes) and every tool a
+    ``tools/list`` names (``annotations``: theirs, by name; the others declare none)."""
+    known = dict(annotations or {})
+    called = (reference for tool in tools for reference in step_tool_references(tool))
+    return BackendCatalog(RoutingTable.of_names(tuple(dict.fromkeys((*called, *known)))), known)
+
+
 def unroutable_step_tool(tool: CompositeToolConfig, routing: RoutingTable) -> str | None:
     """The first step tool reference the routing table does not resolve, or None.
 

@@ -10,24 +10,18 @@ which tools a session can route to is not known from a config.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
 from transpiler.composite.advertise import (
     BackendCatalog,
     Hidden,
+    HiddenBecause,
     annotation_verdict,
-    step_tool_references,
+    gate,
+    implied_catalog,
 )
-from transpiler.composite.routing import RoutingTable
-from transpiler.config.model import ToolAnnotations
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import Diagnostic, Severity
-
-
-def catalog_of(annotations: Mapping[str, ToolAnnotations | None] | None) -> BackendCatalog:
-    """The backends as a ``--tools`` file describes them (none known without one)."""
-    known = annotations or {}
-    return BackendCatalog(RoutingTable.of_names(known), known)
 
 
 def gate_warnings(tool: LoadedTool, catalog: BackendCatalog) -> Iterator[Diagnostic]:
@@ -52,13 +46,15 @@ def gate_warnings(tool: LoadedTool, catalog: BackendCatalog) -> Iterator[Diagnos
 def collision_warnings(
     tools: Sequence[LoadedTool], catalog: BackendCatalog
 ) -> Iterator[Diagnostic]:
-    """A warning on each composite tool of a unit named like a backend tool: vMCP then lists
-    none of the unit's composite tools (pkg/vmcp/core/core_vmcp.go ``accessibleComposites``)."""
-    backends = {reference for tool in tools for reference in step_tool_references(tool.effective)}
-    backends |= set(catalog.routing.names)
-    for tool in tools:
-        config = tool.effective
-        if config.name in backends:
+    """A warning on each composite tool of a unit named like a backend tool (one the unit's
+    composite tools call, or ``catalog`` lists): vMCP then lists none of them (:func:`gate`)."""
+    configs = [tool.effective for tool in tools]
+    implied = implied_catalog(configs, catalog.annotations)
+    verdicts = gate(configs, implied)
+    for config in configs:
+        verdict = verdicts.get(config.name)
+        colliding = isinstance(verdict, Hidden) and verdict.because is HiddenBecause.NAME_COLLISION
+        if colliding and config.name in implied.routing.names:
             yield Diagnostic(
                 "S36",
                 f"vMCP will list or run none of the composite tools beside this one: its name "
