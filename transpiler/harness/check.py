@@ -52,7 +52,13 @@ from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
 from transpiler.harness.draws import Gen
 from transpiler.harness.entries import ListingDifference, listing_differences
 from transpiler.harness.generate import scenarios as random_scenarios
-from transpiler.harness.happy import expected, free_texts, happy_scenario, reshapes
+from transpiler.harness.happy import (
+    expected,
+    free_texts,
+    happy_scenario,
+    reshaped_scenarios,
+    reshapes,
+)
 from transpiler.harness.paths import combinations, path_of, sample_params
 from transpiler.harness.probes import probe_scenarios
 from transpiler.harness.readings import (
@@ -815,13 +821,13 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
     """
     config = tool.effective
     trace = run_composite(config, happy_scenario(config))
+    variants = (*free_texts(), *reshapes())
     others = [
         (
             reshape.describe(),
             {_finding_key(e) for e in run_composite(config, scenario).quirks if e.notable},
         )
-        for reshape in (*free_texts(), *reshapes())
-        for scenario in (happy_scenario(config, reshape),)
+        for reshape, scenario in zip(variants, reshaped_scenarios(config, variants), strict=True)
     ]
     dropped = tuple(
         Finding(STEP_TIMEOUT_CLASS, deadline.step, "timeout", f"timeout {deadline.text()}")

@@ -15,6 +15,7 @@ readers expect (:class:`Reshape`), for the path scenarios.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -400,13 +401,21 @@ def _answers(
     return {name: body or {"answered_by": name} for name, body in backends.items()}
 
 
-def happy_scenario(tool: CompositeToolConfig, reshape: Reshape | None = None) -> Scenario:
-    """Every backend succeeds with the shapes its readers expect (with ``reshape``, its free
-    texts or numbers of another kind); every elicitation accepted."""
+def happy_scenario(tool: CompositeToolConfig) -> Scenario:
+    """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
     call = expected(tool)
-    bodies = {name: found[0] for name, found in call.answers.items()}
-    if reshape is not None:
-        bodies = _answers(tool, _walked(tool), "one", reshape)
+    return _happy(tool, call, {name: found[0] for name, found in call.answers.items()})
+
+
+def reshaped_scenarios(tool: CompositeToolConfig, reshaped: Sequence[Reshape]) -> list[Scenario]:
+    """The ordinary run once per answer of ``reshaped`` (free texts or numbers of another
+    kind), the tool walked once."""
+    call, walk = expected(tool), _walked(tool)
+    return [_happy(tool, call, _answers(tool, walk, "one", reshape)) for reshape in reshaped]
+
+
+def _happy(tool: CompositeToolConfig, call: Expected, bodies: dict[str, Any]) -> Scenario:
+    """Every backend succeeds with its body of ``bodies``; every elicitation accepted."""
     shapes = ToolShapes(content_tools=content_tools(tool, dataflow(tool)))
     answers = [{"action": "accept", "content": content} for content in call.contents]
     return scenario_from_document(
