@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from transpiler.config.loader import load_paths
-from transpiler.emit.script import emit_script
+from transpiler.emit.exact.script import emit_script
 from transpiler.gobuild import go_available
 from transpiler.harness.happy import happy_scenario
 from transpiler.sim.scenario import Scenario, scenario_from_document

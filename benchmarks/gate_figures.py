@@ -4,7 +4,7 @@ Usage: python benchmarks/gate_figures.py [--write docs/equivalence.md] [--limit 
 
 For corpus/example and ../shared/upstream-corpus (with its one accepted gap), in the
 readable style on starlark-rust with ``mutate``'s defaults: the mutants made, checked and
-killed (:mod:`transpiler.harness.mutation`), each survivor, and from ``check`` with the same
+killed (:mod:`transpiler.gate.mutation`), each survivor, and from ``check`` with the same
 options each tool's coverage (steps that completed in some scenario out of all steps,
 scenarios run). ``--write`` replaces the part of the file between the ``gate`` markers.
 """
@@ -19,9 +19,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from transpiler.cli.mutate import DEFAULT_EXAMPLES, DEFAULT_LIMIT, DEFAULT_PATHS
+from transpiler.gate.batch import check_all, select
+from transpiler.gate.mutation import Tally, ToolMutation, mutate_request
 from transpiler.harness.check import CheckOptions, ToolReport
-from transpiler.harness.gate import check_all, select
-from transpiler.harness.mutation import Tally, ToolMutation, mutate_request
 from transpiler.pairs import Request, Where
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -30,7 +30,6 @@ from typing import Any, Final, overload
 from transpiler.cache import SingleFlightCache
 from transpiler.config.loader import MAX_FILE_BYTES, discover, read_source
 from transpiler.config.units import LoadedTool, LoadResult
-from transpiler.config.validate import UnitReport, ValidationReport, validate
 from transpiler.config.yamlv3 import MAX_DEPTH
 from transpiler.diagnostics import InputError
 from transpiler.emit.report import Note, SourceMapEntry
@@ -49,6 +48,7 @@ from transpiler.pipeline import (
 )
 from transpiler.plan import ToolPlan, plan_tool
 from transpiler.reading import read_text
+from transpiler.validate import UnitReport, ValidationReport, validate
 
 __all__ = [
     "CheckOptions",

@@ -36,6 +36,7 @@ from transpiler.composite.advertise import (
     implied_catalog,
     step_tool_references,
 )
+from transpiler.composite.output_schema import output_schema
 from transpiler.config.model import CompositeToolConfig, ToolAnnotations
 from transpiler.config.tool_annotations import (
     FIELDS,
@@ -43,7 +44,6 @@ from transpiler.config.tool_annotations import (
     annotations_from_mcp,
     annotations_to_mcp,
 )
-from transpiler.migrate.output_schema import output_schema
 
 #: A backend tool's annotations by its name (None: it declares none).
 BackendAnnotations = Mapping[str, ToolAnnotations | None]

@@ -34,7 +34,6 @@ from functools import cache
 from pathlib import Path
 
 from transpiler.config.units import LoadedTool
-from transpiler.config.validate import validate
 from transpiler.diagnostics import Diagnostic, InputError
 from transpiler.inputs.files import Inputs, inputs_from, read_files
 from transpiler.inputs.git import read_revision
@@ -44,6 +43,7 @@ from transpiler.pipeline import judging_units, rejection, tool_key, tool_locatio
 from transpiler.reading import UnreadableFile, read_text
 from transpiler.sidecar import SUFFIX, find_sidecars, sidecar_path
 from transpiler.starlark_runtime.library import module_file
+from transpiler.validate import validate
 
 #: Most modules one script may load (directly or through other modules).
 MAX_MODULES = 64

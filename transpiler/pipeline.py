@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from transpiler.config.units import LoadedTool
-from transpiler.config.validate import PhaseVerdict, UnitReport, ValidationReport
 from transpiler.diagnostics import (
     Diagnostic,
     Severity,
@@ -29,6 +28,7 @@ from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.verdict import Verdict
 from transpiler.listing import BackendAnnotations, ListedTool, hint_differences
 from transpiler.plan import plan_tool
+from transpiler.validate import PhaseVerdict, UnitReport, ValidationReport
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,12 @@ from pathlib import Path
 
 from transpiler.config.model import DocumentKind
 from transpiler.config.units import LoadedTool
+from transpiler.config.yamltext import scalar
 from transpiler.diagnostics import InputError
 from transpiler.inert import one_line
 from transpiler.inputs.files import SourceFile, inputs_from, source_from_bytes
 from transpiler.inputs.textspan import Text, dash_offset, reindent
 from transpiler.inputs.yamlspan import SpanNode
-from transpiler.migrate.yamltext import scalar
 from transpiler.reading import UnreadableFile, read_bytes
 
 SUFFIX = ".composite-baseline"

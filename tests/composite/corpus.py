@@ -12,8 +12,8 @@ import yaml
 from tests.conftest import CORPUS
 from transpiler.config.loader import load_paths
 from transpiler.config.model import CompositeToolConfig
-from transpiler.config.validate import validate
 from transpiler.sim.scenario import Scenario, load_scenario
+from transpiler.validate import validate
 
 SCENARIOS = CORPUS / "scenarios"
 EXPECT_SUFFIX = ".expect.yaml"

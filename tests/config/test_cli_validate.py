@@ -102,8 +102,8 @@ def test_output_does_not_depend_on_hash_seed() -> None:
 
 
 def test_every_phase_a_diagnostic_names_is_explained() -> None:
-    from transpiler.config.validate.rules import RULES
     from transpiler.diagnostics import PHASES, phase_text
+    from transpiler.validate.rules import RULES
 
     named = {phase for phase, _ in RULES.values()}
     assert named <= set(PHASES), named - set(PHASES)

@@ -12,9 +12,9 @@ import pytest
 
 from tests.config.helpers import config_node, read_yaml, written_tool
 from tests.conftest import CONFORMANCE
-from transpiler.config.validate.p2 import validate_composite_tool
-from transpiler.config.validate.p3 import convert
-from transpiler.config.validate.p4 import validate_workflows
+from transpiler.validate.p2 import validate_composite_tool
+from transpiler.validate.p3 import convert
+from transpiler.validate.p4 import validate_workflows
 
 CASES = sorted(
     path

@@ -16,11 +16,11 @@ from tests.config.helpers import as_tool
 from tests.conftest import CORPUS
 from transpiler.config.loader import load_paths
 from transpiler.config.model import CompositeToolConfig, WorkflowStepConfig
-from transpiler.config.validate import validate
-from transpiler.config.validate.p2 import validate_composite_tool
-from transpiler.config.validate.rules import RULES
 from transpiler.diagnostics import Diagnostic, Severity
 from transpiler.plan import plan_tool
+from transpiler.validate import validate
+from transpiler.validate.p2 import validate_composite_tool
+from transpiler.validate.rules import RULES
 
 VALIDATION = CORPUS / "validation"
 FLAGGED = sorted([*VALIDATION.glob("invalid/*.yaml"), *VALIDATION.glob("warnings/*.yaml")])

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import CORPUS, UPSTREAM_CORPUS
 from transpiler.config.loader import load_bytes
-from transpiler.config.validate import validate
 from transpiler.plan import plan_tool
+from transpiler.validate import validate
 
 SEEDS = sorted([*CORPUS.rglob("*.yaml"), *UPSTREAM_CORPUS.rglob("*.yaml")])
 SEED_BYTES = [path.read_bytes() for path in SEEDS]

@@ -10,8 +10,8 @@ import pytest
 from transpiler.cli import main
 from transpiler.config import yamlv3
 from transpiler.config.loader import MAX_FILE_BYTES, load_bytes, load_paths
-from transpiler.config.validate import validate
 from transpiler.config.yamlv3 import MAX_DEPTH
+from transpiler.validate import validate
 
 TOOL = (
     "compositeTools:\n  - name: t\n    description: d\n    steps:\n      - id: a\n        tool: x\n"

@@ -15,9 +15,9 @@ import pytest
 
 from tests.conftest import UPSTREAM_CORPUS
 from transpiler.config.loader import load_paths
-from transpiler.config.validate import UnitReport, validate
 from transpiler.diagnostics import Severity
 from transpiler.plan import plan_tool
+from transpiler.validate import UnitReport, validate
 
 FILES = sorted(UPSTREAM_CORPUS.rglob("*.yaml"))
 

@@ -9,9 +9,9 @@ import pytest
 
 from transpiler.config.godecode import GoDecoder
 from transpiler.config.loader import load_bytes
-from transpiler.config.validate import validate
 from transpiler.config.yamlv3 import parse_documents
 from transpiler.golang.values import AnyKeyMap, GoTime, GoValue
+from transpiler.validate import validate
 
 
 def decode(text: str, *, kubernetes: bool = False) -> GoValue:

@@ -19,9 +19,9 @@ from transpiler.composite.elicitation import schema_problem_of
 from transpiler.composite.errors import GoError
 from transpiler.composite.output import coerce_default as model_coerce_default
 from transpiler.config.loader import load_bytes
-from transpiler.emit.defaults import coerce_default
-from transpiler.emit.elicitation_step import schema_problem
-from transpiler.emit.script import emit_script
+from transpiler.emit.exact.defaults import coerce_default
+from transpiler.emit.exact.elicitation_step import schema_problem
+from transpiler.emit.exact.script import emit_script
 from transpiler.golang.values import AnyKeyMap, GoTime, NilList, NilMap
 from transpiler.harness.check import CheckOptions, check_tool
 from transpiler.harness.verdict import Verdict

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from tests.conftest import REPO_ROOT, UPSTREAM_CORPUS, outputs_across_hash_seeds
 from transpiler.config.loader import load_bytes, load_paths
-from transpiler.config.validate import validate
 from transpiler.diagnostics import TranspilerError
+from transpiler.emit.exact.script import emit_script
 from transpiler.emit.library import LIBRARY_NAME, helper_library, library_text
-from transpiler.emit.script import emit_script
 from transpiler.emit.subset import SubsetViolation, check_subset
 from transpiler.sim.scenario import scenario_from_document
 from transpiler.starlark_runtime import run_starlark
+from transpiler.validate import validate
 
 HOSTILE = st.text(
     alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="{}"),
@@ -83,7 +83,7 @@ def test_emitted_scripts_are_byte_identical_across_hash_seeds() -> None:
     program = (
         "from transpiler.config.loader import load_paths\n"
         "from transpiler.diagnostics import TranspilerError\n"
-        "from transpiler.emit.script import emit_script\n"
+        "from transpiler.emit.exact.script import emit_script\n"
         "for t in load_paths(['corpus/example', 'corpus/goldens', 'corpus/scenarios']).tools:\n"
         "    try:\n"
         "        print(emit_script(t.effective, t.origin.file).script)\n"

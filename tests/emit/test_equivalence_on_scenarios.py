@@ -24,7 +24,7 @@ from transpiler.composite.engine import advertise_verdict
 from transpiler.config.loader import load_bytes, load_paths
 from transpiler.config.model import CompositeToolConfig
 from transpiler.diagnostics import TranspilerError
-from transpiler.emit.script import emit_script
+from transpiler.emit.exact.script import emit_script
 from transpiler.harness.relation import difference, explain
 from transpiler.sim.scenario import Scenario, load_scenario, scenario_from_document
 from transpiler.starlark_runtime import run_starlark

@@ -16,8 +16,8 @@ import pytest
 
 from tests.conftest import CORPUS, REPO_ROOT
 from transpiler.config.loader import load_paths
+from transpiler.emit.exact.script import emit_script
 from transpiler.emit.library import LIBRARY_NAME, library_text
-from transpiler.emit.script import emit_script
 
 GOLDEN_SOURCES = ("goldens", "example")
 FORMS = {"load": CORPUS / "goldens", "inline": CORPUS / "goldens" / "inline"}

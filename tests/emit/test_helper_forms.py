@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import CORPUS
 from tests.starlark_runtime.conftest import ENGINES
 from transpiler.config.loader import LoadedTool, load_paths
-from transpiler.emit.script import emit_script
+from transpiler.emit.exact.script import emit_script
 from transpiler.harness.happy import happy_scenario
 from transpiler.harness.paths import combinations, sample_params
 from transpiler.harness.shapes import tool_shapes

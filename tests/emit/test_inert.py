@@ -22,14 +22,14 @@ from tests.conftest import fuzz_budget
 from tests.starlark_runtime.conftest import ENGINES
 from transpiler.cli import main
 from transpiler.config.loader import load_bytes
-from transpiler.config.validate import validate
-from transpiler.emit.script import emit_script
+from transpiler.emit.exact.script import emit_script
 from transpiler.gobuild import go_available
 from transpiler.golang.strconv import quote
 from transpiler.harness.check import CheckOptions, check_tool
 from transpiler.inert import UnrepresentableValue, comment_text, string_literal, unsafe
 from transpiler.sim.scenario import Scenario
 from transpiler.starlark_runtime import run_starlark
+from transpiler.validate import validate
 
 BOTH = ("rust", "go") if go_available(needs_starlark=True) else ("rust",)
 #: Characters some reader of a script takes for a line break or the end of the text.

@@ -20,7 +20,7 @@ from transpiler.config.loader import load_paths
 from transpiler.config.units import LoadedTool
 from transpiler.deviations import CLASSES, markdown
 from transpiler.emit import emit_tool
-from transpiler.harness.gate import select
+from transpiler.gate.batch import select
 from transpiler.pairs import Request, Where
 
 HANDWRITTEN = CORPUS / "goldens" / "handwritten"

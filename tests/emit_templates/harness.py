@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from tests.starlark_runtime.helpers import run, scenario
-from transpiler.emit.literals import string_literal
-from transpiler.emit.template_operands import TEMPLATE_NAME
-from transpiler.emit.templates import (
+from transpiler.emit.exact.template_operands import TEMPLATE_NAME
+from transpiler.emit.exact.templates import (
     CompiledTemplate,
     ForEachEnv,
     TemplateEnv,
     compile_template,
     helper_source,
 )
+from transpiler.emit.literals import string_literal
 from transpiler.golang.values import GoValue
 from transpiler.gotemplate import protocol
 from transpiler.gotemplate.errors import TemplateExecError, TemplateSyntaxError

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.starlark_runtime.helpers import run, scenario
-from transpiler.emit.templates import helper_source
+from transpiler.emit.exact.templates import helper_source
 from transpiler.gobuild import go_available
 
 GO_SKIP = pytest.mark.skipif(

@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 
 from tests.emit_templates.harness import Outcome, render, run_templates
-from transpiler.emit.subset import check_subset
-from transpiler.emit.templates import (
+from transpiler.emit.exact.templates import (
     ForEachEnv,
     TemplateEnv,
     UnsupportedTemplate,
@@ -17,6 +16,7 @@ from transpiler.emit.templates import (
     library,
     lone_value,
 )
+from transpiler.emit.subset import check_subset
 from transpiler.golang.values import NIL_MAP
 
 STEPS = {"fetch": {"output": "fetch_out", "status": "fetch_status", "content": "fetch_content"}}

@@ -25,7 +25,7 @@ from tests.emit_templates.harness import (
     run_compiled,
 )
 from tests.emit_templates.starlark import GO_SKIP
-from transpiler.emit.templates import CompiledTemplate, UnsupportedTemplate, compile_template
+from transpiler.emit.exact.templates import CompiledTemplate, UnsupportedTemplate, compile_template
 from transpiler.gotemplate.errors import TemplateLimitError, TemplateUnsupportedError
 
 TALLY: Counter[str] = Counter()

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tests.emit_templates.starlark import evaluate
+from transpiler.emit.exact.templates import helper_source, library
 from transpiler.emit.literals import string_literal
-from transpiler.emit.templates import helper_source, library
 from transpiler.golang.escape import html_escape, js_escape, url_query_escape
 from transpiler.golang.fmt import format_value, sprintf
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal

@@ -11,9 +11,9 @@ import pytest
 from tests.conftest import CORPUS
 from transpiler.cli import main
 from transpiler.emit.library import LIBRARY_NAME, library_text
+from transpiler.gate.mutation import Tally, mutate_request
 from transpiler.harness.check import CheckOptions
 from transpiler.harness.mutants import OPERATORS, mutants
-from transpiler.harness.mutation import Tally, mutate_request
 from transpiler.harness.verdict import Verdict
 from transpiler.pairs import Request, Where
 

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from transpiler.composite import run_composite
 from transpiler.config.loader import load_bytes
-from transpiler.config.validate import validate
 from transpiler.deviations import CLASSES
 from transpiler.emit import STYLES, emit_tool
 from transpiler.harness.generate import scenarios
@@ -26,6 +25,7 @@ from transpiler.harness.relation import differences
 from transpiler.harness.shapes import tool_shapes
 from transpiler.harness.workflows import workflows
 from transpiler.starlark_runtime import run_starlark
+from transpiler.validate import validate
 
 ENGINE = "rust"
 

@@ -19,9 +19,9 @@ import pytest
 from tests.conftest import UNREACHABLE_STEPS, UPSTREAM_CORPUS
 from transpiler.config.loader import load_paths
 from transpiler.emit import emit_tool
+from transpiler.gate.batch import check_all, select
 from transpiler.gobuild import go_available
 from transpiler.harness.check import ENGINES, CheckOptions
-from transpiler.harness.gate import check_all, select
 from transpiler.harness.verdict import Verdict
 from transpiler.pairs import Request, Where
 

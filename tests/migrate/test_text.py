@@ -6,12 +6,12 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from transpiler.composite.output_schema import output_schema
 from transpiler.config.loader import load_bytes
 from transpiler.config.model import OutputConfig, OutputProperty
+from transpiler.config.yamltext import block, literal_block, scalar
 from transpiler.inputs.textspan import Text
 from transpiler.inputs.yamlspan import parse_spans
-from transpiler.migrate.output_schema import output_schema
-from transpiler.migrate.yamltext import block, literal_block, scalar
 
 _TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x00"))
 _LINE = st.text(

@@ -22,9 +22,9 @@ from transpiler.deviations import CLASSES
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_annotations, load_tool_schemas
+from transpiler.gate.batch import check_all, parse_shard, select
 from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
-from transpiler.harness.gate import check_all, parse_shard, select
 from transpiler.harness.github import workflow_annotations
 from transpiler.harness.reports import (
     console_line,

@@ -16,12 +16,12 @@ from transpiler.cli.common import (
     print_json,
 )
 from transpiler.config.loader import LoadedTool, load_paths
-from transpiler.config.validate import validate
 from transpiler.diagnostics import InputError, TranspilerError
 from transpiler.emit import emit_tool
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.report import EmitResult
 from transpiler.emit.tools_file import load_tool_schemas
+from transpiler.validate import validate
 
 
 def register(subparsers: Any) -> None:

@@ -19,8 +19,8 @@ from transpiler.cli.common import (
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
+from transpiler.gate.mutation import Tally, ToolMutation, mutate_request
 from transpiler.harness.check import ENGINES, CheckOptions
-from transpiler.harness.mutation import Tally, ToolMutation, mutate_request
 from transpiler.pairs import Request, Where
 from transpiler.policy import ENGINE_CHOICES
 

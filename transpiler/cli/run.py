@@ -22,7 +22,6 @@ from transpiler.cli.common import EXIT_OK, print_json
 from transpiler.composite import run_composite_schedules
 from transpiler.config.loader import SUFFIXES, LoadedTool, load_paths
 from transpiler.config.model import CompositeToolConfig
-from transpiler.config.validate import validate
 from transpiler.diagnostics import InputError
 from transpiler.golang.duration import parse_duration
 from transpiler.inputs.files import read_inputs
@@ -39,6 +38,7 @@ from transpiler.starlark_runtime import (
     run_starlark,
 )
 from transpiler.starlark_runtime.library import library_modules
+from transpiler.validate import validate
 
 #: A form's runner: (parsed arguments, scenario) -> traces in schedule order.
 FormRunner = Callable[[argparse.Namespace, Scenario], list[Trace]]

@@ -8,10 +8,10 @@ from typing import Any
 from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
 from transpiler.composite.advertise import implied_catalog
 from transpiler.config.loader import load_paths
-from transpiler.config.validate import UnitReport, ValidationReport, validate
 from transpiler.diagnostics import Diagnostic, Severity, phase_text
 from transpiler.emit.tools_file import load_tool_annotations
 from transpiler.inert import one_line, shown_lines
+from transpiler.validate import UnitReport, ValidationReport, validate
 
 #: Which command fails at which phase (in the order it checks), per kind of input; a
 #: command is shown when its last phase applies (a referenced definition is served

@@ -3,5 +3,5 @@
 - :mod:`~transpiler.config.loader`: files, directories, documents and manifests
   to :class:`~transpiler.config.units.LoadResult` (``load_paths``, ``load_bytes``).
 - :mod:`~transpiler.config.model`: the frozen model (``CompositeToolConfig``...).
-- :mod:`~transpiler.config.validate`: every phase's verdict (``validate``).
+- :mod:`~transpiler.validate`: every phase's verdict (``validate``).
 """

@@ -4,7 +4,7 @@
   it differs from vMCP, the deviation classes it declares say how
   (:mod:`transpiler.emit.readable`).
 - ``exact``: bug-compatible with vMCP's Go engine through Go-emulation helpers
-  (:mod:`transpiler.emit.script`).
+  (:mod:`transpiler.emit.exact.script`).
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ def emit_tool(
     with no plain form, a step that reads another's error text): such a tool
     is emitted in the exact style, with a warning note saying why.
     """
+    from transpiler.emit.exact.script import emit_script
     from transpiler.emit.readable import NotReadable, emit_readable
-    from transpiler.emit.script import emit_script
 
     if style not in STYLES:
         raise ValueError(f"unknown style {style!r} (styles: {', '.join(STYLES)})")

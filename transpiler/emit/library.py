@@ -17,7 +17,7 @@ from importlib import resources
 
 import libcst as cst
 
-from transpiler.emit.statements import Statement
+from transpiler.emit.exact.statements import Statement
 
 LIBRARY_NAME = "vmcp_compat.star"
 

@@ -98,3 +98,19 @@ def check_template(trees: Iterable[ast.ListNode]) -> None:
             f"a template has {actions} actions; the emitter's limit is {MAX_TEMPLATE_ACTIONS} "
             "(a transpiler limit, not vMCP's)"
         )
+
+
+MAX_DEPTH: Final = 100
+
+
+class TooDeep(TranspilerError):
+    """Arguments nested deeper than vMCP expands (S80): vMCP fails the step at run time."""
+
+
+def too_deep() -> TooDeep:
+    """The refusal of arguments nested past :data:`MAX_DEPTH` (either style)."""
+    return TooDeep(
+        f"arguments nest deeper than {MAX_DEPTH} levels: vMCP fails the step at run time "
+        f"with `template expansion depth limit exceeded: {MAX_DEPTH}`, which the emitter "
+        "does not reproduce"
+    )

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from transpiler.config.yamltext import block, literal_block, scalar
 from transpiler.inputs.textspan import Splice, Text, Unrewritable, indent_step
 from transpiler.inputs.yamlspan import SpanKind, SpanNode
-from transpiler.migrate.yamltext import block, literal_block, scalar
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from transpiler.composite.output_schema import output_schema
 from transpiler.config.model import DocumentKind
 from transpiler.config.tool_annotations import annotations_to_mcp
 from transpiler.config.units import LoadedTool
-from transpiler.config.validate import UnitReport, validate
 from transpiler.diagnostics import Diagnostic
 from transpiler.emit.library import LIBRARY_NAME
 from transpiler.emit.report import EmitResult
@@ -40,7 +40,6 @@ from transpiler.listing import BackendAnnotations, scripted_annotations
 from transpiler.migrate.atomic import PlannedWrite, remove_stale, write_all
 from transpiler.migrate.entry import ScriptedBody
 from transpiler.migrate.library_file import LibraryFile, emit_options, library_file, noted
-from transpiler.migrate.output_schema import output_schema
 from transpiler.migrate.rewrite import DocumentEdits, ToolEdit, document_ends, document_splices
 from transpiler.migrate.scriptfiles import ScriptFiles
 from transpiler.migrate.sidecar_file import SidecarWrite, sidecar_write
@@ -56,6 +55,7 @@ from transpiler.pipeline import (
     unit_rejection,
 )
 from transpiler.sidecar import SidecarError
+from transpiler.validate import UnitReport, validate
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
-from transpiler.emit.arguments import MAX_DEPTH, TooDeep, too_deep
+from transpiler.emit.limits import MAX_DEPTH, TooDeep, too_deep
 from transpiler.emit.readable.code import (
     TERNARY,
     Block,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from transpiler.emit.template_env import TemplateEnv, UnsupportedTemplate
-from transpiler.emit.template_values import Kind, Operand, Symbol
+from transpiler.emit.exact.template_env import TemplateEnv, UnsupportedTemplate
+from transpiler.emit.exact.template_values import Kind, Operand, Symbol
 from transpiler.inert import UnrepresentableValue, string_literal
 
 MISSING = "GO_MISSING"

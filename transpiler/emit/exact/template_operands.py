@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from transpiler.emit.literals import float_literal
-from transpiler.emit.template_env import TemplateEnv, UnsupportedTemplate
-from transpiler.emit.template_functions import check_format
-from transpiler.emit.template_root import (
+from transpiler.emit.exact.template_env import TemplateEnv, UnsupportedTemplate
+from transpiler.emit.exact.template_functions import check_format
+from transpiler.emit.exact.template_root import (
     ATOM,
     MISSING,
     TemplateData,
     root_operand,
     starlark_string,
 )
-from transpiler.emit.template_values import Kind, Operand
+from transpiler.emit.exact.template_values import Kind, Operand
+from transpiler.emit.literals import float_literal
 from transpiler.golang.strconv import quote
 from transpiler.gotemplate import ast
 from transpiler.gotemplate.functions import FUNCTIONS, Param, Result

@@ -8,12 +8,12 @@ from typing import Final
 
 from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, STEP_TOOL, WorkflowStepConfig
 from transpiler.config.schema_compile import json_schema_problem
-from transpiler.config.validate.checker import Checker
-from transpiler.config.validate.cycles import cyclic_components
-from transpiler.config.validate.foreach import TOOL_NAME, for_each
-from transpiler.config.validate.templates import template_error
 from transpiler.diagnostics import Diagnostic
 from transpiler.golang.strconv import quote
+from transpiler.validate.checker import Checker
+from transpiler.validate.cycles import cyclic_components
+from transpiler.validate.foreach import TOOL_NAME, for_each
+from transpiler.validate.templates import template_error
 
 ERROR_ACTIONS: Final = ("abort", "continue", "retry")
 RESPONSE_ACTIONS: Final = ("abort", "continue", "skip_remaining")

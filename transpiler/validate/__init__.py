@@ -3,7 +3,7 @@
 :func:`validate` takes a :class:`~transpiler.config.loader.LoadResult` and
 returns a :class:`ValidationReport`: every finding as a
 :class:`~transpiler.diagnostics.Diagnostic` (rule ids in
-:mod:`transpiler.config.validate.rules`), and per config unit a
+:mod:`transpiler.validate.rules`), and per config unit a
 :class:`PhaseVerdict` for each phase saying whether vMCP passes it and, when
 not, the text vMCP itself prints and the diagnostic behind it.
 """
@@ -16,14 +16,14 @@ from functools import cached_property
 from transpiler.composite.advertise import BackendCatalog
 from transpiler.config.model import DocumentKind
 from transpiler.config.units import ConfigUnit, LoadedTool, LoadResult
-from transpiler.config.validate.advice import advise
-from transpiler.config.validate.gate import collision_warnings, gate_warnings
-from transpiler.config.validate.p1 import check_loader, decode_rule, parameter_shape
-from transpiler.config.validate.p2 import validate_composite_tool
-from transpiler.config.validate.p3 import convert
-from transpiler.config.validate.p4 import validate_workflows
 from transpiler.diagnostics import Diagnostic, Severity, SourceLocation
 from transpiler.golang.strconv import quote
+from transpiler.validate.advice import advise
+from transpiler.validate.gate import collision_warnings, gate_warnings
+from transpiler.validate.p1 import check_loader, decode_rule, parameter_shape
+from transpiler.validate.p2 import validate_composite_tool
+from transpiler.validate.p3 import convert
+from transpiler.validate.p4 import validate_workflows
 
 __all__ = ["PhaseVerdict", "UnitReport", "ValidationReport", "validate", "validate_unit"]
 

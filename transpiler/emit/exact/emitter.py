@@ -21,19 +21,20 @@ from transpiler.config.model import (
 from transpiler.declaration import TITLE as DECLARATION_TITLE
 from transpiler.deviations import STEP_TIMEOUT_CLASS
 from transpiler.diagnostics import TranspilerError
-from transpiler.emit import statements as st
-from transpiler.emit.elicitation_step import elicitation_step
-from transpiler.emit.foreach_step import for_each_step
-from transpiler.emit.layout import Code, ListOf, call
-from transpiler.emit.metadata import workflow_map, workflow_reads
-from transpiler.emit.outputs import last_completed, output_block
-from transpiler.emit.params import params_prelude
-from transpiler.emit.scope import COMPLETED, EmitState, Products
-from transpiler.emit.step_code import Record, products_for
+from transpiler.emit.exact import statements as st
+from transpiler.emit.exact.elicitation_step import elicitation_step
+from transpiler.emit.exact.foreach_step import for_each_step
+from transpiler.emit.exact.layout import Code, ListOf, call
+from transpiler.emit.exact.metadata import workflow_map
+from transpiler.emit.exact.outputs import last_completed, output_block
+from transpiler.emit.exact.params import params_prelude
+from transpiler.emit.exact.scope import COMPLETED, EmitState, Products
+from transpiler.emit.exact.step_code import Record, products_for
+from transpiler.emit.exact.tool_step import tool_step
 from transpiler.emit.timeouts import WITHIN_TIMEOUTS, timeouts_text
-from transpiler.emit.tool_step import tool_step
 from transpiler.inert import comment_text
 from transpiler.plan.levels import ancestors, execution_levels
+from transpiler.plan.reads import workflow_reads
 
 StepEmitter = Callable[[EmitState, WorkflowStepConfig, Record, int], st.Body]
 

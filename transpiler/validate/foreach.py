@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from typing import Final
 
 from transpiler.config.model import STEP_TOOL, WorkflowStepConfig
-from transpiler.config.validate.checker import Checker
-from transpiler.config.validate.templates import template_error
 from transpiler.diagnostics import Diagnostic
 from transpiler.golang.strconv import quote
+from transpiler.validate.checker import Checker
+from transpiler.validate.templates import template_error
 
 TOOL_NAME: Final = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9._-]*")
 GO_IDENTIFIER: Final = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")

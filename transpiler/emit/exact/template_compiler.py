@@ -2,7 +2,7 @@
 
 A template first compiles as one expression; one that needs statements
 (``range``, ``with``, variables, ``template``) compiles again as a closed
-function named by its content (see :mod:`transpiler.emit.templates`).
+function named by its content (see :mod:`transpiler.emit.exact.templates`).
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 import hashlib
 import re
 
+from transpiler.emit.exact.template_env import CompiledTemplate, TemplateEnv
+from transpiler.emit.exact.template_operands import TEMPLATE_NAME, NeedStatements
+from transpiler.emit.exact.template_root import root_operand, starlark_string
+from transpiler.emit.exact.template_statements import TemplateCompiler
 from transpiler.emit.library import helper_library
 from transpiler.emit.limits import check_template
-from transpiler.emit.template_env import CompiledTemplate, TemplateEnv
-from transpiler.emit.template_operands import TEMPLATE_NAME, NeedStatements
-from transpiler.emit.template_root import root_operand, starlark_string
-from transpiler.emit.template_statements import TemplateCompiler
 from transpiler.gotemplate import ast
 from transpiler.gotemplate.errors import TemplateSyntaxError
 from transpiler.gotemplate.functions import Param
@@ -40,7 +40,7 @@ def _parse(source: str) -> Template | CompiledTemplate:
 
 
 def compile_source(source: str, env: TemplateEnv) -> CompiledTemplate:
-    """compile_template's work (see :mod:`transpiler.emit.templates`)."""
+    """compile_template's work (see :mod:`transpiler.emit.exact.templates`)."""
     parsed = _parse(source)
     if isinstance(parsed, CompiledTemplate):
         return parsed
@@ -80,7 +80,7 @@ def _result(
 
 
 def lone_value_code(source: str, env: TemplateEnv) -> str | None:
-    """lone_value's work (see :mod:`transpiler.emit.templates`)."""
+    """lone_value's work (see :mod:`transpiler.emit.exact.templates`)."""
     parsed = _parse(source)
     if isinstance(parsed, CompiledTemplate) or len(parsed.root.nodes) != 1:
         return None

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.config.schema_compile import json_schema_problem
-from transpiler.config.validate.checker import Checker
-from transpiler.config.validate.defaults import default_results_findings
-from transpiler.config.validate.steps import step_findings
 from transpiler.diagnostics import Diagnostic
 from transpiler.golang.values import GoValue
+from transpiler.validate.checker import Checker
+from transpiler.validate.defaults import default_results_findings
+from transpiler.validate.steps import step_findings
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """libcst statements for emitted scripts, with their comments and layout.
 
-Statements are libcst nodes; expressions come from :mod:`transpiler.emit.layout`
+Statements are libcst nodes; expressions come from :mod:`transpiler.emit.exact.layout`
 (parsed by libcst, so a malformed expression can never reach a script).
 Builders take the block depth the statement will sit at, to fit the line width.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 import libcst as cst
 
-from transpiler.emit.layout import INDENT, Expr, render
+from transpiler.emit.exact.layout import INDENT, Expr, render
 from transpiler.emit.limits import check_nesting
 from transpiler.inert import comment_lines as inert_lines
 

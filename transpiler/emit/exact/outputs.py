@@ -2,7 +2,7 @@
 
 With an ``output`` block, each property is built in source order with
 ``vmcp_output_value`` (defaults are converted to the property type here, at
-emit time: :mod:`transpiler.emit.defaults`, S153). Without one, vMCP
+emit time: :mod:`transpiler.emit.exact.defaults`, S153). Without one, vMCP
 returns the output of the completed step that ended last (S150): the script
 walks back from the last level and returns the first completed step; inside
 one level it prefers the step declared first, which is one of vMCP's answers
@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from transpiler.config.model import OutputConfig, OutputProperty
-from transpiler.emit import statements as st
-from transpiler.emit.defaults import coerce_default
-from transpiler.emit.json_values import json_value
-from transpiler.emit.layout import Code, DictOf, Expr, call, string
+from transpiler.emit.exact import statements as st
+from transpiler.emit.exact.defaults import coerce_default
+from transpiler.emit.exact.json_values import json_value
+from transpiler.emit.exact.layout import Code, DictOf, Expr, call, string
+from transpiler.emit.exact.scope import COMPLETED, EmitState
 from transpiler.emit.literals import literal
-from transpiler.emit.scope import COMPLETED, EmitState
 
 
 def has_default(default: object) -> bool:

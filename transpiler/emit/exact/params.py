@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from transpiler.emit import statements as st
-from transpiler.emit.layout import Code, call, string
+from transpiler.emit.exact import statements as st
+from transpiler.emit.exact.layout import Code, call, string
+from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.literals import literal
-from transpiler.emit.metadata import params_read, reads_params
-from transpiler.emit.scope import EmitState
+from transpiler.plan.reads import params_read, reads_params
 
 
 def parameter_defaults(parameters: dict[str, Any] | None) -> list[tuple[str, Any]]:

@@ -8,7 +8,7 @@ so the script can use X directly instead of encoding and decoding text.
 
 from __future__ import annotations
 
-from transpiler.emit.templates import TemplateEnv, lone_value
+from transpiler.emit.exact.templates import TemplateEnv, lone_value
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
 
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from transpiler.emit.library import Library, helper_library
-from transpiler.emit.template_compiler import compile_source, lone_value_code
-from transpiler.emit.template_env import (
+from transpiler.emit.exact.template_compiler import compile_source, lone_value_code
+from transpiler.emit.exact.template_env import (
     CompiledTemplate,
     ForEachEnv,
     TemplateEnv,
     UnsupportedTemplate,
 )
+from transpiler.emit.library import Library, helper_library
 
 
 def compile_template(source: str, env: TemplateEnv) -> CompiledTemplate:

@@ -18,15 +18,15 @@ from typing import Any
 import libcst as cst
 
 from transpiler.config.model import CompositeToolConfig
-from transpiler.emit.emitter import header_lines, run_function
+from transpiler.emit.exact.emitter import header_lines, run_function
+from transpiler.emit.exact.layout import LINE_WIDTH
+from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.fixes import checked_fixes
-from transpiler.emit.layout import LINE_WIDTH
 from transpiler.emit.library import LIBRARY_NAME, Library, helper_library, library_text
 from transpiler.emit.limits import EmitterLimit
 from transpiler.emit.literals import string_literal
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
-from transpiler.emit.scope import EmitState
 from transpiler.emit.subset import check_subset, parse_script
 from transpiler.inert import comment_lines as inert_lines
 

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from transpiler.config.model import WorkflowStepConfig
-from transpiler.emit import statements as st
-from transpiler.emit.layout import Code, Expr, call, string
+from transpiler.emit.exact import statements as st
+from transpiler.emit.exact.layout import Code, Expr, call, string
+from transpiler.emit.exact.scope import COMPLETED, EmitState, Products
 from transpiler.emit.literals import literal
-from transpiler.emit.scope import COMPLETED, EmitState, Products
 
 FAILED = '"failed"'
 SKIPPED = '"skipped"'

@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from transpiler.config.model import ElicitationResponseConfig, WorkflowStepConfig
-from transpiler.emit import statements as st
-from transpiler.emit.layout import Code, call, string
+from transpiler.emit.exact import statements as st
+from transpiler.emit.exact.layout import Code, call, string
+from transpiler.emit.exact.scope import COMPLETED, EmitState
+from transpiler.emit.exact.step_code import FAILED, Record, with_condition
 from transpiler.emit.literals import literal
-from transpiler.emit.scope import COMPLETED, EmitState
-from transpiler.emit.step_code import FAILED, Record, with_condition
 from transpiler.golang.jsonenc import JSONEncodeError, marshal
 from transpiler.golang.runes import go_bytes
 

@@ -21,8 +21,8 @@ from typing import Any
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import InputError, TranspilerError
 from transpiler.emit.report import EmitResult
+from transpiler.gate.batch import select
 from transpiler.harness.check import CheckOptions, check_tool
-from transpiler.harness.gate import select
 from transpiler.harness.mutants import OPERATORS, Mutant, mutants
 from transpiler.harness.verdict import Verdict
 from transpiler.pairs import Pair, Pairing, Request

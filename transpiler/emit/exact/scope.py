@@ -11,21 +11,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.diagnostics import SourceLocation
-from transpiler.emit.layout import Code, Expr, render
+from transpiler.emit.exact.layout import Code, Expr, render
+from transpiler.emit.exact.templates import (
+    CompiledTemplate,
+    ForEachEnv,
+    TemplateEnv,
+    compile_template,
+)
 from transpiler.emit.literals import string_literal
-from transpiler.emit.metadata import SiteReads, site_reads
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import Note
-from transpiler.emit.templates import CompiledTemplate, ForEachEnv, TemplateEnv, compile_template
 from transpiler.gotemplate import TemplateSyntaxError, parse
-from transpiler.plan.dataflow import DataflowEdge, dataflow
+from transpiler.plan.dataflow import dataflow
+from transpiler.plan.reads import reads_of, site_reads
 
-PARTS = ("output", "status", "error", "content")
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 COMPLETED = '"completed"'
 
@@ -38,38 +42,6 @@ class Products:
     status: str = COMPLETED
     error: str | None = None
     content: str | None = None
-
-
-@dataclass
-class Needs:
-    """Which parts of which steps something reads."""
-
-    parts: dict[str, set[str]] = field(default_factory=dict)
-    every_step: bool = False
-
-    def of(self, step: str) -> set[str]:
-        """The parts of ``step`` that are read."""
-        if self.every_step:
-            return set(PARTS)
-        return self.parts.get(step, set())
-
-    def add(self, step: str, part: str) -> None:
-        """Record that ``part`` of ``step`` is read."""
-        self.parts.setdefault(step, set()).add(part)
-
-
-def reads_of(tool: CompositeToolConfig, reads: SiteReads, edges: tuple[DataflowEdge, ...]) -> Needs:
-    """What the tool's templates read of each step (a dynamic read means everything)."""
-    needs = Needs(every_step=any(read.path in ((), ("steps",)) for _, read in reads))
-    step_ids = {step.id for step in tool.steps}
-    for edge in edges:
-        if edge.step not in step_ids:
-            needs.every_step = True
-            continue
-        part = edge.path[2] if len(edge.path) > 2 else "*"
-        for name in PARTS if part not in PARTS else (part,):
-            needs.add(edge.step, name)
-    return needs
 
 
 class EmitState:

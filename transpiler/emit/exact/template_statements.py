@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from transpiler.emit.template_env import UnsupportedTemplate
-from transpiler.emit.template_operands import NeedStatements, OperandCompiler
-from transpiler.emit.template_root import MISSING, identifier, starlark_string
-from transpiler.emit.template_values import Kind, Operand
+from transpiler.emit.exact.template_env import UnsupportedTemplate
+from transpiler.emit.exact.template_operands import NeedStatements, OperandCompiler
+from transpiler.emit.exact.template_root import MISSING, identifier, starlark_string
+from transpiler.emit.exact.template_values import Kind, Operand
 from transpiler.golang.strconv import quote
 from transpiler.gotemplate import ast
 from transpiler.gotemplate.printer import node_text

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from transpiler.config.model import WorkflowStepConfig
 from transpiler.diagnostics import TranspilerError
-from transpiler.emit import statements as st
-from transpiler.emit.arguments import arguments
-from transpiler.emit.json_values import json_value
-from transpiler.emit.layout import INDENT, Code, Expr, call, render, string
-from transpiler.emit.scope import EmitState
-from transpiler.emit.step_code import Record, with_condition
-from transpiler.emit.templates import ForEachEnv
-from transpiler.emit.tool_step import retry_attempts, retry_delay
+from transpiler.emit.exact import statements as st
+from transpiler.emit.exact.arguments import arguments
+from transpiler.emit.exact.json_values import json_value
+from transpiler.emit.exact.layout import INDENT, Code, Expr, call, render, string
+from transpiler.emit.exact.scope import EmitState
+from transpiler.emit.exact.step_code import Record, with_condition
+from transpiler.emit.exact.templates import ForEachEnv
+from transpiler.emit.exact.tool_step import retry_attempts, retry_delay
 
 DEFAULT_MAX_ITERATIONS = 100
 MAX_ITERATIONS_CAP = 1000

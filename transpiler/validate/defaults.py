@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from transpiler.config.model import OutputProperty, WorkflowStepConfig
-from transpiler.config.validate.checker import Checker
-from transpiler.config.validate.templates import OutputFieldRef, output_field_refs
 from transpiler.diagnostics import Diagnostic
 from transpiler.golang.strconv import quote
 from transpiler.gotemplate import TemplateSyntaxError
+from transpiler.validate.checker import Checker
+from transpiler.validate.templates import OutputFieldRef, output_field_refs
 
 
 def may_be_skipped(step: WorkflowStepConfig) -> bool:

@@ -9,11 +9,11 @@
 from __future__ import annotations
 
 from transpiler.config.model import WorkflowStepConfig
-from transpiler.emit import statements as st
-from transpiler.emit.arguments import Arguments, arguments
-from transpiler.emit.layout import Code, Expr, Lambda, call, render, string
-from transpiler.emit.scope import COMPLETED, EmitState
-from transpiler.emit.step_code import FAILED, Record, defaults, with_condition
+from transpiler.emit.exact import statements as st
+from transpiler.emit.exact.arguments import Arguments, arguments
+from transpiler.emit.exact.layout import Code, Expr, Lambda, call, render, string
+from transpiler.emit.exact.scope import COMPLETED, EmitState
+from transpiler.emit.exact.step_code import FAILED, Record, defaults, with_condition
 from transpiler.golang.duration import format_duration
 
 MAX_RETRIES = 10

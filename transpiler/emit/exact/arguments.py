@@ -16,29 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from transpiler.diagnostics import TranspilerError
+from transpiler.emit.exact.layout import Code, DictOf, Expr, ListOf, call, render, string
+from transpiler.emit.exact.scope import EmitState
+from transpiler.emit.exact.templates import TemplateEnv
 from transpiler.emit.fixes import FIXES, MISSING_PARAMETER, lone_parameter, optional_parameters
-from transpiler.emit.layout import Code, DictOf, Expr, ListOf, call, render, string
+from transpiler.emit.limits import MAX_DEPTH, too_deep
 from transpiler.emit.literals import literal
-from transpiler.emit.scope import EmitState
-from transpiler.emit.templates import TemplateEnv
 from transpiler.golang.timefmt import time_rfc3339_nano
 from transpiler.golang.values import GoTime
-
-MAX_DEPTH = 100
-
-
-class TooDeep(TranspilerError):
-    """Arguments nested deeper than vMCP expands (S80): vMCP fails the step at run time."""
-
-
-def too_deep() -> TooDeep:
-    """The refusal of arguments nested past :data:`MAX_DEPTH` (either style)."""
-    return TooDeep(
-        f"arguments nest deeper than {MAX_DEPTH} levels: vMCP fails the step at run time "
-        f"with `template expansion depth limit exceeded: {MAX_DEPTH}`, which the emitter "
-        "does not reproduce"
-    )
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from transpiler.emit.template_env import UnsupportedTemplate
+from transpiler.emit.exact.template_env import UnsupportedTemplate
 from transpiler.gotemplate import ast
 
 _DIRECTIVE = re.compile(r"%[-+ 0]*[0-9]*(?:(?:\.[0-9]*)?[vsdqtfFeEgG%]|$)")

@@ -1,0 +1,50 @@
+"""What the tool's templates read of ``.params`` and ``.workflow``.
+
+``.workflow`` (S73) is partly out of a script's reach: vMCP gives each run a
+random id and a start time, and measures the duration; a script has no clock
+and no run id, so it uses fixed placeholders and says so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
+from transpiler.emit.exact.layout import Code
+from transpiler.emit.literals import string_literal
+from transpiler.plan.reads import workflow_reads
+
+if TYPE_CHECKING:
+    from transpiler.emit.exact.scope import EmitState
+
+
+
+def workflow_map(state: EmitState, status: str, step_count: str) -> Code:
+    """``.workflow`` as the script can know it, noting what it cannot."""
+    read = workflow_reads(state.site_reads, output_only=status == "completed")
+    if read & {"id", "*"}:
+        state.note(
+            "deviation",
+            "workflow-metadata",
+            ".workflow.id: vMCP gives every run a random UUID; the script uses "
+            + RUN_ID_PLACEHOLDER,
+        )
+    if read & {"start_time", "*"}:
+        state.note(
+            "deviation",
+            "workflow-metadata",
+            f".workflow.start_time: the script has no clock and uses {START_TIME_PLACEHOLDER}",
+        )
+    if status == "completed" and read & {"duration_ms", "*"}:
+        state.note(
+            "deviation",
+            "workflow-metadata",
+            ".workflow.duration_ms in the output: the script has no clock and reports 0",
+        )
+    return Code(
+        "{"
+        f'"id": {string_literal(RUN_ID_PLACEHOLDER)}, "duration_ms": 0, '
+        f'"step_count": {step_count}, "status": {string_literal(status)}, '
+        f'"start_time": {string_literal(START_TIME_PLACEHOLDER)}'
+        "}"
+    )
