@@ -10,52 +10,13 @@ share").
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
+from tests.architecture.imports import PACKAGE, file_of, imported, imports_of, module_name
 from tests.conftest import REPO_ROOT
 
-PACKAGE = REPO_ROOT / "transpiler"
 FORBIDDEN = ("transpiler.composite", "transpiler.sim")
 SHARED = ("transpiler.config", "transpiler.golang", "transpiler.gotemplate", "transpiler.plan")
-
-
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(REPO_ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _file_of(module: str) -> Path | None:
-    base = REPO_ROOT.joinpath(*module.split("."))
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def imported(source: str, package: str) -> set[str]:
-    """Every transpiler module an import statement names, wherever the statement is.
-
-    ``package`` is the package the source belongs to (for relative imports);
-    ``from m import n`` names both ``m`` and ``m.n`` (which may be a module).
-    """
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            parts = package.split(".")[: len(package.split(".")) - node.level + 1]
-            base = parts if node.level else []
-            module = ".".join([*base, *([node.module] if node.module else [])])
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
-    return {name for name in found if name == "transpiler" or name.startswith("transpiler.")}
-
-
-def _imports_of(path: Path) -> set[str]:
-    name = _module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    return imported(path.read_text(encoding="utf-8"), package)
 
 
 def _reached(start: list[Path]) -> dict[str, str]:
@@ -66,14 +27,14 @@ def _reached(start: list[Path]) -> dict[str, str]:
     attribute access.
     """
     importer: dict[str, str] = {}
-    pending = [(_module_name(path), path) for path in start]
+    pending = [(module_name(path), path) for path in start]
     while pending:
         name, path = pending.pop()
-        for module in _imports_of(path):
+        for module in imports_of(path):
             parts = module.split(".")
             for end in range(2, len(parts) + 1):
                 target = ".".join(parts[:end])
-                where = _file_of(target)
+                where = file_of(target)
                 if where is not None and target not in importer:
                     importer[target] = name
                     pending.append((target, where))
@@ -94,7 +55,7 @@ def test_no_emit_module_imports_the_model_or_the_simulator() -> None:
     offending = {
         f"{path.relative_to(REPO_ROOT)}: {module}"
         for path in files
-        for module in _imports_of(path)
+        for module in imports_of(path)
         if _forbidden(module)
     }
     assert not offending, sorted(offending)

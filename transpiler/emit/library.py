@@ -17,7 +17,7 @@ from importlib import resources
 
 import libcst as cst
 
-from transpiler.emit.exact.statements import Statement
+Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 LIBRARY_NAME = "vmcp_compat.star"
 
