@@ -3,12 +3,13 @@
 Facade: :class:`TemplateCompiler` with ``text`` (a template as a string
 expression: an argument, a message), ``value`` (what a lone action gives: an
 output property, a forEach collection) and ``condition`` (a step's
-condition as a truth test). Field reads become indexing, ``eq`` becomes
-``==``, ``json`` becomes ``json.encode``, text with actions becomes ``%``
-formatting. Where vMCP's result is fixed when the script is written (a
-field no step ever has prints ``<no value>``), the constant is written. Each
-construct names the deviation classes its plain form may show
-(``Env.declare``); a construct with no plain form raises
+condition as a truth test). Field reads become indexing, a function what
+its row of :data:`~transpiler.gotemplate.functions.FUNCTIONS` lowers it to
+(``eq`` becomes ``==``, ``json`` becomes ``json.encode``), text with actions
+becomes ``%`` formatting. Where vMCP's result is fixed when the script is
+written (a field no step ever has prints ``<no value>``), the constant is
+written. Each construct names the deviation classes its plain form may show
+(``Env.declare``; a function's are in its row); a construct with no plain form raises
 :class:`NotReadable`, and the tool is emitted in the exact style instead.
 """
 
@@ -401,7 +402,7 @@ class TemplateCompiler:
             held = value.const
             return constant(byte_length(held) if isinstance(held, str) else len(held))
         if value.constant:
-            raise NotReadable("len of a constant that has no length")
+            raise NotReadable(f"{name} of a constant that has no length")
         if value.kind in (Kind.ANY, Kind.STR):
             self.env.declare(*FUNCTIONS[name].readable.classes)
         return runtime(call("len", value.code()), Kind.NUM)
