@@ -20,6 +20,7 @@ from transpiler.golang.fmt import format_value
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal
 from transpiler.golang.values import AnyKeyMap, NilList, NilMap
 from transpiler.gotemplate import Observation, Template, parse, reads
+from transpiler.gotemplate.functions import FUNCTIONS, Codec, Printing
 from transpiler.gotemplate.runtime import MISSING
 from transpiler.sim.trace import QuirkEvent
 
@@ -28,7 +29,6 @@ _HTML_SENSITIVE = frozenset("<>&\u2028\u2029")
 _DEL = "\x7f"  # go.starlark.net's json.encode writes it as `\x7f`, which is not JSON
 _CONTAINERS = (dict, list, NilMap, NilList, AnyKeyMap)
 _METADATA = frozenset({"id", "start_time", "duration_ms"})
-_PRINTING = frozenset({"print", "printf", "println"})
 _TEXT_USES = frozenset({"text", "collection", "string"})
 _ENCODED_USES = frozenset({"text", "string"})
 _CONDITION_TEXTS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
@@ -75,15 +75,16 @@ def judge_text(log: QuirkLog, site: Site, template: Template, seen: Observation)
         for value in seen.printed:
             _judge_printed(log, site, value)
     for name, args, result in seen.calls:
-        if name == "json" and args and site.use in _ENCODED_USES:
+        function = FUNCTIONS[name]
+        if function.codec is Codec.ENCODES and args and site.use in _ENCODED_USES:
             _judge_json(log, site, args[0])
-        elif name in _PRINTING:
-            for value in args[1:] if name == "printf" else args:
+        elif function.printing is not Printing.NONE:
+            for value in args[1:] if function.printing is Printing.FORMATTED else args:
                 _judge_printed(log, site, value)
             if isinstance(result, str) and "%!" in result:
                 log.add("value-text", site, "printf verb of the wrong kind")
-        elif name == "len" and args and isinstance(args[0], str) and not args[0].isascii():
-            log.add("rust-engine", site, "len of a non-ASCII string", notable=False)
+        elif function.measures and args and isinstance(args[0], str) and not args[0].isascii():
+            log.add("rust-engine", site, f"{name} of a non-ASCII string", notable=False)
     if _reads_metadata(template):
         log.add("workflow-metadata", site)
 
@@ -138,7 +139,7 @@ def natural_value(kind: str, seen: Observation) -> Any:
 def _encoded_argument(seen: Observation, printed: Any) -> Any:
     """What a ``json`` call encoded into ``printed``, or what JSON text ``printed`` holds."""
     for name, args, result in seen.calls:
-        if name == "json" and result == printed and args:
+        if FUNCTIONS[name].codec is Codec.ENCODES and result == printed and args:
             return args[0]
     if isinstance(printed, str):
         try:

@@ -38,7 +38,7 @@ from transpiler.golang.fmt import format_value
 from transpiler.golang.jsonenc import encode_string
 from transpiler.golang.strconv import format_float, quote
 from transpiler.golang.values import AnyKeyMap, Int64, NilList, NilMap
-from transpiler.gotemplate.functions import FuncError
+from transpiler.gotemplate.functions import FUNCTIONS, FuncError, Lowering
 from transpiler.gotemplate.runtime import MISSING
 from transpiler.sim.kernel import Halt
 
@@ -162,14 +162,20 @@ def _equal_any(first: Any, *others: Any) -> bool:
     return any(_starlark_equal(_plain(first), _plain(other)) for other in others)
 
 
+_STARLARK_OPERATORS: Final[Mapping[str, Callable[..., Any]]] = {
+    "==": _equal_any,
+    "!=": _comparing(lambda a, b: not _starlark_equal(a, b)),
+    "<": _comparing(lambda a, b: _starlark_order(a, b) < 0),
+    "<=": _comparing(lambda a, b: _starlark_equal(a, b) or _starlark_order(a, b) < 0),
+    ">": _comparing(lambda a, b: _starlark_order(a, b) > 0),
+    ">=": _comparing(lambda a, b: _starlark_equal(a, b) or _starlark_order(a, b) > 0),
+}
+
 #: ``template-error: plain``: the comparison functions as a script's operators compute them.
 STARLARK_COMPARISONS: Final[Mapping[str, Callable[..., Any]]] = {
-    "eq": _equal_any,
-    "ne": _comparing(lambda a, b: not _starlark_equal(a, b)),
-    "lt": _comparing(lambda a, b: _starlark_order(a, b) < 0),
-    "le": _comparing(lambda a, b: _starlark_equal(a, b) or _starlark_order(a, b) < 0),
-    "gt": _comparing(lambda a, b: _starlark_order(a, b) > 0),
-    "ge": _comparing(lambda a, b: _starlark_equal(a, b) or _starlark_order(a, b) > 0),
+    name: _STARLARK_OPERATORS[function.readable.starlark]
+    for name, function in FUNCTIONS.items()
+    if function.readable.lowering is Lowering.COMPARE
 }
 
 
@@ -250,7 +256,11 @@ def json_text(value: Any) -> str:
 
 
 #: ``json-text: encode``: the ``json`` function as a script's ``json.encode`` writes it.
-STARLARK_JSON: Final[Mapping[str, Callable[..., Any]]] = {"json": json_text}
+STARLARK_JSON: Final[Mapping[str, Callable[..., Any]]] = {
+    name: json_text
+    for name, function in FUNCTIONS.items()
+    if function.readable.lowering is Lowering.ENCODE
+}
 
 
 def _json_string(text: str) -> str:

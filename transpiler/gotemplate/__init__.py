@@ -1,7 +1,7 @@
 """Go ``text/template`` in Python, as vMCP's composite tools use it.
 
-- :func:`parse` parses like ``template.New(name).Funcs(json, quote,
-  fromJson).Parse(text)`` (cached per text and name) and raises
+- :func:`parse` parses like ``template.New(name).Funcs(vMCP's
+  functions).Parse(text)`` (cached per text and name) and raises
   :class:`TemplateSyntaxError` carrying Go's message.
 - :func:`render` executes like ``tmpl.Execute`` followed by vMCP's 10 MiB
   output check, raising :class:`TemplateExecError` carrying Go's message.

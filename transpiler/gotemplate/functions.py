@@ -3,8 +3,13 @@
 :data:`FUNCTIONS` is the one table of what is known about each function, read
 by every consumer: its Go parameter types (checked before the call), the
 kind of its result, the Python reference (the renderer calls it), the
-``vmcp_compat.star`` helper that computes it exactly (the exact emitter), and
-its plain Starlark form or why there is none (the readable emitter).
+``vmcp_compat.star`` helper that computes it exactly (the exact emitter), its
+plain Starlark form or why there is none, with the deviation classes that
+form may show (the readable emitter), and what it does that other modules
+reason about: where its result comes from (dataflow), what it does with JSON
+text, whether it prints, compares or measures its operands. A new function
+is a row here, an entry in the Go oracle's ``FuncMap`` and, for the exact
+style, a helper in ``vmcp_compat.star``.
 
 ``and``, ``or`` and ``call`` are special forms handled by the executor; every
 other function is a plain Python callable over runtime values here. A failing
@@ -56,25 +61,92 @@ class Result(Enum):
     INTERFACE = "interface"
 
 
+class Lowering(Enum):
+    """How a readable script writes a call (the readable emitter interprets each)."""
+
+    REFUSED = "refused"  # no plain form: the tool is emitted in the exact style
+    CALL = "call"  # the Starlark function ``starlark`` applied to the operands
+    LOGIC = "logic"  # the operator ``starlark`` between the operands, stopping where Go stops
+    COMPARE = "compare"  # the comparison operator ``starlark`` (``==`` of several: ``in``)
+    NOT = "not"  # ``not x``
+    LENGTH = "length"  # ``len(x)``
+    INDEX = "index"  # ``x[k]`` for each key
+    ENCODE = "encode"  # ``json.encode(x)``
+    DECODE = "decode"  # ``json.decode(x)``
+    FORMAT = "format"  # ``"..." % (x, y)``, the verbs of :data:`~transpiler.gotemplate.verbs.VERBS`
+
+
+@dataclass(frozen=True)
+class Readable:
+    """A function in a readable script: its ``lowering``, the Starlark operator or function
+    it writes (``starlark``) and the deviation classes the plain form may show, or why there
+    is no plain form (``refusal``)."""
+
+    lowering: Lowering
+    starlark: str = ""
+    classes: tuple[str, ...] = ()
+    refusal: str = ""
+
+
+def plain(lowering: Lowering, starlark: str = "", *classes: str) -> Readable:
+    """A plain form that may show ``classes``."""
+    return Readable(lowering, starlark, classes)
+
+
+def refused(reason: str) -> Readable:
+    """No plain form, for ``reason``."""
+    return Readable(Lowering.REFUSED, refusal=reason)
+
+
+class Flow(Enum):
+    """Where a function's result comes from, as far as reads of the context go."""
+
+    NEW = "new"  # computed from the operands
+    KEYED = "keyed"  # the first operand at the others as keys (nil: a missing value read)
+    WITHIN = "within"  # somewhere inside the first operand
+    CHOSEN = "chosen"  # one of the operands
+
+
+class Codec(Enum):
+    """What a function does with JSON text."""
+
+    NONE = "none"
+    ENCODES = "encodes"  # the result is the JSON text of the operand
+    DECODES = "decodes"  # the operand is the JSON text of the result
+
+
+class Printing(Enum):
+    """Whether a function prints its operands as Go's ``fmt`` does."""
+
+    NONE = "none"
+    OPERANDS = "operands"  # every operand
+    FORMATTED = "formatted"  # the operands after the first, a ``printf`` format
+
+
 @dataclass(frozen=True)
 class Function:
     """A template function and everything each consumer needs to know about it.
 
     ``body``: the Python reference (None for a special form the executor runs
     itself); ``helper``: the exact-style Starlark helper, which takes Go's
-    error prefix as ``at`` when ``fails``; ``plain``: the readable form (see
-    the readable template compiler), or ``refusal``: why a readable script
-    cannot say it plainly.
+    error prefix as ``at`` when ``fails`` (None: the exact style does not
+    translate the function); ``readable``: its form in a readable script;
+    ``compares``: a comparison (its operands are of one kind); ``measures``:
+    the result is the operand's length (a string's in bytes).
     """
 
     params: tuple[Param, ...]
     variadic: Param | None
     body: Callable[..., Any] | None
     result: Result
-    helper: str
+    helper: str | None
+    readable: Readable
     fails: bool = False
-    plain: str | None = None
-    refusal: str | None = None
+    flow: Flow = Flow.NEW
+    codec: Codec = Codec.NONE
+    printing: Printing = Printing.NONE
+    compares: bool = False
+    measures: bool = False
 
     def param_at(self, position: int) -> Param:
         """The type Go checks the argument at ``position`` against."""
@@ -291,43 +363,106 @@ def _comparison(check: Callable[..., bool]) -> Callable[..., bool]:
 
 
 _V, _A, _S = Param.VALUE, Param.ANY, Param.STRING
-
 _B, _T, _I, _F, _R = Result.BOOL, Result.STRING, Result.INT, Result.INTERFACE, Result.VALUE
-_ESCAPE = "Go's HTML/JS/URL escaping has no plain Starlark form"
-_PRINT = "Go's print formats values its own way"
+_ESCAPE = refused("Go's HTML/JS/URL escaping has no plain Starlark form")
+_PRINT = refused("Go's print formats values its own way")
+
+
+def _comparing(
+    check: Callable[..., bool],
+    helper: str,
+    operator: str,
+    params: tuple[Param, ...] = (_V, _V),
+    variadic: Param | None = None,
+) -> Function:
+    """A comparison, written in a readable script with the operator ``operator``."""
+    readable = plain(Lowering.COMPARE, operator, "template-error")
+    return Function(
+        params, variadic, _comparison(check), _B, helper, readable, fails=True, compares=True
+    )
+
 
 FUNCTIONS: dict[str, Function] = {
-    "and": Function((_V,), _V, None, _F, "go_and", plain="and"),
-    "or": Function((_V,), _V, None, _F, "go_or", plain="or"),
-    "call": Function((_V,), _V, None, _R, "go_call", fails=True, refusal="nothing to call"),
-    "html": Function(
-        (), _A, lambda *a: html_escape(_eval_args(a)), _T, "go_html", refusal=_ESCAPE
-    ),
-    "js": Function((), _A, lambda *a: js_escape(_eval_args(a)), _T, "go_js", refusal=_ESCAPE),
+    "and": Function((_V,), _V, None, _F, "go_and", plain(Lowering.LOGIC, "and"), flow=Flow.CHOSEN),
+    "or": Function((_V,), _V, None, _F, "go_or", plain(Lowering.LOGIC, "or"), flow=Flow.CHOSEN),
+    "call": Function((_V,), _V, None, _R, "go_call", refused("nothing to call"), fails=True),
+    "html": Function((), _A, lambda *a: html_escape(_eval_args(a)), _T, "go_html", _ESCAPE),
+    "js": Function((), _A, lambda *a: js_escape(_eval_args(a)), _T, "go_js", _ESCAPE),
     "urlquery": Function(
-        (), _A, lambda *a: url_query_escape(_eval_args(a)), _T, "go_urlquery", refusal=_ESCAPE
+        (), _A, lambda *a: url_query_escape(_eval_args(a)), _T, "go_urlquery", _ESCAPE
     ),
-    "index": Function((_V,), _V, index, _F, "go_index", fails=True, plain="index"),
+    "index": Function(
+        (_V,),
+        _V,
+        index,
+        _F,
+        "go_index",
+        plain(Lowering.INDEX, "", "missing-value", "template-error"),
+        fails=True,
+        flow=Flow.KEYED,
+    ),
     "slice": Function(
-        (_V,), _V, slice_, _R, "go_slice", fails=True, refusal="Go's slice of a string is bytes"
+        (_V,),
+        _V,
+        slice_,
+        _R,
+        None,
+        refused("Go's slice of a string is bytes"),
+        fails=True,
+        flow=Flow.WITHIN,
     ),
-    "len": Function((_V,), None, length, _I, "go_len", fails=True, plain="len"),
-    "not": Function((_V,), None, not_, _B, "go_not", plain="not"),
-    "print": Function((), _A, lambda *a: sprint(list(a)), _T, "go_sprint", refusal=_PRINT),
-    "printf": Function((_S,), _A, _printf, _T, "go_sprintf", plain="%"),
+    "len": Function(
+        (_V,),
+        None,
+        length,
+        _I,
+        "go_len",
+        plain(Lowering.LENGTH, "", "template-error", "rust-engine"),
+        fails=True,
+        measures=True,
+    ),
+    "not": Function((_V,), None, not_, _B, "go_not", plain(Lowering.NOT)),
+    "print": Function(
+        (), _A, lambda *a: sprint(list(a)), _T, "go_sprint", _PRINT, printing=Printing.OPERANDS
+    ),
+    "printf": Function(
+        (_S,),
+        _A,
+        _printf,
+        _T,
+        "go_sprintf",
+        plain(Lowering.FORMAT, "", "value-text", "number-text", "rust-engine"),
+        printing=Printing.FORMATTED,
+    ),
     "println": Function(
-        (), _A, lambda *a: sprintln(list(a)), _T, "go_sprintln", refusal=_PRINT
+        (), _A, lambda *a: sprintln(list(a)), _T, "go_sprintln", _PRINT, printing=Printing.OPERANDS
     ),
-    "eq": Function((_V,), _V, _comparison(compare.eq), _B, "go_eq", fails=True, plain="=="),
-    "ne": Function((_V, _V), None, _comparison(compare.ne), _B, "go_ne", fails=True, plain="!="),
-    "lt": Function((_V, _V), None, _comparison(compare.lt), _B, "go_lt", fails=True, plain="<"),
-    "le": Function((_V, _V), None, _comparison(compare.le), _B, "go_le", fails=True, plain="<="),
-    "gt": Function((_V, _V), None, _comparison(compare.gt), _B, "go_gt", fails=True, plain=">"),
-    "ge": Function((_V, _V), None, _comparison(compare.ge), _B, "go_ge", fails=True, plain=">="),
-    "json": Function((_A,), None, _json, _T, "go_json", fails=True, plain="json.encode"),
-    "quote": Function((_S,), None, quote, _T, "go_quote", refusal="Go's %q quoting"),
+    "eq": _comparing(compare.eq, "go_eq", "==", (_V,), _V),
+    "ne": _comparing(compare.ne, "go_ne", "!="),
+    "lt": _comparing(compare.lt, "go_lt", "<"),
+    "le": _comparing(compare.le, "go_le", "<="),
+    "gt": _comparing(compare.gt, "go_gt", ">"),
+    "ge": _comparing(compare.ge, "go_ge", ">="),
+    "json": Function(
+        (_A,),
+        None,
+        _json,
+        _T,
+        "go_json",
+        plain(Lowering.ENCODE, "", "json-text", "rust-engine"),
+        fails=True,
+        codec=Codec.ENCODES,
+    ),
+    "quote": Function((_S,), None, quote, _T, "go_quote", refused("Go's %q quoting")),
     "fromJson": Function(
-        (_S,), None, _from_json, _F, "go_from_json", fails=True, plain="json.decode"
+        (_S,),
+        None,
+        _from_json,
+        _F,
+        "go_from_json",
+        plain(Lowering.DECODE, "", "template-error"),
+        fails=True,
+        codec=Codec.DECODES,
     ),
 }
 
@@ -346,4 +481,3 @@ def value_string(value: Any) -> str:
     if isinstance(value, str):
         return value
     return f"<{'interface {}' if value is None else type_name(value)} Value>"
-

@@ -33,7 +33,7 @@ from transpiler.gotemplate.trampoline import Call, run
 MAX_PAREN_DEPTH = 10000
 MAX_PIPELINE_COMMANDS = 100000
 
-FUNCTIONS = frozenset(TEMPLATE_FUNCTIONS)  # Go's builtins and vMCP's json, quote, fromJson
+FUNCTIONS = frozenset(TEMPLATE_FUNCTIONS)  # Go's builtins and vMCP's functions
 
 _OPERAND_STARTS = frozenset(
     {

@@ -7,10 +7,12 @@ narrower check), this follows the value flow:
   (``{{$s := .steps.fetch}}{{$s.output.x}}``), through ``with`` and ``range``
   (inside ``range P`` dot is some element of ``P``) and into
   ``{{template}}`` calls;
-- ``index`` with constant string keys (``index .steps "my-step" "output"``
-  reads ``steps.my-step.output``); a key known only at run time
-  (``index .steps .params.x``) reads the whole subtree: ``steps``, marked
-  ``dynamic``.
+- through functions as their row's :class:`~transpiler.gotemplate.functions.Flow`
+  says: a keyed one (``index``) with constant string keys (``index .steps
+  "my-step" "output"`` reads ``steps.my-step.output``), where a key known only
+  at run time (``index .steps .params.x``) reads the whole subtree: ``steps``,
+  marked ``dynamic``; one whose result lies within its first operand
+  (``slice``) or is one of its operands (``and``, ``or``).
 
 A read of a path means the value there, and anything under it, may be
 observed (printed, compared, tested, passed to a function, iterated). Paths
@@ -23,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from transpiler.gotemplate import ast
+from transpiler.gotemplate.functions import FUNCTIONS, Flow
 from transpiler.gotemplate.parser import Template
 from transpiler.gotemplate.trampoline import Call, run
 
@@ -186,7 +189,8 @@ class _Analyzer:
             value: _Origins = yield self.operand(first, dot, env)
             return value
         operands = command.args[1:]
-        if first.ident == "index" and operands:
+        flow = FUNCTIONS[first.ident].flow
+        if flow is Flow.KEYED and operands:
             indexed: _Origins = yield self.index(operands, final, dot, env)
             return indexed
         values: list[_Origins] = []
@@ -194,13 +198,13 @@ class _Analyzer:
             values.append((yield self.operand(operand, dot, env)))
         if final is not None:
             values.append(final)
-        if first.ident == "slice" and values:
+        if flow is Flow.WITHIN and values:
             for value in values[1:]:
                 self.observe(value)
             return _under(values[0])
         for value in values:
             self.observe(value)
-        if first.ident in ("and", "or"):
+        if flow is Flow.CHOSEN:
             return frozenset().union(*values)
         return _NONE
 

@@ -30,6 +30,7 @@ from transpiler.gotemplate.errors import (
 from transpiler.gotemplate.functions import (
     FUNCTIONS,
     NO_VALUE,
+    Flow,
     FuncError,
     Function,
     Param,
@@ -578,10 +579,10 @@ class _Executor:
             raise self.errorf("error calling %s: %v", name, str(error)) from None
         if self.observation is not None:
             self.observation.calls.append((name, tuple(values), result))
-            if name == "index" and (result is MISSING or result is None):
-                self.observation.missing.append("index")
+            if function.flow is Flow.KEYED and (result is MISSING or result is None):
+                self.observation.missing.append(name)
                 if result is None:
-                    self.observation.nulls.append("index")
+                    self.observation.nulls.append(name)
         return self.budget.checked(result)
 
     def short_circuit(

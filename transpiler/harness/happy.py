@@ -28,12 +28,12 @@ from transpiler.config.model import (
 )
 from transpiler.golang.fmt import format_value
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
+from transpiler.gotemplate.functions import FUNCTIONS, Codec, Flow
 from transpiler.harness.paths import sample_params
 from transpiler.harness.shapes import ToolShapes, content_tools
 from transpiler.plan.dataflow import dataflow, template_sites
 from transpiler.sim.scenario import Scenario, scenario_from_document
 
-_COMPARISONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
 #: What a simulated backend answers for a text no template constrains (a *free text*).
 SIMULATED_TEXT = "ok"
 
@@ -217,19 +217,19 @@ class _Walk:
         shapes = [self.node(operand) for operand in operands]
         if final is not None:
             shapes.append(final)
-        name = first.ident
-        if name in _COMPARISONS:
+        function = FUNCTIONS[first.ident]
+        if function.compares:
             self._compare(operands, shapes)
-        elif name == "json" and shapes:
+        elif function.codec is Codec.ENCODES and shapes:
             return shapes[0]
-        elif name == "fromJson" and shapes and shapes[0] is not None:
+        elif function.codec is Codec.DECODES and shapes and shapes[0] is not None:
             return shapes[0].text_of()
-        elif name == "index" and shapes and shapes[0] is not None:
+        elif function.flow is Flow.KEYED and shapes and shapes[0] is not None:
             shape = shapes[0]
             for key in operands[1:]:
                 shape = shape.at(key.text) if isinstance(key, ast.StringNode) else shape.items()
             return shape
-        elif name in ("len", "range") and shapes and shapes[0] is not None:
+        elif function.measures and shapes and shapes[0] is not None:
             shapes[0].items()
         return None
 
@@ -306,7 +306,7 @@ def _output(walk: _Walk, properties: dict[str, OutputProperty]) -> None:
 
 
 def _encodes(text: str) -> bool:
-    """Whether a template is one action whose last command is ``json``."""
+    """Whether a template is one action whose last command encodes JSON (``json``)."""
     try:
         lone = ast.lone_action(parse(text).root)
     except TemplateSyntaxError:
@@ -314,7 +314,7 @@ def _encodes(text: str) -> bool:
     if lone is None:
         return False
     last = lone.pipe.cmds[-1].args[0]
-    return isinstance(last, ast.IdentifierNode) and last.ident == "json"
+    return isinstance(last, ast.IdentifierNode) and FUNCTIONS[last.ident].codec is Codec.ENCODES
 
 
 def _walked(tool: CompositeToolConfig) -> _Walk:

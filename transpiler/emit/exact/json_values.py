@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from transpiler.emit.exact.templates import TemplateEnv, lone_value
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
+from transpiler.gotemplate.functions import FUNCTIONS, Codec
 
 
 def json_value(source: str, env: TemplateEnv) -> str | None:
@@ -25,7 +26,9 @@ def json_value(source: str, env: TemplateEnv) -> str | None:
     if nodes[0].pipe.decl or len(commands) != 1:
         return None
     first = commands[0].args[0] if commands[0].args else None
-    if not (isinstance(first, ast.IdentifierNode) and first.ident == "json"):
+    if not (
+        isinstance(first, ast.IdentifierNode) and FUNCTIONS[first.ident].codec is Codec.ENCODES
+    ):
         return None
     return lone_value(source, env)
 

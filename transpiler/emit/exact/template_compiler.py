@@ -18,7 +18,7 @@ from transpiler.emit.library import helper_library
 from transpiler.emit.limits import check_template
 from transpiler.gotemplate import ast
 from transpiler.gotemplate.errors import TemplateSyntaxError
-from transpiler.gotemplate.functions import Param
+from transpiler.gotemplate.functions import FUNCTIONS, Codec, Param
 from transpiler.gotemplate.parser import Template, parse_template
 
 _HELPER_NAME = re.compile(r"\b(?:go|GO)_[A-Za-z0-9_]+\b")
@@ -93,7 +93,7 @@ def lone_value_code(source: str, env: TemplateEnv) -> str | None:
         first = command.args[0]
         if (
             isinstance(first, ast.IdentifierNode)
-            and first.ident == "json"
+            and FUNCTIONS[first.ident].codec is Codec.ENCODES
             and len(command.args) == 2
         ):
             operand = compiler.argument(command.args[1], Param.ANY, root_operand())

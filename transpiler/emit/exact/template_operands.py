@@ -25,7 +25,7 @@ from transpiler.emit.exact.template_values import Kind, Operand
 from transpiler.emit.literals import float_literal
 from transpiler.golang.strconv import quote
 from transpiler.gotemplate import ast
-from transpiler.gotemplate.functions import FUNCTIONS, Param, Result
+from transpiler.gotemplate.functions import FUNCTIONS, Param, Printing, Result
 from transpiler.gotemplate.parser import Template
 from transpiler.gotemplate.printer import node_text
 
@@ -291,9 +291,9 @@ class OperandCompiler:
             return self.error(ident_prefix, message, [final])
         if name in ("and", "or"):
             return self.and_or(name, ident, args, final, dot)
-        if name == "slice":
-            raise UnsupportedTemplate("the slice function is not translated")
-        if name == "printf":
+        if function.helper is None:
+            raise UnsupportedTemplate(f"the {name} function is not translated")
+        if function.printing is Printing.FORMATTED:
             check_format(args[0] if args else None)
         operands = [self.argument(arg, function.param_at(i), dot) for i, arg in enumerate(args)]
         last_at = operands[-1].at if operands else self.at(ident)
@@ -333,7 +333,7 @@ class OperandCompiler:
         """The short-circuit builtins: the operand where evaluation stopped."""
         operands = [self.bind(self.argument(arg, Param.VALUE, dot)) for arg in args]
         candidates = operands + ([final] if final is not None else [])
-        code = f"go_{name}({', '.join(self.data.value(op) for op in candidates)})"
+        code = f"{FUNCTIONS[name].helper}({', '.join(self.data.value(op) for op in candidates)})"
         if final is not None and final.fails:
             code = f"go_then([{self.data.value(final)}], {code})"
         at: str | None

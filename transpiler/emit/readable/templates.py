@@ -3,12 +3,13 @@
 Facade: :class:`TemplateCompiler` with ``text`` (a template as a string
 expression: an argument, a message), ``value`` (what a lone action gives: an
 output property, a forEach collection) and ``condition`` (a step's
-condition as a truth test). Field reads become indexing, ``eq`` becomes
-``==``, ``json`` becomes ``json.encode``, text with actions becomes ``%``
-formatting. Where vMCP's result is fixed when the script is written (a
-field no step ever has prints ``<no value>``), the constant is written. Each
-construct names the deviation classes its plain form may show
-(``Env.declare``); a construct with no plain form raises
+condition as a truth test). Field reads become indexing, a function what
+its row of :data:`~transpiler.gotemplate.functions.FUNCTIONS` lowers it to
+(``eq`` becomes ``==``, ``json`` becomes ``json.encode``), text with actions
+becomes ``%`` formatting. Where vMCP's result is fixed when the script is
+written (a field no step ever has prints ``<no value>``), the constant is
+written. Each construct names the deviation classes its plain form may show
+(``Env.declare``; a function's are in its row); a construct with no plain form raises
 :class:`NotReadable`, and the tool is emitted in the exact style instead.
 """
 
@@ -51,13 +52,13 @@ from transpiler.golang.jsonenc import JSONEncodeError, marshal
 from transpiler.golang.runes import byte_length
 from transpiler.golang.values import NilList, NilMap
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
-from transpiler.gotemplate.functions import FUNCTIONS
+from transpiler.gotemplate.functions import FUNCTIONS, Lowering, Result
+from transpiler.gotemplate.verbs import VERBS
 
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")
-_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _PRINTF_VERB = re.compile(r"%(.)")
-_PRINTF_OK = {"s": "s", "v": "s", "d": "d", "%": "%"}
+_RESULT_KINDS = {Result.BOOL: Kind.BOOL, Result.STRING: Kind.STR, Result.INT: Kind.NUM}
 
 
 class NotReadable(TranspilerError):
@@ -317,19 +318,30 @@ class TemplateCompiler:
     def _function(
         self, name: str, operands: Sequence[ast.Node], dot: _Dot, final: Val | None
     ) -> Val:
-        function = FUNCTIONS[name]
-        if function.plain is None:
-            raise NotReadable(f"the template function {name}: {function.refusal}")
-        if function.plain in ("and", "or"):
-            return self._logic(function.plain, operands, dot, final)
+        readable = FUNCTIONS[name].readable
+        if readable.lowering is Lowering.REFUSED:
+            raise NotReadable(f"the template function {name}: {readable.refusal}")
+        if readable.lowering is Lowering.LOGIC:
+            return self._logic(readable.starlark, operands, dot, final)
         args = [self._operand(node, dot) for node in operands]
         if final is not None:
             args.append(final)
-        if function.plain in _COMPARISONS:
-            return self._compare(function.plain, args)
-        return _PLAIN[function.plain](self, args)
+        return _LOWERINGS[readable.lowering](self, name, args)
 
-    def _compare(self, op: str, args: list[Val]) -> Val:
+    def _call(self, name: str, args: list[Val]) -> Val:
+        """The generic lowering: the row's Starlark function applied to the operands."""
+        function = FUNCTIONS[name]
+        if function.variadic is None and len(args) != len(function.params):
+            raise NotReadable(f"{name} with {len(args)} operands")
+        if any(value.constant and value.const is MISSING for value in args):
+            raise NotReadable(f"{name} of a missing value")
+        self.env.declare(*function.readable.classes)
+        expr = call(function.readable.starlark, *(value.code() for value in args))
+        return runtime(expr, _RESULT_KINDS.get(function.result, Kind.ANY))
+
+    def _compare(self, name: str, args: list[Val]) -> Val:
+        readable = FUNCTIONS[name].readable
+        op = readable.starlark
         if len(args) < 2:
             raise NotReadable("a comparison with one operand")
         left, rights = args[0], args[1:]
@@ -345,7 +357,7 @@ class TemplateCompiler:
                 return constant(op == "!=")
             raise NotReadable("an ordering comparison with a missing value")
         if any(v.kind in (Kind.ANY, Kind.NUM) for v in args):
-            self.env.declare("template-error")
+            self.env.declare(*readable.classes)
         if len(rights) > 1 and op == "==":
             members = Tuple(tuple(r.code() for r in rights))
             return runtime(Binary(left.code(), "in", members, COMPARE), Kind.BOOL)
@@ -378,79 +390,88 @@ class TemplateCompiler:
         kind = Kind.BOOL if all(v.kind is Kind.BOOL for v in kept) else Kind.ANY
         return runtime(expr, kind)
 
-    def _not(self, args: list[Val]) -> Val:
-        (value,) = _arity(args, 1, "not")
+    def _not(self, name: str, args: list[Val]) -> Val:
+        (value,) = _arity(args, 1, name)
         if value.constant:
             return constant(not _go_truth(value.const))
         return runtime(Raw(f"not {wrap(value.code(), NOT)}", NOT), Kind.BOOL)
 
-    def _len(self, args: list[Val]) -> Val:
-        (value,) = _arity(args, 1, "len")
+    def _len(self, name: str, args: list[Val]) -> Val:
+        (value,) = _arity(args, 1, name)
         if value.constant and isinstance(value.const, str | dict | list):
             held = value.const
             return constant(byte_length(held) if isinstance(held, str) else len(held))
         if value.constant:
-            raise NotReadable("len of a constant that has no length")
+            raise NotReadable(f"{name} of a constant that has no length")
         if value.kind in (Kind.ANY, Kind.STR):
-            self.env.declare("template-error", "rust-engine")
+            self.env.declare(*FUNCTIONS[name].readable.classes)
         return runtime(call("len", value.code()), Kind.NUM)
 
-    def _index(self, args: list[Val]) -> Val:
+    def _index(self, name: str, args: list[Val]) -> Val:
         if not args:
-            raise NotReadable("index without operands")
+            raise NotReadable(f"{name} without operands")
         value = args[0]
         for key in args[1:]:
             if key.constant and isinstance(key.const, str):
                 value = self._field(value, key.const)
                 continue
             if value.constant:
-                raise NotReadable("index into a constant")
-            self.env.declare("missing-value", "template-error")
+                raise NotReadable(f"{name} into a constant")
+            self.env.declare(*FUNCTIONS[name].readable.classes)
             expr = Raw(f"{wrap(value.code(), ATOM)}[{_flat_of(key)}]")
             value = runtime(expr, Kind.ANY)
         return value
 
-    def _json(self, args: list[Val]) -> Val:
-        (value,) = _arity(args, 1, "json")
+    def _json(self, name: str, args: list[Val]) -> Val:
+        (value,) = _arity(args, 1, name)
         if value.constant:
             try:
                 return constant(marshal(None if value.const is MISSING else value.const))
             except JSONEncodeError as error:
-                raise NotReadable(f"json of a value Go cannot encode: {error}") from None
+                raise NotReadable(f"{name} of a value Go cannot encode: {error}") from None
         return runtime(call("json.encode", value.code()), Kind.STR, encodes=value)
 
-    def _from_json(self, args: list[Val]) -> Val:
-        (value,) = _arity(args, 1, "fromJson")
+    def _from_json(self, name: str, args: list[Val]) -> Val:
+        (value,) = _arity(args, 1, name)
         if value.constant:
-            raise NotReadable("fromJson of a constant")
-        self.env.declare("template-error")
+            raise NotReadable(f"{name} of a constant")
+        self.env.declare(*FUNCTIONS[name].readable.classes)
         held = self.env.decoded(value.code())
         return runtime(held if held is not None else call("json.decode", value.code()), Kind.ANY)
 
-    def _printf(self, args: list[Val]) -> Val:
+    def _printf(self, name: str, args: list[Val]) -> Val:
         if not args or not (args[0].constant and isinstance(args[0].const, str)):
-            raise NotReadable("printf with a format that is not a string literal")
+            raise NotReadable(f"{name} with a format that is not a string literal")
         pattern = args[0].const
         for match in _PRINTF_VERB.finditer(pattern):
-            if match.group(1) not in _PRINTF_OK:
-                raise NotReadable(f"printf verb %{match.group(1)} has no plain form")
+            if _plain_verb(match.group(1)) is None:
+                raise NotReadable(f"{name} verb %{match.group(1)} has no plain form")
         values = args[1:]
         if any(v.constant for v in values):
-            raise NotReadable("printf of a constant")
-        self.env.declare("value-text", "number-text", "rust-engine")
-        starlark = _PRINTF_VERB.sub(lambda m: "%" + _PRINTF_OK[m.group(1)], pattern)
+            raise NotReadable(f"{name} of a constant")
+        self.env.declare(*FUNCTIONS[name].readable.classes)
+        starlark = _PRINTF_VERB.sub(lambda m: f"%{_plain_verb(m.group(1))}", pattern)
         right = Tuple(tuple(v.code() for v in values))
         return runtime(Binary(string(starlark), "%", right, PRODUCT), Kind.STR)
 
 
-_PLAIN: dict[str, Callable[[TemplateCompiler, list[Val]], Val]] = {
-    "not": TemplateCompiler._not,
-    "len": TemplateCompiler._len,
-    "index": TemplateCompiler._index,
-    "json.encode": TemplateCompiler._json,
-    "json.decode": TemplateCompiler._from_json,
-    "%": TemplateCompiler._printf,
+#: How the readable emitter writes each lowering a function's row may name.
+_LOWERINGS: dict[Lowering, Callable[[TemplateCompiler, str, list[Val]], Val]] = {
+    Lowering.CALL: TemplateCompiler._call,
+    Lowering.COMPARE: TemplateCompiler._compare,
+    Lowering.NOT: TemplateCompiler._not,
+    Lowering.LENGTH: TemplateCompiler._len,
+    Lowering.INDEX: TemplateCompiler._index,
+    Lowering.ENCODE: TemplateCompiler._json,
+    Lowering.DECODE: TemplateCompiler._from_json,
+    Lowering.FORMAT: TemplateCompiler._printf,
 }
+
+
+def _plain_verb(verb: str) -> str | None:
+    """The Starlark ``%`` verb of a printf verb, or None."""
+    row = VERBS.get(verb)
+    return None if row is None else row.plain
 
 
 def _arity(args: list[Val], count: int, name: str) -> list[Val]:
