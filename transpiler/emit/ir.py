@@ -17,7 +17,7 @@ which reports the lines each statement occupies (for source maps).
 from __future__ import annotations
 
 import keyword
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
@@ -395,6 +395,11 @@ def json_literal(value: Any) -> Expr:
     if isinstance(value, str):
         return Str(value)
     return Literal(value)
+
+
+def dict_of(items: Iterable[tuple[str, Expr]]) -> Dict:
+    """A dict literal with string keys."""
+    return Dict(tuple((Str(key), value) for key, value in items))
 
 
 def assign(target: str, value: Expr) -> Assign:
