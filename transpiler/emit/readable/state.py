@@ -21,6 +21,7 @@ from transpiler.config.model import CompositeToolConfig
 from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
 from transpiler.emit.ir import Expr, Index, Name, Statement, Str, assign, call, flat, json_literal
 from transpiler.emit.naming import Namer
+from transpiler.emit.readable.helpers import helpers
 from transpiler.emit.readable.templates import NotReadable, TemplateCompiler
 from transpiler.emit.readable.values import MISSING, Kind, Val, constant, plain, runtime
 from transpiler.emit.report import Note
@@ -85,7 +86,7 @@ class State:
     ) -> None:
         self.tool = tool
         self.tool_schemas = tool_schemas
-        self.namer = Namer(frozenset({"call_or", "iteration"}))
+        self.namer = Namer(frozenset(helpers()))
         self.declared: set[str] = set()
         self.notes: list[Note] = []
         self.helpers: set[str] = set()
