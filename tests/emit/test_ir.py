@@ -301,3 +301,9 @@ def test_a_body_runs_something() -> None:
 def test_names_are_identifiers(text: str) -> None:
     with pytest.raises(ValueError):
         ir.Name(text)
+
+
+def test_walk_visits_every_expression_inside() -> None:
+    expr = ir.call("f", ir.Binary(ir.Name("a"), "+", ir.Index(ir.Name("b"), ir.Str("k"))))
+    kinds = [type(e).__name__ for e in ir.walk(expr)]
+    assert kinds == ["Call", "Name", "Binary", "Name", "Index", "Name", "Str"]
