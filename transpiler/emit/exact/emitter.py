@@ -9,7 +9,6 @@ level cannot see each other, as in vMCP when a step has not finished yet.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Sequence
 
 from transpiler.config.model import (
@@ -31,6 +30,8 @@ from transpiler.emit.exact.params import params_prelude
 from transpiler.emit.exact.scope import COMPLETED, EmitState, Products
 from transpiler.emit.exact.step_code import Record, products_for
 from transpiler.emit.exact.tool_step import tool_step
+from transpiler.emit.header import header_comment
+from transpiler.emit.report import Note
 from transpiler.emit.timeouts import WITHIN_TIMEOUTS, timeouts_text
 from transpiler.inert import comment_text
 from transpiler.plan.levels import ancestors, execution_levels
@@ -185,24 +186,28 @@ def _final_workflow(state: EmitState) -> Code:
     return workflow_map(state, "completed", count)
 
 
-def header_lines(tool: CompositeToolConfig, state: EmitState, source: str) -> list[str]:
+#: The width the header's bullets wrap at (after their ``# ``).
+HEADER_WIDTH = 88
+
+
+def header_text(tool: CompositeToolConfig, state: EmitState, source: str) -> str:
     """The comment at the top of the script: origin, claimed domain, reproduced quirks."""
-    lines = [
+    intro = [
         f"Scripted tool {comment_text(tool.name)}, migrated from the vMCP composite tool of "
         "the same name",
         f"({comment_text(source)}) by vmcp-starlark-transpiler.",
     ]
-    sections = (
+    titles = (
         ("domain", "It behaves exactly like the composite tool when:"),
         ("quirk", "vMCP behaviours it reproduces on purpose:"),
         ("deviation", DECLARATION_TITLE),
     )
-    for kind, title in sections:
-        notes = [n for n in state.notes if n.kind == kind]
-        if not notes:
-            continue
-        lines += ["", title]
-        for note in notes:
-            text = f"{note.name}: {note.render()}" if kind == "deviation" else note.render()
-            lines += textwrap.wrap(text, width=88, initial_indent="  - ", subsequent_indent="    ")
-    return lines
+    sections = [
+        (title, [_bullet(note) for note in state.notes if note.kind == kind])
+        for kind, title in titles
+    ]
+    return header_comment(intro, sections, HEADER_WIDTH)
+
+
+def _bullet(note: Note) -> str:
+    return f"{note.name}: {note.render()}" if note.kind == "deviation" else note.render()

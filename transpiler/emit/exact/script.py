@@ -18,7 +18,7 @@ from typing import Any
 import libcst as cst
 
 from transpiler.config.model import CompositeToolConfig
-from transpiler.emit.exact.emitter import header_lines, run_function
+from transpiler.emit.exact.emitter import header_text, run_function
 from transpiler.emit.exact.layout import LINE_WIDTH
 from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.fixes import checked_fixes
@@ -28,7 +28,6 @@ from transpiler.emit.literals import string_literal
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
 from transpiler.emit.subset import check_subset, parse_script
-from transpiler.inert import comment_lines as inert_lines
 
 HELPERS_INTRO = """\
 # ---------------------------------------------------------------------------
@@ -80,10 +79,7 @@ def _emit(
     tree = parse_script(own_code)
     check_subset(tree, frozenset(library.definitions))
     used = _names_used(tree, library)
-    header = "".join(
-        line.strip() + "\n" if line.strip() == "#" else line.rstrip() + "\n"
-        for line in comment_lines_text(header_lines(tool, state, source))
-    )
+    header = header_text(tool, state, source)
     loads = bool(used) and not inline_helpers
     code = header + "\n" + (LOAD_INTRO + load_statement(sorted(used)) + "\n" if loads else "")
     code += own_code + "\n"
@@ -106,11 +102,6 @@ def load_statement(names: Sequence[str]) -> str:
     if len(line) <= LINE_WIDTH + 1:
         return line
     return "load(\n" + "".join(f"    {argument},\n" for argument in arguments) + ")\n"
-
-
-def comment_lines_text(lines: list[str]) -> list[str]:
-    """Header lines as ``#`` comments (each made inert)."""
-    return [f"# {line}" if line else "#" for text in lines for line in inert_lines(text)]
 
 
 def _names_used(tree: ast.Module, library: Library) -> set[str]:

@@ -11,14 +11,15 @@ said so. A construct with no plain form raises :class:`NotReadable`.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.declaration import TITLE as DECLARATION_TITLE
 from transpiler.deviations import CLASSES, STEP_TIMEOUT_CLASS
+from transpiler.emit.header import header_comment
 from transpiler.emit.limits import EmitterLimit, check_template
+from transpiler.emit.readable.helpers import helpers
 from transpiler.emit.readable.state import State
 from transpiler.emit.readable.templates import NotReadable
 from transpiler.emit.readable.workflow import run_function
@@ -27,20 +28,6 @@ from transpiler.emit.timeouts import WITHIN_TIMEOUTS, timeouts_text
 from transpiler.gotemplate import TemplateSyntaxError, parse
 from transpiler.inert import comment_text
 from transpiler.plan.dataflow import template_sites
-
-HELPERS = {
-    "call_or": '''def call_or(tool, arguments, default):
-    """Calls a tool; a failed call gives `default` instead."""
-    result = try_call_tool(tool, arguments)
-    return result.output if result.ok else default
-''',
-    "iteration": '''def iteration(index, item, result):
-    """One forEach iteration as vMCP records it."""
-    if result.ok:
-        return {"index": index, "item": item, "status": "completed", "output": result.output}
-    return {"index": index, "item": item, "status": "failed", "output": None, "error": result.error}
-''',
-}
 
 __all__ = ["NotReadable", "emit_readable"]
 
@@ -67,9 +54,9 @@ def emit_readable(
     for deviation in sorted(state.declared):
         summary = dropped if deviation == STEP_TIMEOUT_CLASS else None
         state.notes.append(Note("deviation", deviation, summary or CLASSES[deviation].summary))
-    helpers = [HELPERS[h] for h in sorted(state.helpers)]
-    header = "".join(f"# {line}".rstrip() + "\n" for line in _header(tool, source, state))
-    script = header + "\n" + run + "".join("\n\n" + helper for helper in helpers)
+    helper_sources = [helpers()[h] for h in sorted(state.helpers)]
+    header = _header(tool, source, state)
+    script = header + "\n" + run + "".join("\n\n" + helper for helper in helper_sources)
     offset = header.count("\n") + 1
     by_id = {step.id: step for step in tool.steps}
     source_map = tuple(
@@ -128,21 +115,20 @@ def _summary(description: str) -> str:
     return first if len(first) <= MAX_SUMMARY_CHARS else first[:MAX_SUMMARY_CHARS] + "..."
 
 
-def _header(tool: CompositeToolConfig, source: str, state: State) -> list[str]:
-    lines = [comment_text(f"{tool.name}: {_summary(tool.description)}".rstrip(": "))]
-    lines += ["", comment_text(f"Migrated from the vMCP composite tool at {source}.")]
+#: The width the header's bullets wrap at (after their ``# ``).
+HEADER_WIDTH = 96
+
+
+def _header(tool: CompositeToolConfig, source: str, state: State) -> str:
+    intro = [
+        comment_text(f"{tool.name}: {_summary(tool.description)}".rstrip(": ")),
+        "",
+        comment_text(f"Migrated from the vMCP composite tool at {source}."),
+    ]
+    deviations = [comment_text(f"{n.name}: {n.text}") for n in state.notes if n.kind == "deviation"]
+    findings = [comment_text(n.text) for n in state.notes if n.kind == "finding"]
     sections = (
-        ("deviation", DECLARATION_TITLE),
-        ("finding", "vMCP behaviour it keeps on purpose (see the findings of `check`):"),
+        (DECLARATION_TITLE, deviations),
+        ("vMCP behaviour it keeps on purpose (see the findings of `check`):", findings),
     )
-    for kind, title in sections:
-        notes = [n for n in state.notes if n.kind == kind]
-        if not notes:
-            continue
-        lines += ["", title]
-        for note in notes:
-            text = f"{note.name}: {note.text}" if kind == "deviation" else note.text
-            lines += textwrap.wrap(
-                comment_text(text), width=96, initial_indent="  - ", subsequent_indent="    "
-            )
-    return lines
+    return header_comment(intro, sections, HEADER_WIDTH)

@@ -16,7 +16,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from transpiler.config.model import OutputConfig, OutputProperty
-from transpiler.emit.readable.code import ATOM, Expr, Raw, call, dict_of, literal, wrap
+from transpiler.emit.ir import (
+    Attribute,
+    Cond,
+    Expr,
+    Paren,
+    Precedence,
+    Str,
+    call,
+    dict_of,
+    json_literal,
+    precedence,
+)
 from transpiler.emit.readable.state import State
 from transpiler.emit.readable.templates import NotReadable
 from transpiler.emit.readable.values import MISSING, Kind, Val, go_text, plain
@@ -65,7 +76,7 @@ def _property(state: State, definition: OutputProperty) -> Expr:
     value = compiler.value(definition.value)
     has_default = _has_default(definition.default)
     if value.constant:
-        return literal(plain(_constant(definition, value.const, has_default)))
+        return json_literal(plain(_constant(definition, value.const, has_default)))
     if value.kind is not _EXPECTED.get(kind):
         state.declare("output-rendering")
     if kind in ("object", "array"):
@@ -74,10 +85,13 @@ def _property(state: State, definition: OutputProperty) -> Expr:
         elif value.kind in (Kind.STR, Kind.ANY):
             value = Val(call("json.decode", value.code()), Kind.ANY)
     if kind == "string" and value.kind is Kind.BOOL:
-        return Raw(f'"true" if {wrap(value.code(), ATOM)} else "false"')
+        test = value.code()
+        if precedence(test) < Precedence.ATOM:
+            test = Paren(test)
+        return Cond(Str("true"), test, Str("false"))
     if has_default and value.base is not None and value.key is not None:
-        fallback = literal(plain(_default(definition.default, kind)))
-        return call(f"{wrap(value.base.code(), ATOM)}.get", literal(value.key), fallback)
+        fallback = json_literal(plain(_default(definition.default, kind)))
+        return call(Attribute(value.base.code(), "get"), Str(value.key), fallback)
     return value.code()
 
 

@@ -12,14 +12,16 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
+from transpiler.emit.ir import Expr, Index, Name, Statement, Str, assign, call, flat, json_literal
 from transpiler.emit.naming import Namer
-from transpiler.emit.readable.code import Block, Expr, Raw, call, flat, literal, name, string
+from transpiler.emit.readable.helpers import helpers
 from transpiler.emit.readable.templates import NotReadable, TemplateCompiler
 from transpiler.emit.readable.values import MISSING, Kind, Val, constant, plain, runtime
 from transpiler.emit.report import Note
@@ -70,7 +72,7 @@ class Param:
     @property
     def expr(self) -> Expr:
         """What a template's read of the parameter becomes."""
-        return self.read if self.local is None else name(self.local)
+        return self.read if self.local is None else Name(self.local)
 
 
 class State:
@@ -84,7 +86,7 @@ class State:
     ) -> None:
         self.tool = tool
         self.tool_schemas = tool_schemas
-        self.namer = Namer(frozenset({"call_or", "iteration"}))
+        self.namer = Namer(frozenset(helpers()))
         self.declared: set[str] = set()
         self.notes: list[Note] = []
         self.helpers: set[str] = set()
@@ -97,7 +99,7 @@ class State:
         self.named: dict[str, Expr] = {}
         self.decode_once = decode_once
         self.decodes: Counter[str] = Counter()
-        self.binding: Block | None = None
+        self.binding: list[Statement] | None = None
 
     # --- the template compiler's environment ---------------------------------
 
@@ -122,23 +124,33 @@ class State:
 
         A text decoded at several sites (``decode_once``, counted by a first writing) is
         decoded into a variable at its first site that is a statement of ``run`` itself
-        (``binding``, at the top level of a single step or of the result): nothing runs
-        between that statement and the site, so it fails where the site would, and every
-        later site sees the variable.
+        (``binding``, at the top level of a single step or of the result, and not inside
+        one of its :meth:`nested` bodies): nothing runs between that statement and the
+        site, so it fails where the site would, and every later site sees the variable.
         """
         code = flat(text)
         self.decodes[code] += 1
         key = f"\x00decoded:{code}"
         if key in self.named:
             return self.named[key]
-        block = self.binding
-        if code not in self.decode_once or block is None or block.depth != RUN_BODY_DEPTH:
+        body = self.binding
+        if code not in self.decode_once or body is None:
             return None
         base = _LEADING_NAME.match(code)
         local = self.variable(key, f"{base.group() if base else 'text'}_data")
-        block.statement(f"{local} = ", call("json.decode", text))
-        self.named[key] = name(local)
+        body.append(assign(local, call("json.decode", text)))
+        self.named[key] = Name(local)
         return self.named[key]
+
+    @contextmanager
+    def nested(self) -> Iterator[list[Statement]]:
+        """The statements of a body inside the current one (an ``if``'s, a loop's), which
+        decode in place: a variable bound there would not be seen after it."""
+        saved, self.binding = self.binding, None
+        try:
+            yield []
+        finally:
+            self.binding = saved
 
     def declare(self, *classes: str) -> None:
         """Deviation classes the script may show."""
@@ -188,14 +200,14 @@ class State:
                 if isinstance(items, dict)
                 else Kind.ANY
             )
-            key = string(param_name)
+            key = Str(param_name)
             may_be_missing = False
             if param_name in required_names:
-                read: Expr = Raw(f"params[{key.text}]")
+                read: Expr = Index(Name("params"), key)
             elif "default" in spec:
-                read = call("params.get", key, literal(plain(spec["default"])))
+                read = call("params.get", key, json_literal(plain(spec["default"])))
             elif kind is Kind.STR:
-                read = call("params.get", key, string(""))
+                read = call("params.get", key, Str(""))
                 may_be_missing = True
             else:
                 read = call("params.get", key)
@@ -211,7 +223,7 @@ class State:
         param = self.params.get(param_name)
         if param is None:
             self.declare("missing-value")
-            return runtime(call("params.get", string(param_name)))
+            return runtime(call("params.get", Str(param_name)))
         if param.may_be_missing:
             self.declare("missing-value")
         return runtime(param.expr, param.kind, item_kind=param.item_kind)
@@ -295,8 +307,6 @@ def _whole(what: str) -> Val:
     raise NotReadable(f"a template reads the whole .{what}")
 
 
-#: The indentation depth of the statements of ``def run(params):``.
-RUN_BODY_DEPTH = 1
 _LEADING_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 
 

@@ -17,23 +17,35 @@ from collections.abc import Callable
 from typing import Any
 
 from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
-from transpiler.emit.limits import MAX_DEPTH, TooDeep, too_deep
-from transpiler.emit.readable.code import (
-    TERNARY,
-    Block,
+from transpiler.emit.ir import (
+    Attribute,
+    Binary,
+    Comment,
     Comprehension,
+    Cond,
     Dict,
     Expr,
+    ExprStmt,
+    For,
+    ForClause,
+    If,
+    IfClause,
+    Index,
     Lambda,
     List,
-    Raw,
+    Literal,
+    Name,
+    Parameter,
+    Statement,
+    Str,
+    Unbroken,
+    assign,
     call,
     dict_of,
     flat,
-    literal,
-    name,
-    string,
+    json_literal,
 )
+from transpiler.emit.limits import MAX_DEPTH, TooDeep, too_deep
 from transpiler.emit.readable.state import State, StepView, map_key
 from transpiler.emit.readable.templates import NotReadable
 from transpiler.emit.readable.values import (
@@ -60,7 +72,8 @@ MIN_SHARED_MAP = 40  # shorter argument maps read better written out at each cal
 ELICITATION_FIELDS = frozenset({"action", "content", "skipped"})
 FOR_EACH_FIELDS = frozenset({"iterations", "count", "completed", "failed"})
 
-Finish = Callable[[Block, dict[str, StepView]], None]
+Body = list[Statement]
+Finish = Callable[[Body, dict[str, StepView]], None]
 
 
 # --- arguments ---------------------------------------------------------------
@@ -89,7 +102,7 @@ def _argument_map(state: State, step: WorkflowStepConfig, schema: Any) -> Expr:
         raise TooDeep(f"step {step.id} ({where.file}:{where.line}): {error}") from None
 
 
-def hoist_shared(state: State, step: WorkflowStepConfig, block: Block, values: bool = True) -> None:
+def hoist_shared(state: State, step: WorkflowStepConfig, body: Body, values: bool = True) -> None:
     """Name what several steps send (the same argument map, or with ``values`` the same
     template), computed once before its first use.
 
@@ -103,8 +116,8 @@ def hoist_shared(state: State, step: WorkflowStepConfig, block: Block, values: b
         worth = len(flat(_argument_map(state, step, None))) > MIN_SHARED_MAP
         if worth and key in state.shared and key not in state.named:
             local = state.variable(key, "arguments")
-            block.statement(f"{local} = ", arguments(state, step))
-            state.named[key] = name(local)
+            body.append(assign(local, arguments(state, step)))
+            state.named[key] = Name(local)
             return
     if not values:
         return
@@ -119,8 +132,8 @@ def hoist_shared(state: State, step: WorkflowStepConfig, block: Block, values: b
         if "(" not in code and code.count("[") < 2:
             continue
         local = state.variable(f"\x00shared:{template}", str(key))
-        block.statement(f"{local} = ", text.code())
-        state.named[template] = name(local)
+        body.append(assign(local, text.code()))
+        state.named[template] = Name(local)
 
 
 def _value(state: State, value: Any, schema: Any, depth: int) -> Expr:
@@ -136,14 +149,14 @@ def _value(state: State, value: Any, schema: Any, depth: int) -> Expr:
         properties = properties if isinstance(properties, dict) else {}
         return Dict(
             tuple(
-                (string(str(k)), _value(state, v, properties.get(k), depth + 1))
+                (Str(str(k)), _value(state, v, properties.get(k), depth + 1))
                 for k, v in value.items()
             )
         )
     if isinstance(value, list):
         items = schema.get("items") if kind == "array" else None
         return List(tuple(_value(state, v, items, depth + 1) for v in value))
-    return literal(plain(value))
+    return json_literal(plain(value))
 
 
 def _string_argument(state: State, template: str, kind: Any) -> Expr:
@@ -151,7 +164,7 @@ def _string_argument(state: State, template: str, kind: Any) -> Expr:
     if kind in ("integer", "number", "boolean"):
         value = compiler.value(template)
         if value.constant:
-            return literal(plain(_coerced(go_text(value.const), kind)))
+            return json_literal(plain(_coerced(go_text(value.const), kind)))
         if value.kind is not Kind.STR:
             state.declare("argument-coercion")
             if value.encodes is not None:
@@ -159,7 +172,7 @@ def _string_argument(state: State, template: str, kind: Any) -> Expr:
             return value.code()
         state.declare("argument-coercion")
     text = compiler.text(template)
-    return text.code() if not text.constant else literal(text.const)
+    return text.code() if not text.constant else json_literal(text.const)
 
 
 def _coerced(text: str, kind: str) -> Any:
@@ -189,16 +202,16 @@ def retry_policy(step: WorkflowStepConfig) -> tuple[int, str] | None:
 def call_expression(state: State, step: WorkflowStepConfig, args: Expr) -> Expr:
     """``call_tool(...)``, retried as the step says."""
     state.declare("error-text")
-    expr: Expr = call("call_tool", string(step.tool), args)
+    expr: Expr = call("call_tool", Str(step.tool), args)
     policy = retry_policy(step)
     if policy is None:
         return expr
     attempts, delay = policy
     options: dict[str, Expr] = {}
     if attempts != 3:
-        options["max_attempts"] = literal(attempts)
+        options["max_attempts"] = Literal(attempts)
     if delay != "1s":
-        options["delay"] = string(delay)
+        options["delay"] = Str(delay)
     return call("retry", Lambda((), expr), **options)
 
 
@@ -209,7 +222,7 @@ def defaults(step: WorkflowStepConfig) -> Val:
 
 def defaults_expr(step: WorkflowStepConfig) -> Expr:
     """The defaults as a literal (``None`` when the step has none)."""
-    return literal(plain(step.default_results))
+    return json_literal(plain(step.default_results))
 
 
 # --- tool steps --------------------------------------------------------------
@@ -220,10 +233,10 @@ def tool_step(state: State, step: WorkflowStepConfig, target: str | None) -> tup
     args = arguments(state, step)
     if step.continues_on_error:
         state.helpers.add("call_or")
-        expr: Expr = call("call_or", string(step.tool), args, defaults_expr(step))
+        expr: Expr = call("call_or", Str(step.tool), args, defaults_expr(step))
     else:
         expr = call_expression(state, step, args)
-    output = runtime(name(target), Kind.MAP) if target else constant(MISSING)
+    output = runtime(Name(target), Kind.MAP) if target else constant(MISSING)
     return expr, StepView("tool", output)
 
 
@@ -233,51 +246,45 @@ def tool_step(state: State, step: WorkflowStepConfig, target: str | None) -> tup
 def guarded(
     state: State,
     step: WorkflowStepConfig,
-    block: Block,
+    body: Body,
     target: str | None,
-    body: Callable[[Block], StepView],
+    run: Callable[[Body], StepView],
 ) -> StepView:
-    """Run ``body`` under the step's condition; a skipped step holds its defaults."""
+    """The step's code (``run``) under its condition; a skipped step holds its defaults."""
     if not step.condition:
-        return body(block)
+        return run(body)
     test = state.compiler().condition(step.condition)
     if test.constant:
         if test.const is True:
-            return body(block)
+            return run(body)
         if test.const is False:
-            block.comment(f"vMCP always skips step {step.id}: its condition is false.")
+            body.append(Comment(f"vMCP always skips step {step.id}: its condition is false."))
             state.note("finding", "condition-text", f"step {step.id} is always skipped")
-            return _skipped_view(step, block, target)
-        return _condition_fails(state, step, block, target)
-    opened(block, "if ", test.code())
-    view = body(block)
-    block.depth -= 1
+            return _skipped_view(step, body, target)
+        return _condition_fails(state, step, body, target)
+    with state.nested() as inner:
+        view = run(inner)
+    otherwise = (assign(target, defaults_expr(step)),) if target is not None else ()
+    body.append(If(test.code(), tuple(inner), otherwise))
     view.fields, view.known_fields = {}, None
-    if target is not None:
-        block.add("else:")
-        block.depth += 1
-        block.statement(f"{target} = ", defaults_expr(step))
-        block.depth -= 1
-    view.output = runtime(name(target), Kind.MAP) if target is not None else constant(MISSING)
+    view.output = runtime(Name(target), Kind.MAP) if target is not None else constant(MISSING)
     view.status = status_under(test.code(), view.status)
     return view
 
 
-def opened(block: Block, head: str, test: Expr) -> None:
-    """``head test:`` and one level deeper."""
-    block.statement(head, test)
-    block.lines[-1] += ":"
-    block.depth += 1
-
-
-def _skipped_view(step: WorkflowStepConfig, block: Block, target: str | None) -> StepView:
+def _skipped_view(step: WorkflowStepConfig, body: Body, target: str | None) -> StepView:
     if target is not None:
-        block.statement(f"{target} = ", defaults_expr(step))
+        body.append(assign(target, defaults_expr(step)))
     return StepView("tool", defaults(step), status=constant("skipped"))
 
 
+def fail(message: Expr) -> Statement:
+    """``fail(message)`` (on one line, however long)."""
+    return ExprStmt(Unbroken(call("fail", message)))
+
+
 def _condition_fails(
-    state: State, step: WorkflowStepConfig, block: Block, target: str | None
+    state: State, step: WorkflowStepConfig, body: Body, target: str | None
 ) -> StepView:
     """A condition that never renders true or false: vMCP fails the step every time."""
     state.note(
@@ -287,16 +294,16 @@ def _condition_fails(
     )
     if not step.continues_on_error:
         state.declare("error-text")
-        block.statement(
-            "fail(", Raw(flat(string(f"the condition of step {step.id} never evaluates")) + ")")
-        )
+        body.append(fail(Str(f"the condition of step {step.id} never evaluates")))
         return StepView("tool", constant(MISSING), status=constant("failed"))
-    block.comment(
-        f"vMCP never runs step {step.id}: its condition never renders true or false, and\n"
-        "onError: continue hides the failure."
+    body.append(
+        Comment(
+            f"vMCP never runs step {step.id}: its condition never renders true or false, and\n"
+            "onError: continue hides the failure."
+        )
     )
     if target is not None:
-        block.add(f"{target} = None")
+        body.append(assign(target, Literal(None)))
     return StepView("tool", constant(MISSING), status=constant("failed"))
 
 
@@ -304,7 +311,7 @@ def _condition_fails(
 
 
 def elicitation_step(
-    state: State, step: WorkflowStepConfig, block: Block, target: str, skip: Finish
+    state: State, step: WorkflowStepConfig, body: Body, target: str, skip: Finish
 ) -> StepView:
     """``elicit``, then the decline and cancel handlers.
 
@@ -312,24 +319,28 @@ def elicitation_step(
     answer is kept apart and the output is the dict vMCP records.
     """
     message = state.compiler().text(step.message)
-    schema = literal(plain(step.schema or {}))
+    schema = json_literal(plain(step.schema or {}))
     answer = (
         state.variable(f"\x00answer:{step.id}", f"{step.id}_answer") if step.condition else target
     )
-    block.statement(f"{answer} = ", call("elicit", message.code(), schema))
-    view = _handled(state, step, block, answer, skip)
+    body.append(assign(answer, call("elicit", message.code(), schema)))
+    view = _handled(state, step, body, answer, skip)
     if not step.condition:
         return view
-    recorded = (
-        f'{{"action": {answer}.action, "content": {answer}.content}} '
-        f'if {answer}.action == "accept" else {{"action": {answer}.action}}'
-    )
-    block.statement(f"{target} = ", Raw(recorded, TERNARY))
-    return StepView("elicitation", runtime(name(target), Kind.MAP), status=view.status)
+    body.append(assign(target, recorded_answer(Name(answer))))
+    return StepView("elicitation", runtime(Name(target), Kind.MAP), status=view.status)
+
+
+def recorded_answer(answer: Expr) -> Expr:
+    """The output vMCP records for an elicitation ``answer``: its action, and its content
+    when accepted."""
+    action = Attribute(answer, "action")
+    accepted = dict_of([("action", action), ("content", Attribute(answer, "content"))])
+    return Cond(accepted, Binary(action, "==", Str("accept")), dict_of([("action", action)]))
 
 
 def _handled(
-    state: State, step: WorkflowStepConfig, block: Block, target: str, skip: Finish
+    state: State, step: WorkflowStepConfig, body: Body, target: str, skip: Finish
 ) -> StepView:
     """The decline and cancel handlers of an answer held in ``target``."""
     handlers = {"decline": _action(step.on_decline), "cancel": _action(step.on_cancel)}
@@ -342,41 +353,36 @@ def _handled(
         state.declare("missing-value")
         possible |= set(failing)
         swallowed, failing = failing, []
+    answer = Name(target)
+    answered = Attribute(answer, "action")
     skipping = [a for a, h in handlers.items() if h == "skip_remaining"]
     if skipping:
         state.declare("skip-remaining")
-        opened(block, "if ", _action_test(target, skipping))
-        action = constant(skipping[0]) if len(skipping) == 1 else runtime(name(f"{target}.action"))
+        action = constant(skipping[0]) if len(skipping) == 1 else runtime(answered)
         skipped_view = StepView(
             "elicitation",
-            runtime(name(target), Kind.ANY),
+            runtime(answer, Kind.ANY),
             fields={"action": action, "skipped": constant(True)},
             known_fields=ELICITATION_FIELDS,
         )
-        skip(block, {step.id: skipped_view})
-        block.depth -= 1
+        with state.nested() as inner:
+            skip(inner, {step.id: skipped_view})
+        body.append(If(_action_test(answered, skipping), tuple(inner)))
     if failing:
         state.declare("error-text")
-        opened(block, "if ", _action_test(target, failing))
-        block.statement(
-            "fail(",
-            Raw(flat(string(f"{step.id}: the user answered ")) + f" + {target}.action)"),
-        )
-        block.depth -= 1
-    action = (
-        constant("accept")
-        if possible == {"accept"}
-        else runtime(name(f"{target}.action"), Kind.STR)
-    )
+        message = Binary(Str(f"{step.id}: the user answered "), "+", answered)
+        body.append(If(_action_test(answered, failing), (fail(message),)))
+    action = constant("accept") if possible == {"accept"} else runtime(answered, Kind.STR)
+    content = Attribute(answer, "content")
     return StepView(
         "elicitation",
-        runtime(Raw(f'{{"action": {target}.action, "content": {target}.content}}'), Kind.MAP),
-        status=status(_not_action_test(target, swallowed), "failed")
+        runtime(Unbroken(dict_of([("action", answered), ("content", content)])), Kind.MAP),
+        status=status(_action_test(answered, swallowed, negated=True), "failed")
         if swallowed
         else constant("completed"),
         fields={
             "action": action,
-            "content": runtime(name(f"{target}.content"), Kind.MAP),
+            "content": runtime(content, Kind.MAP),
             "skipped": constant(MISSING),
         },
         known_fields=ELICITATION_FIELDS,
@@ -387,24 +393,18 @@ def _action(handler: Any) -> str:
     return handler.action if handler is not None and handler.action else "abort"
 
 
-def _action_test(target: str, actions: list[str]) -> Expr:
+def _action_test(action: Expr, actions: list[str], negated: bool = False) -> Expr:
+    """The answer's ``action`` is one of ``actions`` (``negated``: none of them)."""
     if len(actions) == 2:
-        return Raw(f'{target}.action != "accept"')
-    return Raw(f"{target}.action == {string(actions[0]).text}")
-
-
-def _not_action_test(target: str, actions: list[str]) -> Expr:
-    """The answer is none of ``actions`` (the negation of :func:`_action_test`)."""
-    if len(actions) == 2:
-        return Raw(f'{target}.action == "accept"')
-    return Raw(f"{target}.action != {string(actions[0]).text}")
+        return Binary(action, "==" if negated else "!=", Str("accept"))
+    return Binary(action, "!=" if negated else "==", Str(actions[0]))
 
 
 # --- forEach -----------------------------------------------------------------
 
 
 def for_each_step(
-    state: State, step: WorkflowStepConfig, block: Block, target: str, reads: frozenset[str]
+    state: State, step: WorkflowStepConfig, body: Body, target: str, reads: frozenset[str]
 ) -> StepView:
     """The collection, the size check, the calls; the parts of the output later steps read."""
     inner = step.inner_step
@@ -416,21 +416,17 @@ def for_each_step(
             f"forEach step {step.id} continues after failures but retries each item: retry() "
             "halts the script when the attempts run out"
         )
-    items, item_kind = _collection(state, step, block)
+    items, item_kind = _collection(state, step, body)
     limit = step.max_iterations if step.max_iterations > 0 else DEFAULT_MAX_ITERATIONS
     limit = min(limit, MAX_ITERATIONS)
-    block.add(f"if len({items}) > {limit}:")
-    block.depth += 1
     state.declare("error-text")
-    block.add(
-        f'fail("{_inert_id(step.id)}: %d items, more than the {limit} it may iterate" % '
-        f"len({items}))"
-    )
-    block.depth -= 1
+    size = call("len", Name(items))
+    too_many = Str(f"{step.id.replace('%', '%%')}: %d items, more than the {limit} it may iterate")
+    body.append(If(Binary(size, ">", Literal(limit)), (fail(Binary(too_many, "%", size)),)))
     item_var = step.item_var or "item"
     item = state.variable(f"\x00item:{step.id}", item_var)
     index = state.variable(f"\x00index:{step.id}", "index")
-    state.for_each = (item_var, runtime(name(item), item_kind), runtime(name(index), Kind.NUM))
+    state.for_each = (item_var, runtime(Name(item), item_kind), runtime(Name(index), Kind.NUM))
     args = arguments(state, inner)
     uses_index = index in flat(args)
     state.for_each = None
@@ -438,43 +434,29 @@ def for_each_step(
     results = state.variable(f"\x00results:{step.id}", f"{target}_results")
     collect = bool(reads & {"iterations", "completed", "failed", "*"})
     if keep_going:
-        call_one: Expr = call("try_call_tool", string(inner.tool), args)
+        call_one: Expr = call("try_call_tool", Str(inner.tool), args)
     else:
         call_one = call_expression(state, inner, args)
+    loop = (
+        ForClause((index, item), call("enumerate", Name(items)))
+        if uses_index
+        else ForClause((item,), Name(items))
+    )
     if parallel == 1 and not keep_going:
-        _sequential(block, items, item, index, uses_index, call_one, results if collect else None)
+        each = call_one if not collect else call(Attribute(Name(results), "append"), call_one)
+        if collect:
+            body.append(assign(results, List(())))
+        body.append(For(loop.targets, loop.iterable, (ExprStmt(each),)))
     else:
         if not keep_going and parallel != SCRIPT_PARALLEL_CAP:
             state.declare("parallel-cap")
-        params = (f"{index}={index}", f"{item}={item}") if uses_index else (f"{item}={item}",)
-        source = f"enumerate({items})" if uses_index else items
-        clause = f"for {index}, {item} in {source}" if uses_index else f"for {item} in {source}"
-        calls = call("parallel", Comprehension(Lambda(params, call_one), clause))
-        block.statement(f"{results} = " if collect else "", calls)
-    return _for_each_view(state, block, target, items, results, keep_going, reads)
+        bound = tuple(Parameter(n, Name(n)) for n in loop.targets)
+        calls = call("parallel", Comprehension(Lambda(bound, call_one), (loop,)))
+        body.append(assign(results, calls) if collect else ExprStmt(calls))
+    return _for_each_view(state, body, target, items, results, keep_going, reads)
 
 
-def _sequential(
-    block: Block,
-    items: str,
-    item: str,
-    index: str,
-    uses_index: bool,
-    call_one: Expr,
-    results: str | None,
-) -> None:
-    if results is not None:
-        block.add(f"{results} = []")
-    head = (
-        f"for {index}, {item} in enumerate({items}):" if uses_index else f"for {item} in {items}:"
-    )
-    block.add(head)
-    block.depth += 1
-    block.statement("", call_one if results is None else call(f"{results}.append", call_one))
-    block.depth -= 1
-
-
-def _collection(state: State, step: WorkflowStepConfig, block: Block) -> tuple[str, Kind]:
+def _collection(state: State, step: WorkflowStepConfig, body: Body) -> tuple[str, Kind]:
     """A variable holding the items (named after the field they come from), and their kind."""
     value = state.compiler().value(step.collection)
     source = value.encodes if value.encodes is not None else None
@@ -485,74 +467,76 @@ def _collection(state: State, step: WorkflowStepConfig, block: Block) -> tuple[s
         source = runtime(call("json.decode", value.code()), Kind.LIST)
     else:
         state.declare("missing-value")
-    code = flat(source.code())
-    if code.isidentifier():
-        return code, source.item_kind
+    code = source.code()
+    if isinstance(code, Name):
+        return code.id, source.item_kind
     hint = source.key if source.key is not None else f"{step.id}_items"
     items = state.variable(f"\x00items:{step.id}", hint)
-    block.statement(f"{items} = ", source.code())
+    body.append(assign(items, code))
     return items, source.item_kind
 
 
 def _for_each_view(
     state: State,
-    block: Block,
+    body: Body,
     target: str,
     items: str,
     results: str,
     keep_going: bool,
     reads: frozenset[str],
 ) -> StepView:
-    count = runtime(Raw(f"len({items})"), Kind.NUM)
+    size = call("len", Name(items))
+    count = runtime(Unbroken(size), Kind.NUM)
     fields: dict[str, Val] = {"count": count}
-    each = f"for i, r in enumerate({results})"
+    each = ForClause(("i", "r"), call("enumerate", Name(results)))
+    item = Index(Name(items), Name("i"))
     if keep_going:
         state.helpers.add("iteration")
-        iterations: Expr = Comprehension(Raw(f"iteration(i, {items}[i], r)"), each)
-        completed = runtime(Raw(f"len([r for r in {results} if r.ok])"), Kind.NUM)
+        record: Expr = Unbroken(call("iteration", Name("i"), item, Name("r")))
+        oks = Comprehension(
+            Name("r"), (ForClause(("r",), Name(results)), IfClause(Attribute(Name("r"), "ok")))
+        )
+        completed = runtime(Unbroken(call("len", oks)), Kind.NUM)
     else:
         record = dict_of(
             [
-                ("index", name("i")),
-                ("item", Raw(f"{items}[i]")),
-                ("status", string("completed")),
-                ("output", name("r")),
+                ("index", Name("i")),
+                ("item", item),
+                ("status", Str("completed")),
+                ("output", Name("r")),
             ]
         )
-        iterations = Comprehension(record, each)
         completed = count
+    iterations = Comprehension(record, (each,))
     if "*" in reads:
-        failed = Raw(f"len({items}) - {target}_completed") if keep_going else Raw("0")
+        failed: Expr = Literal(0)
         if keep_going:
-            block.statement(f"{target}_completed = ", completed.code())
-            completed = runtime(name(f"{target}_completed"), Kind.NUM)
-        block.statement(
-            f"{target} = ",
-            dict_of(
-                [
-                    ("iterations", iterations),
-                    ("count", count.code()),
-                    ("completed", completed.code()),
-                    ("failed", failed),
-                ]
-            ),
+            counted = f"{target}_completed"
+            body.append(assign(counted, completed.code()))
+            completed = runtime(Name(counted), Kind.NUM)
+            failed = Binary(size, "-", Name(counted))
+        body.append(
+            assign(
+                target,
+                dict_of(
+                    [
+                        ("iterations", iterations),
+                        ("count", count.code()),
+                        ("completed", completed.code()),
+                        ("failed", failed),
+                    ]
+                ),
+            )
         )
-        return StepView("forEach", runtime(name(target), Kind.MAP))
+        return StepView("forEach", runtime(Name(target), Kind.MAP))
     fields["completed"] = completed
     fields["failed"] = (
-        runtime(Raw(f"len({items}) - {flat(completed.code())}"), Kind.NUM)
-        if keep_going
-        else constant(0)
+        runtime(Binary(size, "-", completed.code()), Kind.NUM) if keep_going else constant(0)
     )
     fields["iterations"] = runtime(iterations, Kind.LIST)
     return StepView(
-        "forEach", runtime(name(target), Kind.MAP), fields=fields, known_fields=FOR_EACH_FIELDS
+        "forEach", runtime(Name(target), Kind.MAP), fields=fields, known_fields=FOR_EACH_FIELDS
     )
-
-
-def _inert_id(step_id: str) -> str:
-    """A step id inside a string literal's text (quotes and escapes made plain)."""
-    return string(step_id).text[1:-1].replace("%", "%%")
 
 
 def is_special(step: WorkflowStepConfig) -> bool:

@@ -21,23 +21,22 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from transpiler.diagnostics import TranspilerError
-from transpiler.emit.readable.code import (
-    AND,
-    ATOM,
-    COMPARE,
-    NOT,
-    OR,
-    PRODUCT,
-    TERNARY,
+from transpiler.emit.ir import (
+    Attribute,
     Binary,
     Comprehension,
+    Cond,
     Expr,
-    Raw,
+    ForClause,
+    Index,
+    Name,
+    Precedence,
+    Str,
     Tuple,
+    Unary,
+    Unbroken,
     call,
-    flat,
-    string,
-    wrap,
+    precedence,
 )
 from transpiler.emit.readable.values import (
     MISSING,
@@ -133,9 +132,8 @@ class TemplateCompiler:
         if text.constant:
             return _condition_constant(text.const)
         self.env.declare("condition-text")
-        return runtime(
-            Binary(text.code(), "in", Raw('("true", "True", "TRUE")'), COMPARE), Kind.BOOL
-        )
+        truths = Unbroken(Tuple(tuple(Str(t) for t in _TRUE)))
+        return runtime(Binary(text.code(), "in", truths), Kind.BOOL)
 
     # --- text ------------------------------------------------------------------
 
@@ -165,8 +163,7 @@ class TemplateCompiler:
         if value.kind is Kind.STR:
             return value
         if value.kind is Kind.BOOL:
-            ternary = Raw(f'"true" if {wrap(value.code(), OR)} else "false"', TERNARY)
-            return runtime(ternary, Kind.STR)
+            return runtime(Cond(Str("true"), value.code(), Str("false")), Kind.STR)
         if value.kind in (Kind.MAP, Kind.LIST):
             self.env.declare("value-text", "json-text", "rust-engine")
             return runtime(call("json.encode", value.code()), Kind.STR, encodes=value)
@@ -189,9 +186,9 @@ class TemplateCompiler:
         pattern = "".join(str(p.const).replace("%", "%%") if p.constant else "%s" for p in merged)
         operands = [_format_operand(p) for p in merged if not p.constant]
         right = operands[0] if len(operands) == 1 else Tuple(tuple(operands))
-        if len(operands) == 1 and operands[0].prec() < ATOM:
+        if len(operands) == 1 and precedence(operands[0]) < Precedence.ATOM:
             right = Tuple((operands[0],))
-        return runtime(Binary(string(pattern), "%", right, PRODUCT), Kind.STR)
+        return runtime(Binary(Str(pattern), "%", right), Kind.STR)
 
     def _if(self, node: ast.IfNode, dot: _Dot) -> Val:
         test = self._pipe(node.pipe, dot)
@@ -203,12 +200,7 @@ class TemplateCompiler:
         )
         if test.constant:
             return then if _go_truth(test.const) else otherwise
-        expr = Raw(
-            f"{wrap(then.code(), OR)} if {wrap(test.code(), OR)} else "
-            f"{wrap(otherwise.code(), TERNARY)}",
-            TERNARY,
-        )
-        return runtime(expr, Kind.STR)
+        return runtime(Cond(then.code(), test.code(), otherwise.code()), Kind.STR)
 
     def _boolean_if(self, node: ast.IfNode) -> Val | None:
         """``{{if X}}true{{else}}false{{end}}`` as the truth of X."""
@@ -235,17 +227,13 @@ class TemplateCompiler:
             raise NotReadable("a range over a constant")
         self.env.declare("template-error")
         element = self.env.loop_name("item")
-        body = self._join(self._parts(node.list, _Dot(runtime(Raw(element)))))
-        clauses = f"for {element} in {wrap(items.code(), OR)}"
-        joined = call('"".join', Comprehension(body.code(), clauses))
+        body = self._join(self._parts(node.list, _Dot(runtime(Name(element)))))
+        loop = ForClause((element,), items.code())
+        joined = call(Attribute(Str(""), "join"), Comprehension(body.code(), (loop,)))
         if node.else_list is None:
             return runtime(joined, Kind.STR)
         otherwise = self._join(self._parts(node.else_list, dot))
-        expr = Raw(
-            f"{flat(joined)} if {wrap(items.code(), OR)} else {wrap(otherwise.code(), TERNARY)}",
-            TERNARY,
-        )
-        return runtime(expr, Kind.STR)
+        return runtime(Cond(joined, items.code(), otherwise.code()), Kind.STR)
 
     # --- pipelines and commands ------------------------------------------------
 
@@ -360,10 +348,10 @@ class TemplateCompiler:
             self.env.declare(*readable.classes)
         if len(rights) > 1 and op == "==":
             members = Tuple(tuple(r.code() for r in rights))
-            return runtime(Binary(left.code(), "in", members, COMPARE), Kind.BOOL)
+            return runtime(Binary(left.code(), "in", members), Kind.BOOL)
         if len(rights) > 1:
             raise NotReadable(f"{op} with more than two operands")
-        return runtime(Binary(left.code(), op, rights[0].code(), COMPARE), Kind.BOOL)
+        return runtime(Binary(left.code(), op, rights[0].code()), Kind.BOOL)
 
     def _logic(self, name: str, operands: Sequence[ast.Node], dot: _Dot, final: Val | None) -> Val:
         values = [self._operand(node, dot) for node in operands]
@@ -383,10 +371,9 @@ class TemplateCompiler:
             return values[-1]
         if len(kept) == 1:
             return kept[0]
-        level = AND if name == "and" else OR
         expr = kept[0].code()
         for value in kept[1:]:
-            expr = Binary(expr, name, value.code(), level)
+            expr = Binary(expr, name, value.code())
         kind = Kind.BOOL if all(v.kind is Kind.BOOL for v in kept) else Kind.ANY
         return runtime(expr, kind)
 
@@ -394,7 +381,7 @@ class TemplateCompiler:
         (value,) = _arity(args, 1, name)
         if value.constant:
             return constant(not _go_truth(value.const))
-        return runtime(Raw(f"not {wrap(value.code(), NOT)}", NOT), Kind.BOOL)
+        return runtime(Unary("not", value.code()), Kind.BOOL)
 
     def _len(self, name: str, args: list[Val]) -> Val:
         (value,) = _arity(args, 1, name)
@@ -418,8 +405,7 @@ class TemplateCompiler:
             if value.constant:
                 raise NotReadable(f"{name} into a constant")
             self.env.declare(*FUNCTIONS[name].readable.classes)
-            expr = Raw(f"{wrap(value.code(), ATOM)}[{_flat_of(key)}]")
-            value = runtime(expr, Kind.ANY)
+            value = runtime(Index(value.code(), key.code()), Kind.ANY)
         return value
 
     def _json(self, name: str, args: list[Val]) -> Val:
@@ -452,7 +438,7 @@ class TemplateCompiler:
         self.env.declare(*FUNCTIONS[name].readable.classes)
         starlark = _PRINTF_VERB.sub(lambda m: f"%{_plain_verb(m.group(1))}", pattern)
         right = Tuple(tuple(v.code() for v in values))
-        return runtime(Binary(string(starlark), "%", right, PRODUCT), Kind.STR)
+        return runtime(Binary(Str(starlark), "%", right), Kind.STR)
 
 
 #: How the readable emitter writes each lowering a function's row may name.
@@ -570,13 +556,9 @@ def _status_test(op: str, args: list[Val]) -> Val | None:
         return constant(op == "!=")
     positive = (other.const == "completed") == (op == "==")
     test = held.completed_if
-    return runtime(test if positive else Raw(f"not {wrap(test, NOT)}", NOT), Kind.BOOL)
+    return runtime(test if positive else Unary("not", test), Kind.BOOL)
 
 
 def _format_operand(part: Val) -> Expr:
     """The expression ``%s`` formats for a printed part (``str(x)`` formats as ``x``)."""
     return part.shows.code() if part.shows is not None else part.code()
-
-
-def _flat_of(value: Val) -> str:
-    return flat(value.code())

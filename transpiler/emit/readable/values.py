@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from transpiler.emit.readable.code import ATOM, OR, TERNARY, Expr, Raw, literal, string, wrap
+from transpiler.emit.ir import Cond, Expr, Index, Str, json_literal
 from transpiler.golang.fmt import format_value
 from transpiler.golang.values import NilList, NilMap
 from transpiler.gotemplate.functions import NO_VALUE
@@ -81,7 +81,7 @@ class Val:
             return self.expr
         if self.const is MISSING:
             raise ValueError("a missing value has no expression")
-        return literal(plain(self.const))
+        return json_literal(plain(self.const))
 
 
 def constant(value: Any) -> Val:
@@ -96,8 +96,8 @@ def runtime(expr: Expr, kind: Kind = Kind.ANY, **extra: Any) -> Val:
 
 def status(completed_if: Expr, otherwise: str) -> Val:
     """A step's status: ``completed`` when ``completed_if`` holds, else ``otherwise``."""
-    text = f'"completed" if {wrap(completed_if, OR)} else {string(otherwise).text}'
-    return Val(Raw(text, TERNARY), Kind.STR, completed_if=completed_if, otherwise=otherwise)
+    expr = Cond(Str("completed"), completed_if, Str(otherwise))
+    return Val(expr, Kind.STR, completed_if=completed_if, otherwise=otherwise)
 
 
 def status_under(test: Expr, ran: Val) -> Val:
@@ -105,8 +105,7 @@ def status_under(test: Expr, ran: Val) -> Val:
     ``skipped``; two-valued (see :func:`status`) when a run always completes."""
     if ran.constant and ran.const == "completed":
         return status(test, "skipped")
-    text = f"{wrap(ran.code(), OR)} if {wrap(test, OR)} else {string('skipped').text}"
-    return Val(Raw(text, TERNARY), Kind.STR)
+    return Val(Cond(ran.code(), test, Str("skipped")), Kind.STR)
 
 
 def kind_of(value: Any) -> Kind:
@@ -146,5 +145,4 @@ def go_text(value: Any) -> str:
 
 def index(base: Val, key: str) -> Val:
     """``base[key]`` at run time."""
-    expr = Raw(f"{wrap(base.code(), ATOM)}[{string(key).text}]")
-    return runtime(expr, Kind.ANY, base=base, key=key)
+    return runtime(Index(base.code(), Str(key)), Kind.ANY, base=base, key=key)

@@ -14,26 +14,31 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
-from transpiler.emit.readable.code import (
-    OR,
-    TERNARY,
-    Block,
-    Dict,
+from transpiler.emit.ir import (
+    Assign,
+    Attribute,
+    Blank,
+    Comment,
+    Cond,
+    Def,
     Expr,
+    ExprStmt,
     Lambda,
     List,
-    Raw,
+    Name,
+    Parameter,
+    Return,
+    Str,
+    assign,
     call,
     dict_of,
-    flat,
-    literal,
-    name,
-    string,
-    wrap,
+    json_literal,
+    print_statements,
 )
 from transpiler.emit.readable.outputs import output_dict
 from transpiler.emit.readable.state import State, StepView
 from transpiler.emit.readable.steps import (
+    Body,
     arguments,
     defaults,
     defaults_expr,
@@ -42,6 +47,7 @@ from transpiler.emit.readable.steps import (
     guarded,
     hoist_shared,
     is_special,
+    recorded_answer,
     tool_step,
 )
 from transpiler.emit.readable.templates import NotReadable
@@ -57,35 +63,33 @@ def run_function(state: State) -> tuple[str, list[tuple[str, int, int]]]:
     by_id = {step.id: step for step in tool.steps}
     reads = _reads(state)
     final = final_step(state)
-    block = Block()
-    block.add("def run(params):")
-    block.depth = 1
-    for local, read in state.param_declarations():
-        block.statement(f"{local} = ", read)
+    body: Body = [assign(local, read) for local, read in state.param_declarations()]
     returned = False
-    spans: list[tuple[str, int, int]] = []
+    ranges: list[tuple[str, range]] = []
     for position, level in enumerate(levels):
         if position or state.param_declarations():
-            block.blank()
+            body.append(Blank())
         last = position == len(levels) - 1
         remaining = [s for lvl in levels[position + 1 :] for s in lvl]
         steps = [by_id[step_id] for step_id in level]
-        start = len(block.lines)
+        start = len(body)
         if len(steps) == 1:
-            returned = _single(state, steps[0], block, reads, final if last else None, remaining)
+            returned = _single(state, steps[0], body, reads, final if last else None, remaining)
         else:
-            _parallel(state, steps, block, reads, final if last else None)
-        end = len(block.lines)
-        while end > start and block.lines[end - 1] == "":
-            end -= 1
-        if end > start:
-            spans.append((",".join(level), block.line_number(start), block.line_number(end) - 1))
+            _parallel(state, steps, body, reads, final if last else None)
+        ranges.append((",".join(level), range(start, len(body))))
     if not returned:
-        block.blank()
-        _result(state, block, final)
+        body.append(Blank())
+        _result(state, body, final)
     if tool.output is None and _final_may_not_win(tool.steps, levels, by_id[final]):
         state.declare("last-step-race")
-    return block.text(), spans
+    printed = print_statements([Def("run", (Parameter("params"),), tuple(body))])
+    spans = []
+    for steps_run, statements in ranges:
+        lines = printed.lines_of([(0, index) for index in statements])
+        if lines is not None:
+            spans.append((steps_run, *lines))
+    return printed.text, spans
 
 
 def final_step(state: State) -> str:
@@ -130,7 +134,7 @@ def _target(
 def _single(
     state: State,
     step: WorkflowStepConfig,
-    block: Block,
+    body: Body,
     reads: dict[str, set[str]],
     final: str | None,
     remaining: list[str],
@@ -145,16 +149,20 @@ def _single(
         and step.effective_type not in (STEP_ELICITATION, STEP_FOR_EACH)
     )
     if not step.condition and not is_special(step):
-        hoist_shared(state, step, block)
-    state.binding = block
+        hoist_shared(state, step, body)
+    state.binding = body
     try:
         if returns:
             expr, view = tool_step(state, step, None)
-            block.statement("return ", expr)
+            body.append(Return(expr))
             state.visible[step.id] = view
             return True
         view = guarded(
-            state, step, block, target, lambda b: _body(state, step, b, target, reads, remaining)
+            state,
+            step,
+            body,
+            target,
+            lambda b: _step_code(state, step, b, target, reads, remaining),
         )
     finally:
         state.binding = None
@@ -162,10 +170,10 @@ def _single(
     return False
 
 
-def _body(
+def _step_code(
     state: State,
     step: WorkflowStepConfig,
-    block: Block,
+    body: Body,
     target: str | None,
     reads: dict[str, set[str]],
     remaining: list[str],
@@ -176,7 +184,7 @@ def _body(
     if step.effective_type == STEP_ELICITATION:
         assert target is not None
         return elicitation_step(
-            state, step, block, target, lambda b, views: _skip(state, b, views, remaining)
+            state, step, body, target, lambda b, views: _skip(state, b, views, remaining)
         )
     if step.effective_type == STEP_FOR_EACH:
         assert target is not None
@@ -184,46 +192,45 @@ def _body(
         final = step.id == final_step(state) and state.tool.output is None
         if final or step.condition or local:
             parts.add("*")
-        return for_each_step(state, step, block, target, frozenset(parts))
+        return for_each_step(state, step, body, target, frozenset(parts))
     if "status" in reads.get(step.id, ()) and step.continues_on_error:
-        return _continued_with_status(state, step, block, target)
+        return _continued_with_status(state, step, body, target)
     expr, view = tool_step(state, step, target)
-    block.statement(f"{target} = " if target else "", expr)
+    body.append(assign(target, expr) if target else ExprStmt(expr))
     return view
 
 
-def _body_of(
+def _step_code_of(
     state: State, step: WorkflowStepConfig, target: str, reads: dict[str, set[str]]
-) -> Callable[[Block], StepView]:
-    return lambda block: _body(state, step, block, target, reads, [], local=True)
+) -> Callable[[Body], StepView]:
+    return lambda body: _step_code(state, step, body, target, reads, [], local=True)
 
 
 def _continued_with_status(
-    state: State, step: WorkflowStepConfig, block: Block, target: str | None
+    state: State, step: WorkflowStepConfig, body: Body, target: str | None
 ) -> StepView:
     """``try_call_tool`` kept in a variable, because a template reads the step's status."""
     result = state.variable(f"\x00call:{step.id}", f"{step.id}_call")
     output = target or state.variable(step.id)
-    block.statement(
-        f"{result} = ", call("try_call_tool", string(step.tool), arguments(state, step))
-    )
-    block.statement(f"{output} = ", _fallback(result, step))
-    return StepView("tool", runtime(name(output), Kind.MAP), status=_call_status(result))
+    body.append(assign(result, call("try_call_tool", Str(step.tool), arguments(state, step))))
+    body.append(assign(output, _fallback(result, step)))
+    return StepView("tool", runtime(Name(output), Kind.MAP), status=_call_status(result))
 
 
 def _fallback(result: str, step: WorkflowStepConfig) -> Expr:
     """The output of a ``continue`` step from its ``try_call_tool`` result."""
-    return Raw(f"{result}.output if {result}.ok else {flat(defaults_expr(step))}", TERNARY)
+    held = Name(result)
+    return Cond(Attribute(held, "output"), Attribute(held, "ok"), defaults_expr(step))
 
 
 def _call_status(result: str) -> Val:
-    return status(name(f"{result}.ok"), "failed")
+    return status(Attribute(Name(result), "ok"), "failed")
 
 
 def _parallel(
     state: State,
     steps: list[WorkflowStepConfig],
-    block: Block,
+    body: Body,
     reads: dict[str, set[str]],
     final: str | None,
 ) -> None:
@@ -235,7 +242,7 @@ def _parallel(
     first = True
     for step in steps:
         if not step.condition and not is_special(step):
-            hoist_shared(state, step, block, values=False)
+            hoist_shared(state, step, body, values=False)
     for step in steps:
         target = _target(state, step, reads, final)
         status_read = "status" in reads.get(step.id, ()) and step.continues_on_error
@@ -243,11 +250,11 @@ def _parallel(
             result = state.variable(f"\x00call:{step.id}", f"{step.id}_call")
             output = target or state.variable(step.id)
             functions.append(
-                Lambda((), call("try_call_tool", string(step.tool), arguments(state, step)))
+                Lambda((), call("try_call_tool", Str(step.tool), arguments(state, step)))
             )
             after.append((output, _fallback(result, step)))
             views[step.id] = StepView(
-                "tool", runtime(name(output), Kind.MAP), status=_call_status(result)
+                "tool", runtime(Name(output), Kind.MAP), status=_call_status(result)
             )
             targets.append(result)
             continue
@@ -258,41 +265,37 @@ def _parallel(
                 if test.constant and test.const is not True:
                     raise NotReadable(f"step {step.id} in a parallel level never runs")
                 if not test.constant:
-                    expr = Raw(
-                        f"{flat(expr)} if {wrap(test.code(), OR)} else {flat(defaults_expr(step))}",
-                        TERNARY,
-                    )
+                    expr = Cond(expr, test.code(), defaults_expr(step))
                     view.status = status(test.code(), "skipped")
             functions.append(Lambda((), expr))
         else:
             local = state.variable(f"\x00fn:{step.id}", f"{step.id}_step")
             if first:
-                block.comment("Steps that vMCP runs at the same time.")
+                body.append(Comment("Steps that vMCP runs at the same time."))
                 first = False
-            inner = Block(depth=block.depth + 1)
             inner_target = target or state.variable(step.id)
-            view = guarded(
-                state, step, inner, inner_target, _body_of(state, step, inner_target, reads)
-            )
+            with state.nested() as inner:
+                code = _step_code_of(state, step, inner_target, reads)
+                view = guarded(state, step, inner, inner_target, code)
             if step.condition and "status" in reads.get(step.id, ()) and _may_fail(view):
                 raise NotReadable(
                     f"step {step.id} runs in parallel under a condition and may fail, and a "
                     "template reads its status, which its branch cannot hand back"
                 )
             if target is not None:
-                inner.add(f"return {target}")
-            block.add(f"def {local}():")
-            block.lines.extend(inner.lines)
-            block.blank()
-            functions.append(name(local))
+                inner.append(Return(Name(target)))
+            body += [Def(local, (), tuple(inner)), Blank()]
+            functions.append(Name(local))
         views[step.id] = view
         targets.append(target or "_")
-    head = ", ".join(targets) + " = " if any(t != "_" for t in targets) else ""
-    block.statement(head, call("parallel", List(tuple(functions))))
-    for output, value in after:
-        block.statement(f"{output} = ", value)
+    calls = call("parallel", List(tuple(functions)))
+    if any(t != "_" for t in targets):
+        body.append(Assign(tuple(Name(t) for t in targets), calls))
+    else:
+        body.append(ExprStmt(calls))
+    body += [assign(output, value) for output, value in after]
     for step_id, view in views.items():
-        if view.output.expr is not None and flat(view.output.code()).isidentifier():
+        if view.output.expr is not None and isinstance(view.output.code(), Name):
             view.output = runtime(view.output.code(), Kind.MAP)
         state.visible[step_id] = view
 
@@ -302,7 +305,7 @@ def _may_fail(view: StepView) -> bool:
     return not view.status.constant and view.status.completed_if is None
 
 
-def _skip(state: State, block: Block, views: dict[str, StepView], remaining: list[str]) -> None:
+def _skip(state: State, body: Body, views: dict[str, StepView], remaining: list[str]) -> None:
     """``return`` early for ``skip_remaining``: the rest of the workflow counts as skipped."""
     saved = dict(state.visible)
     by_id = {step.id: step for step in state.tool.steps}
@@ -313,7 +316,7 @@ def _skip(state: State, block: Block, views: dict[str, StepView], remaining: lis
         )
     try:
         if state.tool.output is not None:
-            block.statement("return ", output_dict(state, state.tool.output))
+            body.append(Return(output_dict(state, state.tool.output)))
         else:
             ((step_id, view),) = views.items()
             fields = [
@@ -321,36 +324,31 @@ def _skip(state: State, block: Block, views: dict[str, StepView], remaining: lis
                 for k, v in view.fields.items()
                 if not (v.constant and v.const is MISSING)
             ]
-            block.statement("return ", dict_of(fields))
+            body.append(Return(dict_of(fields)))
     finally:
         state.visible = saved
 
 
-def _result(state: State, block: Block, final: str) -> None:
+def _result(state: State, body: Body, final: str) -> None:
     """``return`` the output block, or the final step's output."""
     if state.tool.output is not None:
-        state.binding = block
+        state.binding = body
         try:
-            block.statement("return ", output_dict(state, state.tool.output))
+            body.append(Return(output_dict(state, state.tool.output)))
         finally:
             state.binding = None
         return
     view = state.visible[final]
     if view.kind == "elicitation" and "content" in view.fields:
-        target = flat(view.fields["content"].code()).removesuffix(".content")
-        answer = Raw(
-            f'{{"action": {target}.action, "content": {target}.content}} '
-            f'if {target}.action == "accept" else {{"action": {target}.action}}',
-            TERNARY,
-        )
-        block.statement("return ", answer)
+        content = view.fields["content"].code()
+        assert isinstance(content, Attribute)
+        body.append(Return(recorded_answer(content.value)))
         return
     if view.output.constant:
-        block.statement(
-            "return ", literal(plain(None if view.output.const is MISSING else view.output.const))
-        )
+        held = view.output.const
+        body.append(Return(json_literal(plain(None if held is MISSING else held))))
         return
-    block.statement("return ", view.output.code())
+    body.append(Return(view.output.code()))
 
 
-__all__ = ["Dict", "run_function"]
+__all__ = ["run_function"]
