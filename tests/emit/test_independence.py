@@ -14,6 +14,8 @@ import ast
 from pathlib import Path
 
 from tests.conftest import REPO_ROOT
+from transpiler.emit import profile as emitted
+from transpiler.starlark_runtime import profile as hosted
 
 PACKAGE = REPO_ROOT / "transpiler"
 FORBIDDEN = ("transpiler.composite", "transpiler.sim")
@@ -130,3 +132,8 @@ def test_the_check_sees_lazy_relative_and_guarded_imports() -> None:
         "transpiler.emit",
         "transpiler.emit.scope",
     }
+
+
+def test_the_emitter_assumes_the_hosts_parallel_cap() -> None:
+    """The emitter's copy of the profile (it may not import the runtime's) matches it."""
+    assert emitted.PARALLEL_CAP == hosted.PARALLEL_CAP

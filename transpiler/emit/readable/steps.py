@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
+from transpiler.config.model import WorkflowStepConfig
 from transpiler.emit.limits import MAX_DEPTH, TooDeep, too_deep
+from transpiler.emit.profile import PARALLEL_CAP
 from transpiler.emit.readable.code import (
     TERNARY,
     Block,
@@ -52,10 +53,6 @@ from transpiler.golang.strconv import NumError, parse_bool, parse_float, parse_i
 
 MAX_RETRIES = 10
 DEFAULT_RETRY_DELAY_NS = 1_000_000_000
-DEFAULT_MAX_ITERATIONS = 100
-MAX_ITERATIONS = 1000
-DEFAULT_MAX_PARALLEL = 10
-SCRIPT_PARALLEL_CAP = 10
 MIN_SHARED_MAP = 40  # shorter argument maps read better written out at each call
 ELICITATION_FIELDS = frozenset({"action", "content", "skipped"})
 FOR_EACH_FIELDS = frozenset({"iterations", "count", "completed", "failed"})
@@ -417,8 +414,7 @@ def for_each_step(
             "halts the script when the attempts run out"
         )
     items, item_kind = _collection(state, step, block)
-    limit = step.max_iterations if step.max_iterations > 0 else DEFAULT_MAX_ITERATIONS
-    limit = min(limit, MAX_ITERATIONS)
+    limit = step.iteration_limit
     block.add(f"if len({items}) > {limit}:")
     block.depth += 1
     state.declare("error-text")
@@ -434,7 +430,7 @@ def for_each_step(
     args = arguments(state, inner)
     uses_index = index in flat(args)
     state.for_each = None
-    parallel = step.max_parallel if step.max_parallel > 0 else DEFAULT_MAX_PARALLEL
+    parallel = step.parallel_limit
     results = state.variable(f"\x00results:{step.id}", f"{target}_results")
     collect = bool(reads & {"iterations", "completed", "failed", "*"})
     if keep_going:
@@ -444,7 +440,7 @@ def for_each_step(
     if parallel == 1 and not keep_going:
         _sequential(block, items, item, index, uses_index, call_one, results if collect else None)
     else:
-        if not keep_going and parallel != SCRIPT_PARALLEL_CAP:
+        if not keep_going and parallel != PARALLEL_CAP:
             state.declare("parallel-cap")
         params = (f"{index}={index}", f"{item}={item}") if uses_index else (f"{item}={item}",)
         source = f"enumerate({items})" if uses_index else items
@@ -553,8 +549,3 @@ def _for_each_view(
 def _inert_id(step_id: str) -> str:
     """A step id inside a string literal's text (quotes and escapes made plain)."""
     return string(step_id).text[1:-1].replace("%", "%%")
-
-
-def is_special(step: WorkflowStepConfig) -> bool:
-    """Elicitation and forEach steps need statements (not one expression)."""
-    return step.effective_type in (STEP_ELICITATION, STEP_FOR_EACH)
