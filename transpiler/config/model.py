@@ -52,7 +52,7 @@ class StepKind(StrEnum):
     FOR_EACH = "forEach"
 
 
-EVERY_KIND: Final = frozenset(StepKind)
+_EVERY_KIND: Final = frozenset(StepKind)
 _KINDS_BY_NAME: Final[Mapping[str, StepKind]] = MappingProxyType({k.value: k for k in StepKind})
 
 
@@ -103,7 +103,7 @@ class StepField:
 def _key(
     key: str,
     type_: FieldType,
-    kinds: Iterable[StepKind] = EVERY_KIND,
+    kinds: Iterable[StepKind] = _EVERY_KIND,
     *,
     required: bool = False,
 ) -> Mapping[str, StepField]:
@@ -186,9 +186,9 @@ class OutputConfig:
 class WorkflowStepConfig:
     """A step, and also the forEach inner ``step`` (the same Go type).
 
-    Each field is a step key (:func:`_key`): its YAML spelling, its type, the kinds that act on
-    it. A field the model's runner, the exact and the readable styles read is declared here
-    once; nothing else lists the keys.
+    Each field is declared as a step key (:func:`_key`): its YAML spelling, its type, the
+    kinds that act on it. Nothing else lists the keys: the loader, the admission schema and
+    the advice read these declarations (:data:`STEP_FIELDS`).
     """
 
     id: str = field(default="", metadata=_key("id", FieldType.STRING, required=True))
