@@ -10,12 +10,19 @@ The gate also yields the annotations vMCP advertises for a listed tool.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from transpiler.composite.routing import RoutingTable
-from transpiler.config.model import STEP_FOR_EACH, STEP_TOOL, CompositeToolConfig, ToolAnnotations
+from transpiler.config.model import (
+    CompositeToolConfig,
+    StepKind,
+    ToolAnnotations,
+    WorkflowStepConfig,
+    exhaustive,
+)
 from transpiler.config.tool_annotations import annotations_to_mcp as annotations_to_mcp
 from transpiler.golang.strconv import quote
 
@@ -95,18 +102,28 @@ def step_tool_references(tool: CompositeToolConfig) -> tuple[str, ...]:
     pkg/vmcp/internal/compositetools/workflow_converter.go ``allToolStepsAccessible`` and
     ``resolveStepAnnotations`` walk the steps this way.
     """
-    references: list[str] = []
-    for step in tool.steps:
-        if step.effective_type == STEP_TOOL:
-            references.append(step.tool)
-        inner = step.inner_step
-        if (
-            step.effective_type == STEP_FOR_EACH
-            and inner is not None
-            and inner.effective_type == STEP_TOOL
-        ):
-            references.append(inner.tool)
-    return tuple(references)
+    return tuple(
+        reference
+        for step in tool.steps
+        if step.kind is not None
+        for reference in _REFERENCES[step.kind](step)
+    )
+
+
+def _inner_reference(step: WorkflowStepConfig) -> tuple[str, ...]:
+    inner = step.inner_step
+    return (inner.tool,) if inner is not None and inner.kind is StepKind.TOOL else ()
+
+
+#: The tools each kind of step names, as the gate walks them.
+_REFERENCES: Final[Mapping[StepKind, Callable[[WorkflowStepConfig], tuple[str, ...]]]] = exhaustive(
+    StepKind,
+    {
+        StepKind.TOOL: lambda step: (step.tool,),
+        StepKind.ELICITATION: lambda step: (),
+        StepKind.FOR_EACH: _inner_reference,
+    },
+)
 
 
 def derive_floor(step_annotations: Sequence[ToolAnnotations | None]) -> ToolAnnotations | None:

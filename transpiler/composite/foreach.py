@@ -1,10 +1,10 @@
 """A ``forEach`` step (``executeForEachStep``, S130-S136).
 
 The collection template renders to JSON text that must decode to an array
-(``null`` is an empty one), of at most ``maxIterations`` (default 100, cap
-1000) items. Every iteration starts at once and waits for one of
-``maxParallel`` slots (default 10, cap 50) of the loop's own pool; the loop
-runs in an errgroup inside the step context. An iteration expands the inner
+(``null`` is an empty one), of at most ``maxIterations`` items (the step's
+``iteration_limit``). Every iteration starts at once and waits for one of
+``maxParallel`` slots (the step's ``parallel_limit``) of the loop's own pool;
+the loop runs in an errgroup inside the step context. An iteration expands the inner
 step's arguments with ``.forEach = {<itemVar>: item, index: i}``, coerces,
 routes and calls with the inner step's retries. Without ``onError: continue``
 on the forEach step, the first failing iteration (in time) cancels the loop:
@@ -34,10 +34,6 @@ from transpiler.sim.kernel import Acquire, ContextError, Operation, Semaphore
 from transpiler.sim.mcp import output_map
 from transpiler.starlark_runtime.profile import PARALLEL_CAP
 
-DEFAULT_MAX_ITERATIONS = 100
-MAX_ITERATIONS = 1000
-DEFAULT_MAX_PARALLEL = 10
-MAX_PARALLEL = 50
 COLLECTION_PREVIEW_RUNES = 100
 
 
@@ -92,10 +88,9 @@ def execute_for_each_step(
     if not items:
         state.record_success(step.id, aggregate([], 0), session.now)
         return None
-    parallel = step.max_parallel if step.max_parallel > 0 else DEFAULT_MAX_PARALLEL
     site = Site(step.id, "forEach")
     capped = session.expander.variants.at("parallel-cap", site) == "cap"
-    slots = session.kernel.semaphore(PARALLEL_CAP if capped else min(parallel, MAX_PARALLEL))
+    slots = session.kernel.semaphore(PARALLEL_CAP if capped else step.parallel_limit)
     loop = ErrGroup(context)
     keep_going = step.continues_on_error
     results: list[Iteration] = [Iteration(i, item, "cancelled") for i, item in enumerate(items)]
@@ -110,7 +105,7 @@ def execute_for_each_step(
         judge_for_each_abort(
             session.recorder.quirks,
             site,
-            min(parallel, MAX_PARALLEL),
+            step.parallel_limit,
             PARALLEL_CAP,
             len(items),
         )
@@ -141,19 +136,12 @@ def _collection(
         return GoError(
             f"forEach step {step.id}: collection must resolve to a JSON array, got: {preview}"
         )
-    limit = iteration_limit(step)
+    limit = step.iteration_limit
     if len(items) > limit:
         return GoError(
             f"forEach step {step.id}: collection size {len(items)} exceeds maxIterations {limit}"
         )
     return items
-
-
-def iteration_limit(step: WorkflowStepConfig) -> int:
-    """The most items a forEach step's collection may hold: ``maxIterations``, default 100,
-    at most 1000."""
-    limit = step.max_iterations if step.max_iterations > 0 else DEFAULT_MAX_ITERATIONS
-    return min(limit, MAX_ITERATIONS)
 
 
 def _json_array(text: str) -> list[GoValue] | None:

@@ -9,8 +9,8 @@ context (an error fails the step, ``false`` records ``skipped`` with
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import Any
+from collections.abc import Callable, Generator, Mapping
+from typing import Any, Final
 
 from transpiler.composite.elicitation import execute_elicitation_step
 from transpiler.composite.errors import DEADLINE_EXCEEDED, GoError
@@ -21,14 +21,31 @@ from transpiler.composite.session import Session
 from transpiler.composite.tool_step import execute_tool_step
 from transpiler.config.model import (
     DEFAULT_STEP_TIMEOUT_NS,
-    STEP_ELICITATION,
-    STEP_FOR_EACH,
-    STEP_TOOL,
+    StepKind,
     WorkflowStepConfig,
+    exhaustive,
 )
 from transpiler.deviations import STEP_TIMEOUT_CLASS
 from transpiler.golang.duration import format_duration
 from transpiler.sim.kernel import Operation
+
+StepRunner = Callable[
+    [Session, GoContext, WorkflowStepConfig, int, int], Generator[Operation, Any, GoError | None]
+]
+
+#: Each kind's body, run in the step context: (session, context, step, level, key).
+_RUNNERS: Final[Mapping[StepKind, StepRunner]] = exhaustive(
+    StepKind,
+    {
+        StepKind.TOOL: lambda session, context, step, level, _key: execute_tool_step(
+            session, context, step, level
+        ),
+        StepKind.ELICITATION: lambda session, context, step, _level, _key: execute_elicitation_step(
+            session, context, step
+        ),
+        StepKind.FOR_EACH: execute_for_each_step,
+    },
+)
 
 
 def execute_step(
@@ -38,11 +55,8 @@ def execute_step(
     session.state.record_start(step.id, level)
     timeout = step.timeout if step.timeout > 0 else DEFAULT_STEP_TIMEOUT_NS
     site = Site(step.id, "timeout")
-    kind = step.effective_type
-    per_call = (
-        kind in (STEP_TOOL, STEP_FOR_EACH)
-        and session.expander.variants.at(STEP_TIMEOUT_CLASS, site) == "per-call"
-    )
+    calls_tools = step.kind_row is not None and step.kind_row.calls_tools
+    per_call = calls_tools and session.expander.variants.at(STEP_TIMEOUT_CLASS, site) == "per-call"
     if per_call:
         session.call_limited.add(step.id)
     deadline = session.now + timeout
@@ -50,7 +64,7 @@ def execute_step(
     error = yield from _execute(session, level_context, step_context, step, level, key)
     # The step's own deadline ended it, or would have (a script has none: ``step-timeout``).
     passed = session.now >= deadline if per_call else step_context.err() == DEADLINE_EXCEEDED
-    if kind in (STEP_TOOL, STEP_FOR_EACH) and passed and level_context.err() is None:
+    if calls_tools and passed and level_context.err() is None:
         session.recorder.quirks.add(STEP_TIMEOUT_CLASS, site, _timeout_text(step))
     return error
 
@@ -87,13 +101,8 @@ def _execute(
         if not verdict:
             state.record_skipped(step.id, level, step.default_results, session.now)
             return None
-    kind = step.effective_type
-    if kind == STEP_TOOL:
-        return (yield from execute_tool_step(session, step_context, step, level))
-    if kind == STEP_ELICITATION:
-        return (yield from execute_elicitation_step(session, step_context, step))
-    if kind == STEP_FOR_EACH:
-        return (yield from execute_for_each_step(session, step_context, step, level, key))
-    error = GoError(f"unsupported step type: {kind}")
+    if step.kind is not None:
+        return (yield from _RUNNERS[step.kind](session, step_context, step, level, key))
+    error = GoError(f"unsupported step type: {step.effective_type}")
     state.record_failure(step.id, error, session.now)
     return error

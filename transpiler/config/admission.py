@@ -17,9 +17,13 @@ from typing import Final
 
 from transpiler.config.godecode import GoDecoder
 from transpiler.config.model import (
+    STEP_FIELDS,
     CompositeToolConfig,
     ElicitationResponseConfig,
+    FieldType,
+    StepKind,
     WorkflowStepConfig,
+    exhaustive,
 )
 from transpiler.config.yamlv3 import Kind, Node
 from transpiler.golang.duration import matches_crd_pattern
@@ -57,24 +61,26 @@ _ON_ERROR: Final = Field(
         "retryDelay": _DURATION,
     },
 )
+#: The schema of each type of step key.
+_STEP_FIELD_SCHEMAS: Final = exhaustive(
+    FieldType,
+    {
+        FieldType.STRING: _STRING,
+        FieldType.STEP_TYPE: Field("string", enum=tuple(kind.value for kind in StepKind)),
+        FieldType.INT: _INTEGER,
+        FieldType.DURATION: _DURATION,
+        FieldType.MAP: _FREE_OBJECT,
+        FieldType.UNTYPED_MAP: _FREE,
+        FieldType.STRINGS: Field("array", items=_STRING),
+        FieldType.ON_ERROR: _ON_ERROR,
+        FieldType.RESPONSE: _RESPONSE,
+        FieldType.STEP: _FREE_OBJECT,
+    },
+)
 _STEP: Final = Field(
     "object",
-    {
-        **dict.fromkeys(("id", "tool", "condition", "message", "collection", "itemVar"), _STRING),
-        "type": Field("string", enum=("tool", "elicitation", "forEach")),
-        "arguments": _FREE_OBJECT,
-        "schema": _FREE_OBJECT,
-        "step": _FREE_OBJECT,
-        "defaultResults": _FREE,
-        "dependsOn": Field("array", items=_STRING),
-        "onError": _ON_ERROR,
-        "onDecline": _RESPONSE,
-        "onCancel": _RESPONSE,
-        "timeout": _DURATION,
-        "maxParallel": _INTEGER,
-        "maxIterations": _INTEGER,
-    },
-    required=("id",),
+    {key: _STEP_FIELD_SCHEMAS[declared.type] for key, declared in STEP_FIELDS.items()},
+    required=tuple(key for key, declared in STEP_FIELDS.items() if declared.required),
 )
 _OUTPUT_PROPERTY: Final = Field(
     "object",
@@ -251,7 +257,7 @@ def _default_step(step: WorkflowStepConfig) -> WorkflowStepConfig:
         on_error = replace(on_error, action="abort")
     return replace(
         step,
-        type=step.type or "tool",
+        type=step.type or StepKind.TOOL.value,
         on_error=on_error,
         on_decline=_default_response(step.on_decline),
         on_cancel=_default_response(step.on_cancel),

@@ -13,15 +13,18 @@ from typing import TypeVar
 
 from transpiler.config.godecode import GoDecoder
 from transpiler.config.model import (
+    STEP_FIELDS,
     YAML_KEYS,
     CompositeToolConfig,
     ElicitationResponseConfig,
+    FieldType,
     OutputConfig,
     OutputProperty,
     StepErrorHandling,
     ToolAnnotations,
     Where,
     WorkflowStepConfig,
+    exhaustive,
 )
 from transpiler.config.yamlv3 import Kind, Node
 from transpiler.diagnostics import SourceLocation
@@ -39,6 +42,25 @@ class ModelBuilder:
         self.decoder = decoder
         self.file = file
         self.strict_yaml = strict_yaml
+        by_type = exhaustive(
+            FieldType,
+            {
+                FieldType.STRING: self._string,
+                FieldType.STEP_TYPE: self._string,
+                FieldType.INT: self._int,
+                FieldType.DURATION: self._duration,
+                FieldType.MAP: self._map,
+                FieldType.UNTYPED_MAP: self._map,
+                FieldType.STRINGS: self._strings,
+                FieldType.ON_ERROR: self.on_error,
+                FieldType.RESPONSE: self.response,
+                FieldType.STEP: self.step,
+            },
+        )
+        #: Each step key's decoder (:data:`~transpiler.config.model.STEP_FIELDS`).
+        self.step_decoders: Mapping[str, _Decode] = MappingProxyType(
+            {key: by_type[declared.type] for key, declared in STEP_FIELDS.items()}
+        )
 
     def location(self, node: Node) -> SourceLocation:
         """File position of a node."""
@@ -144,21 +166,9 @@ class ModelBuilder:
 
     def step(self, node: Node, path: str) -> WorkflowStepConfig | None:
         """A ``WorkflowStepConfig`` (also the forEach inner ``step``)."""
-        decoders: dict[str, _Decode] = {
-            **dict.fromkeys(
-                ("id", "type", "tool", "condition", "message", "collection", "itemVar"),
-                self._string,
-            ),
-            **dict.fromkeys(("arguments", "schema", "defaultResults"), self._map),
-            **dict.fromkeys(("maxParallel", "maxIterations"), self._int),
-            "dependsOn": self._strings,
-            "onError": self.on_error,
-            "timeout": self._duration,
-            "onDecline": self.response,
-            "onCancel": self.response,
-            "step": self.step,
-        }
-        return self._build(WorkflowStepConfig, "config.WorkflowStepConfig", node, path, decoders)
+        return self._build(
+            WorkflowStepConfig, "config.WorkflowStepConfig", node, path, self.step_decoders
+        )
 
     def on_error(self, node: Node, path: str) -> StepErrorHandling | None:
         """A ``StepErrorHandling``."""

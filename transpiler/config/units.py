@@ -11,6 +11,7 @@ from transpiler.config.godecode import DecodeIssue
 from transpiler.config.model import (
     CompositeToolConfig,
     DocumentKind,
+    StepKind,
     ToolOrigin,
     WorkflowStepConfig,
 )
@@ -102,8 +103,8 @@ def apply_loader_defaults(tool: CompositeToolConfig) -> CompositeToolConfig:
 
 
 def _loader_step(step: WorkflowStepConfig) -> WorkflowStepConfig:
-    step_type = "tool" if not step.type and step.tool else step.type
+    step_type = StepKind.TOOL.value if not step.type and step.tool else step.type
     timeout = step.timeout
-    if step_type == "elicitation" and timeout == 0:
+    if step_type == StepKind.ELICITATION and timeout == 0:
         timeout = _ELICITATION_DEFAULT_TIMEOUT
     return replace(step, type=step_type, timeout=timeout)

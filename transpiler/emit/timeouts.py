@@ -17,8 +17,6 @@ from dataclasses import dataclass
 
 from transpiler.config.model import (
     DEFAULT_STEP_TIMEOUT_NS,
-    STEP_FOR_EACH,
-    STEP_TOOL,
     CompositeToolConfig,
     WorkflowStepConfig,
 )
@@ -50,14 +48,15 @@ class StepDeadline:
 
 
 def step_deadlines(tool: CompositeToolConfig) -> tuple[StepDeadline, ...]:
-    """Each tool or forEach step with a deadline no script keeps (see the module)."""
+    """Each step calling tools with a deadline no script keeps (see the module)."""
     found = []
     for step in tool.steps:
-        if step.effective_type not in (STEP_TOOL, STEP_FOR_EACH):
+        row = step.kind_row
+        if row is None or not row.calls_tools:
             continue
         if step.timeout > 0:
             found.append(StepDeadline(step.id, step.timeout, True))
-        elif step.effective_type == STEP_FOR_EACH or _retries(step):
+        elif row.loops or _retries(step):
             found.append(StepDeadline(step.id, DEFAULT_STEP_TIMEOUT_NS, False))
     return tuple(found)
 

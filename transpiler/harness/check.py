@@ -31,7 +31,7 @@ from typing import Any
 from transpiler.composite import run_composite
 from transpiler.composite.advertise import Hidden
 from transpiler.composite.variants import SiteKey
-from transpiler.config.model import STEP_ELICITATION, CompositeToolConfig, ToolAnnotations
+from transpiler.config.model import CompositeToolConfig, StepKind, ToolAnnotations
 from transpiler.config.tool_annotations import annotations_to_mcp
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
@@ -308,7 +308,7 @@ class _Run:
         self.count = 0
         self.paths: set[str] = set()
         self.coverage = Coverage(
-            frozenset(s.id for s in self.config.steps if s.effective_type == STEP_ELICITATION)
+            frozenset(s.id for s in self.config.steps if s.kind is StepKind.ELICITATION)
         )
         self.script_coverage = ScriptCoverage(script_map(script, modules, SCRIPT_FILENAME))
         self.witnesses: dict[str, Witness] = {}

@@ -19,18 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from transpiler.composite.foreach import iteration_limit
-from transpiler.config.model import (
-    STEP_ELICITATION,
-    STEP_FOR_EACH,
-    CompositeToolConfig,
-    OutputProperty,
-)
+from transpiler.config.model import CompositeToolConfig, OutputProperty, StepKind
 from transpiler.golang.fmt import format_value
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
 from transpiler.gotemplate.functions import FUNCTIONS, Codec, Flow
 from transpiler.harness.paths import sample_params
-from transpiler.harness.shapes import ToolShapes, content_tools
+from transpiler.harness.shapes import CALLS, ToolShapes, content_tools
 from transpiler.plan.dataflow import dataflow, template_sites
 from transpiler.sim.scenario import Scenario, scenario_from_document
 
@@ -322,10 +316,10 @@ def _walked(tool: CompositeToolConfig) -> _Walk:
     walk = _Walk()
     items_of: dict[str, tuple[Shape, str]] = {}
     for step in tool.steps:
-        if step.effective_type == STEP_FOR_EACH:
+        if step.kind_row is not None and step.kind_row.uses("collection"):
             items = walk.template(step.collection)
             if items is not None:
-                items.cap = iteration_limit(step)
+                items.cap = step.iteration_limit
             item_shape = Shape() if items is None else items.items()
             items_of[step.id] = (item_shape, step.item_var or "item")
     for site in template_sites(tool):
@@ -375,7 +369,7 @@ def expected(tool: CompositeToolConfig) -> Expected:
     contents = [
         _as_map(walk.steps.get(step.id, Shape(kind="map")).fields.get("content", Shape()).value())
         for step in tool.steps
-        if step.effective_type == STEP_ELICITATION
+        if step.kind is StepKind.ELICITATION
     ]
     params = {**_as_map(walk.params.value()), **_params(tool.parameters)}
     return Expected(params, answers, contents, reshaped)
@@ -387,15 +381,15 @@ def _answers(
     """Each backend tool's answer, its lists ``lists`` long (:meth:`Shape.value`)."""
     backends: dict[str, dict[str, Any]] = {}
     for step in tool.steps:
-        if step.effective_type == STEP_ELICITATION:
+        calls = None if step.kind is None else CALLS[step.kind]
+        calling = None if calls is None else calls.caller(step)
+        if calls is None or calling is None or not calling.tool:
             continue
-        if step.effective_type == STEP_FOR_EACH:
-            called, body = (step.inner_step.tool if step.inner_step else ""), {}
-        else:
+        body: dict[str, Any] = {}
+        if calls.answers:
             shape = walk.steps.get(step.id, Shape(kind="map"))
-            called, body = step.tool, _as_map(shape.value(lists, reshape=reshape))
-        if called:
-            backends.setdefault(called, {}).update(body)
+            body = _as_map(shape.value(lists, reshape=reshape))
+        backends.setdefault(calling.tool, {}).update(body)
     # A tool whose answer no template reads still answers as itself, so a script that
     # returns one step's answer for another's differs.
     return {name: body or {"answered_by": name} for name, body in backends.items()}

@@ -32,6 +32,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
+from transpiler.config.model import DEFAULT_MAX_ITERATIONS
 from transpiler.harness.shapes import ToolShapes, Trie
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.trace import Trace
@@ -398,7 +399,7 @@ def combinations(
 
 #: The most items of a collection crossed with its loop's failures (vMCP's default
 #: maxIterations): a failing loop of more is slow to replay on starlark-rust.
-CROSSED_ITEMS = 100
+CROSSED_ITEMS = DEFAULT_MAX_ITERATIONS
 
 
 def _longest_list(value: Any) -> int:

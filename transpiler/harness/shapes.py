@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from transpiler.config.model import (
-    STEP_ELICITATION,
-    STEP_FOR_EACH,
-    STEP_TOOL,
     CompositeToolConfig,
+    StepKind,
+    WorkflowStepConfig,
+    exhaustive,
 )
 from transpiler.emit.timeouts import step_deadlines
 from transpiler.golang.duration import format_duration
@@ -32,6 +33,32 @@ from transpiler.starlark_runtime.profile import CALL_TIMEOUT_NS, SECOND_NS
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 Trie = dict[str, "Trie"]
+
+
+@dataclass(frozen=True)
+class Calls:
+    """How a kind of step calls backends: ``caller`` gives the step whose ``tool`` it calls and
+    whose ``onError`` governs the calls (None: it calls none); ``answers`` says whether the
+    step's output is that call's answer."""
+
+    caller: Callable[[WorkflowStepConfig], WorkflowStepConfig | None]
+    answers: bool
+
+
+#: How each kind of step calls backends.
+CALLS: Final[Mapping[StepKind, Calls]] = exhaustive(
+    StepKind,
+    {
+        StepKind.TOOL: Calls(lambda step: step, answers=True),
+        StepKind.ELICITATION: Calls(lambda step: None, answers=False),
+        StepKind.FOR_EACH: Calls(lambda step: step.inner_step, answers=False),
+    },
+)
+
+
+def caller(step: WorkflowStepConfig) -> WorkflowStepConfig | None:
+    """The step whose tool ``step`` calls (itself, or a forEach's inner step), if any."""
+    return None if step.kind is None else CALLS[step.kind].caller(step)
 
 
 @dataclass
@@ -75,12 +102,9 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
     tool_of: dict[str, str] = {}
     deadlines = {deadline.step: deadline.timeout_ns for deadline in step_deadlines(tool)}
     for step in tool.steps:
-        called = (
-            step.inner_step.tool
-            if step.effective_type == STEP_FOR_EACH and step.inner_step
-            else step.tool
-        )
-        if step.effective_type == STEP_ELICITATION:
+        calling = caller(step)
+        called = "" if calling is None else calling.tool
+        if step.kind is StepKind.ELICITATION:
             shapes.elicitation_steps.append(step.id)
             shapes.elicitation_choices.append(_choices(step.schema))
         elif called:
@@ -90,8 +114,11 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
         if called and step.id in deadlines:
             delays = shapes.slow.setdefault(called, [])
             delays.extend(d for d in _crossing(deadlines[step.id]) if d not in delays)
-        inner = step.inner_step if step.effective_type == STEP_FOR_EACH else step
-        if inner is not None and inner.on_error is not None and inner.on_error.action == "retry":
+        if (
+            calling is not None
+            and calling.on_error is not None
+            and calling.on_error.action == "retry"
+        ):
             shapes.retried_tools.add(called)
     for edge in edges:
         path = edge.path[3:] if len(edge.path) > 3 and edge.path[2] == "output" else ()
@@ -138,10 +165,14 @@ def _choices(schema: Any) -> dict[str, list[Any]]:
 
 
 def content_tools(tool: CompositeToolConfig, edges: tuple[DataflowEdge, ...]) -> set[str]:
-    """Backend tools of the tool steps whose ``.content`` a template may read."""
+    """Backend tools of the steps whose output is their call's answer and whose ``.content``
+    a template may read."""
     needs = reads_of(tool, site_reads(tool), edges)
     return {
         step.tool
         for step in tool.steps
-        if step.effective_type == STEP_TOOL and step.tool and "content" in needs.of(step.id)
+        if step.kind is not None
+        and CALLS[step.kind].answers
+        and step.tool
+        and "content" in needs.of(step.id)
     }

@@ -10,9 +10,13 @@ and defaults, or none. Every generated tool passes vMCP's validation.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from hypothesis import strategies as st
+
+from transpiler.config.model import STEP_KINDS, StepKind, exhaustive
+from transpiler.harness.shapes import CALLS
 
 PARAMETERS = {
     "type": "object",
@@ -53,6 +57,59 @@ PARAM_TEMPLATES = st.sampled_from(
 )
 
 
+def _tool_step(
+    draw: st.DrawFn, step: dict[str, Any], index: int, template: str, _readable: list[str]
+) -> None:
+    step["tool"] = f"svc.op{index}"
+    step["arguments"] = {"value": template, "fixed": draw(st.sampled_from([1, "x", True]))}
+
+
+def _elicitation_step(
+    draw: st.DrawFn, step: dict[str, Any], _index: int, template: str, _readable: list[str]
+) -> None:
+    step["type"] = StepKind.ELICITATION.value
+    step["message"] = f"Continue with {template}?"
+    step["schema"] = {"type": "object", "properties": {"state": {"type": "string"}}}
+    for handler in ("onDecline", "onCancel"):
+        action = draw(st.sampled_from([None, "abort", "continue", "skip_remaining"]))
+        if action is not None:
+            step[handler] = {"action": action}
+
+
+def _for_each_step(
+    draw: st.DrawFn, step: dict[str, Any], index: int, _template: str, readable: list[str]
+) -> None:
+    source = (
+        f"{{{{json .steps.{readable[0]}.output.items}}}}" if readable else "{{json .params.items}}"
+    )
+    step["type"] = StepKind.FOR_EACH.value
+    step["collection"] = source
+    step["itemVar"] = draw(st.sampled_from(["item", "entry"]))
+    if draw(st.booleans()):
+        step["maxParallel"] = 1
+    step["step"] = {
+        "id": f"{step['id']}_one",
+        "tool": f"svc.each{index}",
+        "arguments": {
+            "item": f"{{{{.forEach.{step['itemVar']}}}}}",
+            "at": "{{.forEach.index}}",
+        },
+    }
+
+
+#: Each kind's own keys: (draw, step, index, a template, the earlier steps it may read).
+_STEP_BODIES: Final[
+    Mapping[StepKind, Callable[[st.DrawFn, dict[str, Any], int, str, list[str]], None]]
+] = exhaustive(
+    StepKind,
+    {
+        StepKind.TOOL: _tool_step,
+        StepKind.ELICITATION: _elicitation_step,
+        StepKind.FOR_EACH: _for_each_step,
+    },
+)
+
+
 @st.composite
 def workflows(draw: st.DrawFn) -> dict[str, Any]:
     """One vMCP config document with one composite tool."""
@@ -66,7 +123,9 @@ def workflows(draw: st.DrawFn) -> dict[str, Any]:
             draw(st.lists(st.sampled_from(earlier), unique=True, max_size=2)) if earlier else []
         )
         readable = [s for s in tool_steps if s in depends]
-        kind = draw(st.sampled_from(["tool", "tool", "tool", "elicitation", "forEach"]))
+        kind = draw(
+            st.sampled_from([*[StepKind.TOOL] * 3, StepKind.ELICITATION, StepKind.FOR_EACH])
+        )
         step: dict[str, Any] = {"id": step_id}
         if depends:
             step["dependsOn"] = depends
@@ -75,39 +134,11 @@ def workflows(draw: st.DrawFn) -> dict[str, Any]:
             if readable
             else draw(PARAM_TEMPLATES)
         )
-        if kind == "tool":
-            step["tool"] = f"svc.op{index}"
-            step["arguments"] = {"value": template, "fixed": draw(st.sampled_from([1, "x", True]))}
+        _STEP_BODIES[kind](draw, step, index, template, readable)
+        if CALLS[kind].answers:
             tool_steps.append(step_id)
-        elif kind == "elicitation":
-            step["type"] = "elicitation"
-            step["message"] = f"Continue with {template}?"
-            step["schema"] = {"type": "object", "properties": {"state": {"type": "string"}}}
-            for handler in ("onDecline", "onCancel"):
-                action = draw(st.sampled_from([None, "abort", "continue", "skip_remaining"]))
-                if action is not None:
-                    step[handler] = {"action": action}
-        else:
-            source = (
-                f"{{{{json .steps.{readable[0]}.output.items}}}}"
-                if readable
-                else "{{json .params.items}}"
-            )
-            step["type"] = "forEach"
-            step["collection"] = source
-            step["itemVar"] = draw(st.sampled_from(["item", "entry"]))
-            if draw(st.booleans()):
-                step["maxParallel"] = 1
-            step["step"] = {
-                "id": f"{step_id}_one",
-                "tool": f"svc.each{index}",
-                "arguments": {
-                    "item": f"{{{{.forEach.{step['itemVar']}}}}}",
-                    "at": "{{.forEach.index}}",
-                },
-            }
         action = draw(st.sampled_from([None, "abort", "continue", "retry"]))
-        if kind == "tool" and action == "retry":
+        if STEP_KINDS[kind].retries and action == "retry":
             step["onError"] = {
                 "action": "retry",
                 "retryCount": draw(st.integers(1, 3)),

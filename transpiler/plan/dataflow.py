@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from transpiler.config.model import (
-    STEP_ELICITATION,
-    STEP_FOR_EACH,
-    STEP_TOOL,
     CompositeToolConfig,
     OutputProperty,
+    StepKind,
     WorkflowStepConfig,
+    exhaustive,
 )
 from transpiler.golang.values import GoValue
 from transpiler.gotemplate import TemplateSyntaxError, parse, reads
@@ -55,16 +55,38 @@ def template_sites(tool: CompositeToolConfig) -> Iterator[TemplateSite]:
 def _step_sites(step: WorkflowStepConfig) -> Iterator[TemplateSite]:
     if step.condition:
         yield TemplateSite(step.id, "condition", step.condition)
-    kind = step.effective_type
-    if kind == STEP_TOOL and step.arguments:
+    if step.kind is not None:
+        yield from _KIND_SITES[step.kind](step)
+
+
+def _tool_sites(step: WorkflowStepConfig) -> Iterator[TemplateSite]:
+    if step.arguments:
         yield from _value_sites(step.id, "arguments", step.arguments)
-    elif kind == STEP_ELICITATION and step.message:
+
+
+def _elicitation_sites(step: WorkflowStepConfig) -> Iterator[TemplateSite]:
+    if step.message:
         yield TemplateSite(step.id, "message", step.message)
-    elif kind == STEP_FOR_EACH:
-        if step.collection:
-            yield TemplateSite(step.id, "collection", step.collection)
-        if step.inner_step is not None and step.inner_step.arguments:
-            yield from _value_sites(step.id, "step.arguments", step.inner_step.arguments)
+
+
+def _for_each_sites(step: WorkflowStepConfig) -> Iterator[TemplateSite]:
+    if step.collection:
+        yield TemplateSite(step.id, "collection", step.collection)
+    if step.inner_step is not None and step.inner_step.arguments:
+        yield from _value_sites(step.id, "step.arguments", step.inner_step.arguments)
+
+
+#: The templates each kind of step expands, besides its condition.
+_KIND_SITES: Final[Mapping[StepKind, Callable[[WorkflowStepConfig], Iterator[TemplateSite]]]] = (
+    exhaustive(
+        StepKind,
+        {
+            StepKind.TOOL: _tool_sites,
+            StepKind.ELICITATION: _elicitation_sites,
+            StepKind.FOR_EACH: _for_each_sites,
+        },
+    )
+)
 
 
 def _value_sites(reader: str, site: str, value: GoValue) -> Iterator[TemplateSite]:

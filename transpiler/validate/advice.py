@@ -2,37 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, STEP_TOOL
+from transpiler.config.model import StepKindRow, WorkflowStepConfig
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import Diagnostic, Severity, SourceLocation
 from transpiler.gotemplate import TemplateSyntaxError, extract_references, parse
-
-#: Keys each step type ignores at run time (S2), by effective type.
-_IGNORED: dict[str, tuple[str, ...]] = {
-    STEP_TOOL: (
-        "message",
-        "schema",
-        "onDecline",
-        "onCancel",
-        "collection",
-        "itemVar",
-        "maxParallel",
-        "maxIterations",
-        "step",
-    ),
-    STEP_ELICITATION: (
-        "tool",
-        "arguments",
-        "collection",
-        "itemVar",
-        "maxParallel",
-        "maxIterations",
-        "step",
-    ),
-    STEP_FOR_EACH: ("arguments", "schema", "onDecline", "onCancel"),
-}
 
 
 def _chains(text: str) -> list[tuple[str, ...]]:
@@ -71,24 +46,8 @@ def advise(tool: LoadedTool) -> Iterator[Diagnostic]:
                 sid,
                 "P1",
             )
-        for key in _IGNORED.get(step.effective_type, ()):
-            if key in step.where.keys and not (key == "message" and not written.type):
-                yield warn(
-                    "W.S2.ignoredField",
-                    f"{key} does nothing on a {step.effective_type} step (S2)",
-                    step.where.of(key),
-                    sid,
-                )
-        if step.effective_type == STEP_ELICITATION:
-            for key, handler in (("onDecline", step.on_decline), ("onCancel", step.on_cancel)):
-                if handler is not None and handler.action == "skip_remaining":
-                    yield warn(
-                        "W.D13.skipRemaining",
-                        f"{key}: skip_remaining skips nothing: the step completes "
-                        "with {action, skipped: true} and every later step still runs (D13)",
-                        handler.where.of("action"),
-                        sid,
-                    )
+        if step.kind_row is not None:
+            yield from _kind_advice(warn, step.kind_row, step, written, sid)
         for chain in _chains(step.condition):
             if (
                 chain[:1] == ("params",)
@@ -118,6 +77,33 @@ def advise(tool: LoadedTool) -> Iterator[Diagnostic]:
                     step.where.of("condition"),
                     sid,
                 )
+
+
+def _kind_advice(
+    warn: Callable[[str, str, SourceLocation, str | None], Diagnostic],
+    row: StepKindRow,
+    step: WorkflowStepConfig,
+    written: WorkflowStepConfig,
+    sid: str | None,
+) -> Iterator[Diagnostic]:
+    """Keys the step's kind ignores (S2); handlers whose ``skip_remaining`` skips nothing (D13)."""
+    for key in row.ignores:
+        if key in step.where.keys and not (key == "message" and not written.type):
+            yield warn(
+                "W.S2.ignoredField",
+                f"{key} does nothing on a {row.kind} step (S2)",
+                step.where.of(key),
+                sid,
+            )
+    for key, handler in (("onDecline", step.on_decline), ("onCancel", step.on_cancel)):
+        if row.uses(key) and handler is not None and handler.action == "skip_remaining":
+            yield warn(
+                "W.D13.skipRemaining",
+                f"{key}: skip_remaining skips nothing: the step completes "
+                "with {action, skipped: true} and every later step still runs (D13)",
+                handler.where.of("action"),
+                sid,
+            )
 
 
 def _has_default(schema: object) -> bool:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from transpiler.config.model import STEP_TOOL, WorkflowStepConfig
+from transpiler.config.model import MAX_ITERATIONS, MAX_PARALLEL, StepKind, WorkflowStepConfig
 from transpiler.diagnostics import Diagnostic
 from transpiler.golang.strconv import quote
 from transpiler.validate.checker import Checker
@@ -14,8 +14,6 @@ from transpiler.validate.templates import template_error
 
 TOOL_NAME: Final = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9._-]*")
 GO_IDENTIFIER: Final = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
-MAX_PARALLEL: Final = 50
-MAX_ITERATIONS: Final = 1000
 
 
 def for_each(check: Checker, s: str, step: WorkflowStepConfig) -> Iterator[Diagnostic]:
@@ -78,7 +76,7 @@ def _inner_step(
     check: Checker, s: str, sid: str | None, inner: WorkflowStepConfig
 ) -> Iterator[Diagnostic]:
     where = inner.where
-    if inner.effective_type != STEP_TOOL:
+    if inner.kind is not StepKind.TOOL:
         yield check.error(
             "P2.S17.innerType",
             f"{s}.step.type must be 'tool' (got {quote(inner.effective_type)}); "

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Final
 
-from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, STEP_TOOL, WorkflowStepConfig
+from transpiler.config.model import StepKind, WorkflowStepConfig, exhaustive
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import Diagnostic, Severity, SourceLocation
 
@@ -99,39 +100,61 @@ def _step(index: int, step: WorkflowStepConfig, tool: str, prefix: str) -> Itera
             None,
         )
         return
-    kind = step.type or STEP_TOOL
-    if kind == STEP_TOOL and not step.tool:
-        message = f"{prefix}step {step.id}: tool name is required for tool steps"
-        yield _error("P3.S30.toolRequired", message, where.of("tool"), tool, sid)
-        return
-    if kind not in (STEP_TOOL, STEP_ELICITATION, STEP_FOR_EACH):
+    kind = step.kind
+    if kind is None:
         yield _error(
             "P3.S30.type",
-            f"{prefix}step {step.id}: invalid step type {kind}",
+            f"{prefix}step {step.id}: invalid step type {step.effective_type}",
             where.of("type"),
             tool,
             sid,
         )
         return
-    if kind == STEP_ELICITATION:
-        if not step.message:
-            message = f"{prefix}step {step.id}: message is required for elicitation steps"
-            yield _error("P3.S30.message", message, where.of("message"), tool, sid)
-            return
-        if not step.schema:
-            message = f"{prefix}step {step.id}: schema is required for elicitation steps"
-            yield _error("P3.S30.schema", message, where.of("schema"), tool, sid)
-            return
-    if kind == STEP_FOR_EACH and step.inner_step is not None:
+    yield from _KIND_CONVERSIONS[kind](step, tool, prefix)
+
+
+def _tool_step(step: WorkflowStepConfig, tool: str, prefix: str) -> Iterator[Diagnostic]:
+    if not step.tool:
+        message = f"{prefix}step {step.id}: tool name is required for tool steps"
+        yield _error("P3.S30.toolRequired", message, step.where.of("tool"), tool, step.id or None)
+
+
+def _elicitation_step(step: WorkflowStepConfig, tool: str, prefix: str) -> Iterator[Diagnostic]:
+    sid = step.id or None
+    if not step.message:
+        message = f"{prefix}step {step.id}: message is required for elicitation steps"
+        yield _error("P3.S30.message", message, step.where.of("message"), tool, sid)
+    elif not step.schema:
+        message = f"{prefix}step {step.id}: schema is required for elicitation steps"
+        yield _error("P3.S30.schema", message, step.where.of("schema"), tool, sid)
+
+
+def _for_each_step(step: WorkflowStepConfig, tool: str, prefix: str) -> Iterator[Diagnostic]:
+    if step.inner_step is not None:
         inner_prefix = f"{prefix}step {step.id}: failed to convert inner step: "
         for finding in _step(0, step.inner_step, tool, inner_prefix):
             rule = "P3.S33.innerStepId" if finding.rule == "P3.S30.stepId" else finding.rule
-            yield replace(finding, rule=rule, step=sid)
+            yield replace(finding, rule=rule, step=step.id or None)
+
+
+#: Each kind's conversion checks (S30, S33).
+_KIND_CONVERSIONS: Final[
+    Mapping[StepKind, Callable[[WorkflowStepConfig, str, str], Iterator[Diagnostic]]]
+] = exhaustive(
+    StepKind,
+    {
+        StepKind.TOOL: _tool_step,
+        StepKind.ELICITATION: _elicitation_step,
+        StepKind.FOR_EACH: _for_each_step,
+    },
+)
 
 
 def _converted_step(step: WorkflowStepConfig) -> WorkflowStepConfig:
-    """The engine's view: empty type is ``tool``; only forEach keeps its inner step."""
-    inner = step.inner_step if step.effective_type == STEP_FOR_EACH else None
+    """The engine's view: empty type is ``tool``; only a kind that uses the inner ``step``
+    keeps it."""
+    row = step.kind_row
+    inner = step.inner_step if row is not None and row.uses("step") else None
     if inner is not None:
         inner = _converted_step(inner)
     return replace(step, type=step.effective_type, inner_step=inner)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from transpiler.config.model import STEP_FOR_EACH, OutputConfig, OutputProperty
+from transpiler.config.model import OutputConfig, OutputProperty, StepKind
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import Diagnostic, Severity, SourceLocation
 from transpiler.golang.strconv import quote
@@ -102,7 +102,7 @@ def _workflow(tool: LoadedTool) -> Iterator[Diagnostic]:
             "circular dependency detected",
         )
     for step in steps:
-        if step.type == STEP_FOR_EACH:
+        if step.kind is StepKind.FOR_EACH:
             if not step.collection:
                 yield _error(
                     tool,

@@ -12,6 +12,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
+from transpiler.config.model import MAX_ITERATIONS, MAX_PARALLEL
+
 RULES: Final = MappingProxyType(
     {
         # P1: yaml.v3 strict decode and the loader's post-processing
@@ -65,9 +67,9 @@ RULES: Final = MappingProxyType(
         "P2.S17.itemVar": ("P2", "itemVar not a Go identifier"),
         "P2.S17.itemVarIndex": ("P2", "itemVar is the reserved 'index'"),
         "P2.S17.maxParallelNegative": ("P2", "maxParallel < 0"),
-        "P2.S17.maxParallel": ("P2", "maxParallel > 50"),
+        "P2.S17.maxParallel": ("P2", f"maxParallel > {MAX_PARALLEL}"),
         "P2.S17.maxIterationsNegative": ("P2", "maxIterations < 0"),
-        "P2.S17.maxIterations": ("P2", "maxIterations > 1000"),
+        "P2.S17.maxIterations": ("P2", f"maxIterations > {MAX_ITERATIONS}"),
         "P2.S18.argumentTemplate": ("P2", "top-level argument string does not parse"),
         "P2.S18.conditionTemplate": ("P2", "condition does not parse"),
         "P2.S18.messageTemplate": ("P2", "message does not parse"),

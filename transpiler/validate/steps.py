@@ -3,10 +3,10 @@ onError, elicitation handlers), then cycles."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Final
 
-from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, STEP_TOOL, WorkflowStepConfig
+from transpiler.config.model import StepKind, WorkflowStepConfig, exhaustive
 from transpiler.config.schema_compile import json_schema_problem
 from transpiler.diagnostics import Diagnostic
 from transpiler.golang.strconv import quote
@@ -73,24 +73,24 @@ def _step(
                 handler.where.of("retryCount"),
                 sid,
             )
-    if step.effective_type == STEP_ELICITATION:
-        for name, response in (("onDecline", step.on_decline), ("onCancel", step.on_cancel)):
-            if response is None:
-                continue
-            if not response.action:
-                yield check.error(
-                    "P2.S22.actionRequired",
-                    f"{s}.{name}.action is required",
-                    response.where.of("action"),
-                    sid,
-                )
-            elif response.action not in RESPONSE_ACTIONS:
-                yield check.error(
-                    "P2.S22.action",
-                    f"{s}.{name}.action must be one of: abort, continue, skip_remaining",
-                    response.where.of("action"),
-                    sid,
-                )
+    row = step.kind_row
+    for name, response in (("onDecline", step.on_decline), ("onCancel", step.on_cancel)):
+        if response is None or row is None or not row.uses(name):
+            continue
+        if not response.action:
+            yield check.error(
+                "P2.S22.actionRequired",
+                f"{s}.{name}.action is required",
+                response.where.of("action"),
+                sid,
+            )
+        elif response.action not in RESPONSE_ACTIONS:
+            yield check.error(
+                "P2.S22.action",
+                f"{s}.{name}.action must be one of: abort, continue, skip_remaining",
+                response.where.of("action"),
+                sid,
+            )
 
 
 def _step_type(check: Checker, s: str, step: WorkflowStepConfig) -> Iterator[Diagnostic]:
@@ -103,36 +103,51 @@ def _step_type(check: Checker, s: str, step: WorkflowStepConfig) -> Iterator[Dia
             sid,
         )
         return
-    kind = step.effective_type
-    if kind not in (STEP_TOOL, STEP_ELICITATION, STEP_FOR_EACH):
+    kind = step.kind
+    if kind is None:
         yield check.error(
             "P2.S16.type",
-            f"{s}.type must be one of: tool, elicitation, forEach",
+            f"{s}.type must be one of: {', '.join(StepKind)}",
             where.of("type"),
             sid,
         )
-    elif kind == STEP_TOOL:
-        if not step.tool:
-            yield check.error(
-                "P2.S16.toolRequired",
-                f"{s}.tool is required when type is tool",
-                where.of("tool"),
-                sid,
-            )
-        elif not TOOL_NAME.fullmatch(step.tool):
-            yield check.error(
-                "P2.S16.toolName", f"{s}.tool must be a valid tool name", where.of("tool"), sid
-            )
-    elif kind == STEP_ELICITATION:
-        if not step.message:
-            yield check.error(
-                "P2.S16.messageRequired",
-                f"{s}.message is required when type is elicitation",
-                where.of("message"),
-                sid,
-            )
     else:
-        yield from for_each(check, s, step)
+        yield from _KIND_CHECKS[kind](check, s, step)
+
+
+def _tool_step(check: Checker, s: str, step: WorkflowStepConfig) -> Iterator[Diagnostic]:
+    sid, where = step.id or None, step.where
+    if not step.tool:
+        yield check.error(
+            "P2.S16.toolRequired", f"{s}.tool is required when type is tool", where.of("tool"), sid
+        )
+    elif not TOOL_NAME.fullmatch(step.tool):
+        yield check.error(
+            "P2.S16.toolName", f"{s}.tool must be a valid tool name", where.of("tool"), sid
+        )
+
+
+def _elicitation_step(check: Checker, s: str, step: WorkflowStepConfig) -> Iterator[Diagnostic]:
+    if not step.message:
+        yield check.error(
+            "P2.S16.messageRequired",
+            f"{s}.message is required when type is elicitation",
+            step.where.of("message"),
+            step.id or None,
+        )
+
+
+#: Each kind's own checks (S16, S17).
+_KIND_CHECKS: Final[
+    Mapping[StepKind, Callable[[Checker, str, WorkflowStepConfig], Iterator[Diagnostic]]]
+] = exhaustive(
+    StepKind,
+    {
+        StepKind.TOOL: _tool_step,
+        StepKind.ELICITATION: _elicitation_step,
+        StepKind.FOR_EACH: for_each,
+    },
+)
 
 
 def _step_templates(check: Checker, s: str, step: WorkflowStepConfig) -> Iterator[Diagnostic]:

@@ -9,13 +9,14 @@ level cannot see each other, as in vMCP when a step has not finished yet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final, NamedTuple
 
 from transpiler.config.model import (
-    STEP_ELICITATION,
-    STEP_FOR_EACH,
     CompositeToolConfig,
+    StepKind,
     WorkflowStepConfig,
+    exhaustive,
 )
 from transpiler.declaration import TITLE as DECLARATION_TITLE
 from transpiler.deviations import STEP_TIMEOUT_CLASS
@@ -40,13 +41,28 @@ from transpiler.plan.reads import workflow_reads
 StepEmitter = Callable[[EmitState, WorkflowStepConfig, Record, int], st.Body]
 
 
-def step_emitter(step: WorkflowStepConfig) -> StepEmitter:
-    """The code generator for a step's type."""
-    if step.effective_type == STEP_ELICITATION:
-        return elicitation_step
-    if step.effective_type == STEP_FOR_EACH:
-        return for_each_step
-    return tool_step
+class Lowering(NamedTuple):
+    """How a kind of step becomes code: its generator, and the kind as the step's title
+    comment names it."""
+
+    code: StepEmitter
+    title: Callable[[WorkflowStepConfig], str]
+
+
+#: Each kind's lowering.
+LOWERINGS: Final[Mapping[StepKind, Lowering]] = exhaustive(
+    StepKind,
+    {
+        StepKind.TOOL: Lowering(tool_step, lambda step: "tool " + comment_text(step.tool)),
+        StepKind.ELICITATION: Lowering(elicitation_step, lambda step: "elicitation"),
+        StepKind.FOR_EACH: Lowering(for_each_step, lambda step: "forEach"),
+    },
+)
+
+
+def _lowering(step: WorkflowStepConfig) -> Lowering:
+    """The lowering of the step's kind (a type validation would reject lowers as a tool)."""
+    return LOWERINGS[step.kind or StepKind.TOOL]
 
 
 def run_function(state: EmitState) -> tuple[st.Statement, dict[int, str]]:
@@ -113,10 +129,7 @@ def _note_run_conditions(state: EmitState, levels: Sequence[Sequence[str]]) -> N
 
 
 def _title(step: WorkflowStepConfig) -> str:
-    kind = {STEP_ELICITATION: "elicitation", STEP_FOR_EACH: "forEach"}.get(
-        step.effective_type, "tool " + comment_text(step.tool)
-    )
-    return f"Step {comment_text(step.id)} ({kind})."
+    return f"Step {comment_text(step.id)} ({_lowering(step).title(step)})."
 
 
 def _step_code(
@@ -124,7 +137,7 @@ def _step_code(
 ) -> st.Body:
     record = Record(state, step, state.products[step.id])
     try:
-        code = step_emitter(step)(state, step, record, depth)
+        code = _lowering(step).code(state, step, record, depth)
     except TranspilerError as error:
         where = step.where.at
         raise TranspilerError(f"step {step.id} ({where.file}:{where.line}): {error}") from None

@@ -21,22 +21,11 @@ from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.exact.step_code import Record, with_condition
 from transpiler.emit.exact.templates import ForEachEnv
 from transpiler.emit.exact.tool_step import retry_attempts, retry_delay
-
-DEFAULT_MAX_ITERATIONS = 100
-MAX_ITERATIONS_CAP = 1000
-DEFAULT_MAX_PARALLEL = 10
-PARALLEL_BUILTIN_CAP = 10
+from transpiler.emit.profile import PARALLEL_CAP
 
 
 class NotExpressible(TranspilerError):
     """A construct the THV-0051 builtins cannot express exactly."""
-
-
-def max_iterations(step: WorkflowStepConfig) -> int:
-    """vMCP's effective iteration limit (S130)."""
-    if step.max_iterations <= 0:
-        return DEFAULT_MAX_ITERATIONS
-    return min(step.max_iterations, MAX_ITERATIONS_CAP)
 
 
 def for_each_step(
@@ -67,7 +56,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     else:
         source = Code(value)
         check, check_outcome = "vmcp_collection", "vmcp_collection_outcome"
-    limit = Code(str(max_iterations(step)))
+    limit = Code(str(step.iteration_limit))
     item_env = state.env(for_each=ForEachEnv(step.item_var or "item", "item", "index"))
     schema = state.input_schema(inner.tool, step.id, step.where.at)
     args = arguments(state, inner.arguments, item_env, schema)
@@ -110,7 +99,7 @@ def _iterations(step: WorkflowStepConfig, per_item: Expr, items: str, depth: int
     """The iteration records: a comprehension, through parallel() unless maxParallel is 1."""
     body = render(per_item, (depth + 2) * len(INDENT))
     loop = f"for index, item in enumerate({items})"
-    if step.max_parallel == 1:
+    if step.parallel_limit == 1:
         return Code(f"[\n{INDENT}{_indent(body)}\n{INDENT}{loop}\n]")
     return Code(
         f"parallel([\n{INDENT}lambda index=index, item=item: {_indent(body)}\n{INDENT}{loop}\n])"
@@ -122,13 +111,10 @@ def _indent(text: str) -> str:
 
 
 def _notes(state: EmitState, step: WorkflowStepConfig) -> None:
-    parallel = step.max_parallel if step.max_parallel > 0 else DEFAULT_MAX_PARALLEL
-    if step.max_parallel == 1 or parallel == PARALLEL_BUILTIN_CAP:
+    parallel = step.parallel_limit
+    if parallel in (1, PARALLEL_CAP):
         return
-    at_once = (
-        f"vMCP runs up to {min(parallel, 50)} iterations at once, parallel() runs up to "
-        f"{PARALLEL_BUILTIN_CAP}"
-    )
+    at_once = f"vMCP runs up to {parallel} iterations at once, parallel() runs up to {PARALLEL_CAP}"
     if step.continues_on_error:
         state.note(
             "domain",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
+from transpiler.config.model import WorkflowStepConfig
 from transpiler.emit.ir import (
     Attribute,
     Binary,
@@ -46,6 +46,7 @@ from transpiler.emit.ir import (
     json_literal,
 )
 from transpiler.emit.limits import MAX_DEPTH, TooDeep, too_deep
+from transpiler.emit.profile import PARALLEL_CAP
 from transpiler.emit.readable.state import State, StepView, map_key
 from transpiler.emit.readable.templates import NotReadable
 from transpiler.emit.readable.values import (
@@ -64,10 +65,6 @@ from transpiler.golang.strconv import NumError, parse_bool, parse_float, parse_i
 
 MAX_RETRIES = 10
 DEFAULT_RETRY_DELAY_NS = 1_000_000_000
-DEFAULT_MAX_ITERATIONS = 100
-MAX_ITERATIONS = 1000
-DEFAULT_MAX_PARALLEL = 10
-SCRIPT_PARALLEL_CAP = 10
 MIN_SHARED_MAP = 40  # shorter argument maps read better written out at each call
 ELICITATION_FIELDS = frozenset({"action", "content", "skipped"})
 FOR_EACH_FIELDS = frozenset({"iterations", "count", "completed", "failed"})
@@ -417,8 +414,7 @@ def for_each_step(
             "halts the script when the attempts run out"
         )
     items, item_kind = _collection(state, step, body)
-    limit = step.max_iterations if step.max_iterations > 0 else DEFAULT_MAX_ITERATIONS
-    limit = min(limit, MAX_ITERATIONS)
+    limit = step.iteration_limit
     state.declare("error-text")
     size = call("len", Name(items))
     too_many = Str(f"{step.id.replace('%', '%%')}: %d items, more than the {limit} it may iterate")
@@ -430,7 +426,7 @@ def for_each_step(
     args = arguments(state, inner)
     uses_index = index in flat(args)
     state.for_each = None
-    parallel = step.max_parallel if step.max_parallel > 0 else DEFAULT_MAX_PARALLEL
+    parallel = step.parallel_limit
     results = state.variable(f"\x00results:{step.id}", f"{target}_results")
     collect = bool(reads & {"iterations", "completed", "failed", "*"})
     if keep_going:
@@ -448,7 +444,7 @@ def for_each_step(
             body.append(assign(results, List(())))
         body.append(For(loop.targets, loop.iterable, (ExprStmt(each),)))
     else:
-        if not keep_going and parallel != SCRIPT_PARALLEL_CAP:
+        if not keep_going and parallel != PARALLEL_CAP:
             state.declare("parallel-cap")
         bound = tuple(Parameter(n, Name(n)) for n in loop.targets)
         calls = call("parallel", Comprehension(Lambda(bound, call_one), (loop,)))
@@ -537,8 +533,3 @@ def _for_each_view(
     return StepView(
         "forEach", runtime(Name(target), Kind.MAP), fields=fields, known_fields=FOR_EACH_FIELDS
     )
-
-
-def is_special(step: WorkflowStepConfig) -> bool:
-    """Elicitation and forEach steps need statements (not one expression)."""
-    return step.effective_type in (STEP_ELICITATION, STEP_FOR_EACH)

@@ -11,9 +11,10 @@ read once, at the top.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final, NamedTuple
 
-from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
+from transpiler.config.model import StepKind, WorkflowStepConfig, exhaustive
 from transpiler.emit.ir import (
     Assign,
     Attribute,
@@ -46,7 +47,6 @@ from transpiler.emit.readable.steps import (
     for_each_step,
     guarded,
     hoist_shared,
-    is_special,
     recorded_answer,
     tool_step,
 )
@@ -146,7 +146,7 @@ def _single(
         and state.tool.output is None
         and step.id not in reads
         and not step.condition
-        and step.effective_type not in (STEP_ELICITATION, STEP_FOR_EACH)
+        and not is_special(step)
     )
     if not step.condition and not is_special(step):
         hoist_shared(state, step, body)
@@ -181,23 +181,87 @@ def _step_code(
 ) -> StepView:
     """The step's code; ``local``: inside a function of a parallel level, whose names the
     rest of the script cannot see (a forEach step then keeps its whole output in one dict)."""
-    if step.effective_type == STEP_ELICITATION:
-        assert target is not None
-        return elicitation_step(
-            state, step, body, target, lambda b, views: _skip(state, b, views, remaining)
-        )
-    if step.effective_type == STEP_FOR_EACH:
-        assert target is not None
-        parts = set(reads.get(step.id, ()))
-        final = step.id == final_step(state) and state.tool.output is None
-        if final or step.condition or local:
-            parts.add("*")
-        return for_each_step(state, step, body, target, frozenset(parts))
+    return _lowering(step).body(state, step, body, target, reads, remaining, local)
+
+
+def _elicitation_body(
+    state: State,
+    step: WorkflowStepConfig,
+    body: Body,
+    target: str | None,
+    reads: dict[str, set[str]],
+    remaining: list[str],
+    local: bool,
+) -> StepView:
+    assert target is not None
+    return elicitation_step(
+        state, step, body, target, lambda b, views: _skip(state, b, views, remaining)
+    )
+
+
+def _for_each_body(
+    state: State,
+    step: WorkflowStepConfig,
+    body: Body,
+    target: str | None,
+    reads: dict[str, set[str]],
+    remaining: list[str],
+    local: bool,
+) -> StepView:
+    assert target is not None
+    parts = set(reads.get(step.id, ()))
+    final = step.id == final_step(state) and state.tool.output is None
+    if final or step.condition or local:
+        parts.add("*")
+    return for_each_step(state, step, body, target, frozenset(parts))
+
+
+def _tool_body(
+    state: State,
+    step: WorkflowStepConfig,
+    body: Body,
+    target: str | None,
+    reads: dict[str, set[str]],
+    remaining: list[str],
+    local: bool,
+) -> StepView:
     if "status" in reads.get(step.id, ()) and step.continues_on_error:
         return _continued_with_status(state, step, body, target)
     expr, view = tool_step(state, step, target)
     body.append(assign(target, expr) if target else ExprStmt(expr))
     return view
+
+
+class _Lowering(NamedTuple):
+    """How a kind of step becomes code: its body (arguments as :func:`_step_code`'s), and whether
+    that needs statements (else it is one expression)."""
+
+    body: Callable[
+        [State, WorkflowStepConfig, Body, str | None, dict[str, set[str]], list[str], bool],
+        StepView,
+    ]
+    statements: bool
+
+
+#: Each kind's lowering.
+_LOWERINGS: Final[Mapping[StepKind, _Lowering]] = exhaustive(
+    StepKind,
+    {
+        StepKind.TOOL: _Lowering(_tool_body, statements=False),
+        StepKind.ELICITATION: _Lowering(_elicitation_body, statements=True),
+        StepKind.FOR_EACH: _Lowering(_for_each_body, statements=True),
+    },
+)
+
+
+def _lowering(step: WorkflowStepConfig) -> _Lowering:
+    """The lowering of the step's kind (a type validation would reject lowers as a tool)."""
+    return _LOWERINGS[step.kind or StepKind.TOOL]
+
+
+def is_special(step: WorkflowStepConfig) -> bool:
+    """Whether the step's code needs statements (not one expression)."""
+    return _lowering(step).statements
 
 
 def _step_code_of(
