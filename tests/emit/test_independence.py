@@ -14,8 +14,6 @@ from pathlib import Path
 
 from tests.architecture.imports import PACKAGE, file_of, imported, imports_of, module_name
 from tests.conftest import REPO_ROOT
-from transpiler.emit import profile as emitted
-from transpiler.starlark_runtime import profile as hosted
 
 FORBIDDEN = ("transpiler.composite", "transpiler.sim")
 SHARED = ("transpiler.config", "transpiler.golang", "transpiler.gotemplate", "transpiler.plan")
@@ -74,6 +72,7 @@ def test_nothing_the_emitter_reaches_imports_them_either() -> None:
         "transpiler.declaration",
         "transpiler.inert",
         "transpiler.reading",
+        "transpiler.profile",
     }
     assert outside <= neutral, sorted(outside)
 
@@ -94,7 +93,3 @@ def test_the_check_sees_lazy_relative_and_guarded_imports() -> None:
         "transpiler.emit.scope",
     }
 
-
-def test_the_emitter_assumes_the_hosts_parallel_cap() -> None:
-    """The emitter's copy of the profile (it may not import the runtime's) matches it."""
-    assert emitted.PARALLEL_CAP == hosted.PARALLEL_CAP

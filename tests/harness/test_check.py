@@ -17,10 +17,10 @@ from transpiler.golang.duration import parse_duration
 from transpiler.harness.check import CheckOptions, check_tool
 from transpiler.harness.relation import difference
 from transpiler.harness.verdict import Verdict
+from transpiler.profile import CALL_TIMEOUT_NS
 from transpiler.sim.scenario import load_scenario, scenario_from_document
 from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime import run_starlark
-from transpiler.starlark_runtime.profile import CALL_TIMEOUT_NS
 
 BROKEN = b"""
 compositeTools:

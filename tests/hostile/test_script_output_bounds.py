@@ -24,9 +24,9 @@ from tests.hostile.test_exit_codes import GOOD
 from tests.starlark_runtime.conftest import ENGINES
 from transpiler.cli import main
 from transpiler.inert import REPORT_TEXT_CHARS
+from transpiler.profile import LOG_TRUNCATED, MAX_LOG_BYTES, MAX_OUTPUT_BYTES
 from transpiler.sim.scenario import Scenario
 from transpiler.starlark_runtime import run_starlark
-from transpiler.starlark_runtime.profile import LOG_TRUNCATED, MAX_LOG_BYTES, MAX_OUTPUT_BYTES
 
 LINE_BYTES = 100_000
 FLOOD = f"""\

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.starlark_runtime.helpers import calls, run, scenario
-from transpiler.starlark_runtime.profile import FAILURE_PREFIX, TIMEOUT_TEXT
+from transpiler.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 
 OK = {"results": [{"structuredContent": {"v": 1}}]}
 

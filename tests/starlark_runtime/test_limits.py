@@ -18,10 +18,10 @@ import yaml
 
 from tests.starlark_runtime.conftest import ENGINES
 from transpiler.cli import main
+from transpiler.profile import MAX_PRINT_BYTES
 from transpiler.sim.backoff import CentreJitter
 from transpiler.sim.scenario import Scenario
 from transpiler.starlark_runtime import ScriptLimitExceeded, ScriptLimits, run_starlark
-from transpiler.starlark_runtime.profile import MAX_PRINT_BYTES
 from transpiler.starlark_runtime.sandbox import GRACE_SECONDS
 
 GO = pytest.mark.parametrize("engine", [p for p in ENGINES if p != "rust"])

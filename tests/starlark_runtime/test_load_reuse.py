@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from tests.starlark_runtime.helpers import calls, run, scenario
+from transpiler.profile import ScriptLimits
 from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime import rust_engine
-from transpiler.starlark_runtime.profile import ScriptLimits
 from transpiler.starlark_runtime.run import run_script
 
 MODULES = {

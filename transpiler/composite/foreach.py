@@ -30,9 +30,9 @@ from transpiler.config.model import WorkflowStepConfig
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal
 from transpiler.golang.runes import to_valid_utf8
 from transpiler.golang.values import NIL_MAP, GoValue
+from transpiler.profile import PARALLEL_CAP
 from transpiler.sim.kernel import Acquire, ContextError, Operation, Semaphore
 from transpiler.sim.mcp import output_map
-from transpiler.starlark_runtime.profile import PARALLEL_CAP
 
 COLLECTION_PREVIEW_RUNES = 100
 

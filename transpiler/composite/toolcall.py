@@ -38,14 +38,13 @@ from transpiler.golang.duration import format_duration
 from transpiler.golang.jsonenc import JSONEncodeError, check_marshal
 from transpiler.golang.strconv import quote
 from transpiler.golang.values import GoValue
+from transpiler.profile import CALL_TIMEOUT_NS
 from transpiler.sim.backoff import Backoff
 from transpiler.sim.kernel import ContextError, Operation, Sleep
 from transpiler.sim.mcp import attempt_failure
 from transpiler.sim.scenario import ToolResult
 from transpiler.sim.trace import CallRecord
-from transpiler.starlark_runtime.profile import CALL_TIMEOUT_NS
 
-MAX_RETRIES = 10
 RESULT_OK = "ok"
 RESULT_IS_ERROR = "isError"
 RESULT_TRANSPORT = "transport"
@@ -82,7 +81,7 @@ def retry_config(on_error: StepErrorHandling | None) -> tuple[int, int]:
     """
     if on_error is None or on_error.action != "retry":
         return 0, 0
-    return min(on_error.retry_count, MAX_RETRIES), max(on_error.retry_delay, 0)
+    return on_error.retries, max(on_error.retry_delay, 0)
 
 
 def call_with_retry(

@@ -34,6 +34,10 @@ _E = TypeVar("_E", bound=Enum)
 
 #: A step's deadline when it sets no ``timeout``: vMCP's default, 5 minutes (S60).
 DEFAULT_STEP_TIMEOUT_NS: Final = 5 * 60 * 1_000_000_000
+#: vMCP's cap on ``onError.maxRetries`` (``getRetryConfig``).
+MAX_RETRIES: Final = 10
+#: The backoff's first wait when ``retryDelay`` is unset or not positive.
+DEFAULT_RETRY_DELAY_NS: Final = 1_000_000_000
 #: forEach ``maxIterations``: 0 or less means 100; the run caps it at 1000, the most P2
 #: accepts (S17, S130).
 DEFAULT_MAX_ITERATIONS: Final = 100
@@ -151,6 +155,18 @@ class StepErrorHandling:
     retry_count: int = 0
     retry_delay: int = 0
     where: Where = NOWHERE
+
+    @property
+    def retries(self) -> int:
+        """How many times vMCP retries a failed call (``getRetryConfig``: capped at
+        :data:`MAX_RETRIES`); 0 unless the action is ``retry``."""
+        return min(self.retry_count, MAX_RETRIES) if self.action == "retry" else 0
+
+    @property
+    def first_delay_ns(self) -> int:
+        """The first backoff wait: ``retryDelay``, or :data:`DEFAULT_RETRY_DELAY_NS` when it is
+        unset or not positive."""
+        return self.retry_delay if self.retry_delay > 0 else DEFAULT_RETRY_DELAY_NS
 
 
 @dataclass(frozen=True)

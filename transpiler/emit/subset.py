@@ -16,10 +16,10 @@ import warnings
 
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit.library import LIBRARY_NAME, helper_library
+from transpiler.profile import HOST_BUILTINS
 
-PROFILE_BUILTINS = frozenset(
-    {"call_tool", "try_call_tool", "retry", "elicit", "parallel", "log", "json", "struct", "fail"}
-)
+#: The host's builtins, the modules both interpreters predeclare, and ``fail``.
+PROFILE_BUILTINS = frozenset({*HOST_BUILTINS, "json", "struct", "fail"})
 SHARED_BUILTINS = frozenset(
     {
         "None",

@@ -36,8 +36,8 @@ from typing import Any
 
 from transpiler.deviations import CLASSES, Observable, covers
 from transpiler.inert import one_line
+from transpiler.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 from transpiler.sim.trace import Trace, plain_json
-from transpiler.starlark_runtime.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 
 COMPOSITE_PREFIX = "Workflow execution failed: "
 COMPOSITE_TIMEOUTS = (

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from transpiler.starlark_runtime.profile import HOST_BUILTINS
+from transpiler.profile import HOST_BUILTINS
 
 #: The longest line text a call site keeps for reports.
 TEXT_LIMIT = 120

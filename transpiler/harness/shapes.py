@@ -28,7 +28,7 @@ from transpiler.emit.timeouts import step_deadlines
 from transpiler.golang.duration import format_duration
 from transpiler.plan.dataflow import DataflowEdge, dataflow, template_sites
 from transpiler.plan.reads import reads_of, site_reads
-from transpiler.starlark_runtime.profile import CALL_TIMEOUT_NS, SECOND_NS
+from transpiler.profile import CALL_TIMEOUT_NS, SECOND_NS
 
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 

@@ -20,11 +20,12 @@ import hashlib
 from dataclasses import dataclass
 from typing import Protocol
 
+from transpiler.config.model import DEFAULT_RETRY_DELAY_NS
+
 MULTIPLIER = 1.5
 RANDOMIZATION_FACTOR = 0.5
 MAX_INTERVAL_FACTOR = 60
 MAX_ELAPSED_NS = 15 * 60 * 1_000_000_000
-DEFAULT_INITIAL_NS = 1_000_000_000
 
 
 class Jitter(Protocol):
@@ -70,7 +71,7 @@ class Backoff:
 
     def __post_init__(self) -> None:
         if self.initial_ns <= 0:
-            self.initial_ns = DEFAULT_INITIAL_NS
+            self.initial_ns = DEFAULT_RETRY_DELAY_NS
         self.interval_ns = self.initial_ns
 
     def next_wait(self, elapsed_ns: int, jitter: Jitter, who: str, attempt: int) -> int | None:

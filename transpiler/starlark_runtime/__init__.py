@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from transpiler.profile import ScriptLimits
 from transpiler.sim.backoff import CENTRE, Jitter
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
-from transpiler.starlark_runtime.profile import ScriptLimits
 from transpiler.starlark_runtime.run import (
     EngineError,
     GoOnlyScript,

@@ -25,6 +25,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from transpiler import gobuild
+from transpiler.profile import (
+    MAX_EXECUTION_STEPS,
+    MAX_LOG_BYTES,
+    MAX_PRINT_BYTES,
+    ScriptLimits,
+)
 from transpiler.sim.kernel import (
     Acquire,
     Blocked,
@@ -47,12 +53,6 @@ from transpiler.starlark_runtime.host import (
     new_group,
 )
 from transpiler.starlark_runtime.hostlimits import GO_ARENA_BYTES, cap_address_space
-from transpiler.starlark_runtime.profile import (
-    MAX_EXECUTION_STEPS,
-    MAX_LOG_BYTES,
-    MAX_PRINT_BYTES,
-    ScriptLimits,
-)
 from transpiler.starlark_runtime.run import (
     EngineError,
     EngineRun,

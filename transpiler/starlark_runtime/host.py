@@ -14,19 +14,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from transpiler.golang.duration import parse_duration
-from transpiler.sim.backends import SimulatedBackends
-from transpiler.sim.backoff import CENTRE, Backoff, Jitter
-from transpiler.sim.kernel import Context, ContextError, Kernel, Operation, Semaphore, Sleep, Thread
-from transpiler.sim.mcp import attempt_failure, output_map
-from transpiler.sim.scenario import Scenario
-from transpiler.sim.trace import CallRecord, ElicitationRecord
-from transpiler.starlark_runtime.profile import (
+from transpiler.profile import (
     CALL_TIMEOUT_NS,
     ELICITATION_TIMEOUT_NS,
     LOG_TRUNCATED,
     MAX_LOG_BYTES,
     PARALLEL_CAP,
 )
+from transpiler.sim.backends import SimulatedBackends
+from transpiler.sim.backoff import CENTRE, Backoff, Jitter
+from transpiler.sim.kernel import Context, ContextError, Kernel, Operation, Semaphore, Sleep, Thread
+from transpiler.sim.mcp import attempt_failure, output_map
+from transpiler.sim.scenario import Scenario
+from transpiler.sim.trace import CallRecord, ElicitationRecord
 from transpiler.starlark_runtime.values import from_script, to_script
 
 HostOp = Generator[Operation, Any, Any]

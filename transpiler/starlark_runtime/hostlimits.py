@@ -4,7 +4,7 @@
 (the Go runtime maps gigabytes it never touches), so the cap is measured from
 the warmed-up process rather than fixed: each engine's host runs one trivial
 script, then this module caps the address space at that size plus
-:attr:`~transpiler.starlark_runtime.profile.ScriptLimits.memory_bytes`.
+:attr:`~transpiler.profile.ScriptLimits.memory_bytes`.
 An allocation past it fails: starlark-rust aborts its process, the Go
 runtime exits with "fatal error: out of memory"; either way the run ends
 with ``ScriptLimitExceeded("memory")``.

@@ -7,13 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from transpiler.diagnostics import TranspilerError
-from transpiler.sim.backends import SimulatedBackends
-from transpiler.sim.backoff import CENTRE, Jitter
-from transpiler.sim.kernel import Kernel
-from transpiler.sim.scenario import Scenario
-from transpiler.sim.trace import CallRecord, ScriptReach, Trace
-from transpiler.starlark_runtime.host import RunState
-from transpiler.starlark_runtime.profile import (
+from transpiler.profile import (
     DEFAULT_TIMEOUT_NS,
     ScriptLimits,
     failure_result,
@@ -21,6 +15,12 @@ from transpiler.starlark_runtime.profile import (
     success_result,
     timeout_result,
 )
+from transpiler.sim.backends import SimulatedBackends
+from transpiler.sim.backoff import CENTRE, Jitter
+from transpiler.sim.kernel import Kernel
+from transpiler.sim.scenario import Scenario
+from transpiler.sim.trace import CallRecord, ScriptReach, Trace
+from transpiler.starlark_runtime.host import RunState
 
 
 class EngineError(TranspilerError):

@@ -46,6 +46,11 @@ from typing import Any
 
 import starlark as sl
 
+from transpiler.profile import (
+    MAX_EXECUTION_STEPS,
+    STEP_LIMIT_MESSAGE,
+    ScriptLimits,
+)
 from transpiler.sim.kernel import (
     Acquire,
     ContextError,
@@ -65,11 +70,6 @@ from transpiler.starlark_runtime.host import (
     ScriptHalt,
     ScriptThread,
     new_group,
-)
-from transpiler.starlark_runtime.profile import (
-    MAX_EXECUTION_STEPS,
-    STEP_LIMIT_MESSAGE,
-    ScriptLimits,
 )
 from transpiler.starlark_runtime.run import (
     EngineError,

@@ -35,11 +35,11 @@ import time
 from dataclasses import dataclass
 from typing import IO, Any
 
+from transpiler.profile import ScriptLimits
 from transpiler.sim.backoff import Jitter
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime.hostlimits import cap_address_space, virtual_memory
-from transpiler.starlark_runtime.profile import ScriptLimits
 from transpiler.starlark_runtime.run import (
     EngineError,
     GoOnlyScript,

@@ -21,7 +21,7 @@ from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.exact.step_code import Record, with_condition
 from transpiler.emit.exact.templates import ForEachEnv
 from transpiler.emit.exact.tool_step import retry_attempts, retry_delay
-from transpiler.emit.profile import PARALLEL_CAP
+from transpiler.profile import PARALLEL_CAP
 
 
 class NotExpressible(TranspilerError):

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from transpiler.config.model import WorkflowStepConfig
+from transpiler.config.model import StepErrorHandling, WorkflowStepConfig
 from transpiler.emit.exact import statements as st
 from transpiler.emit.exact.arguments import Arguments, arguments
 from transpiler.emit.exact.layout import Code, Expr, Lambda, call, render, string
@@ -16,21 +16,18 @@ from transpiler.emit.exact.scope import COMPLETED, EmitState
 from transpiler.emit.exact.step_code import FAILED, Record, defaults, with_condition
 from transpiler.golang.duration import format_duration
 
-MAX_RETRIES = 10
-DEFAULT_RETRY_DELAY_NS = 1_000_000_000
-
 
 def retry_attempts(step: WorkflowStepConfig) -> int | None:
     """``max_attempts`` for an ``onError: retry`` step (None when it does not retry)."""
     if step.on_error is None or step.on_error.action != "retry":
         return None
-    return min(step.on_error.retry_count, MAX_RETRIES) + 1
+    return step.on_error.retries + 1
 
 
 def retry_delay(step: WorkflowStepConfig) -> str:
     """The initial backoff as a Go duration string (1s when unset or not positive)."""
-    delay = step.on_error.retry_delay if step.on_error is not None else 0
-    return format_duration(delay if delay > 0 else DEFAULT_RETRY_DELAY_NS)
+    on_error = step.on_error if step.on_error is not None else StepErrorHandling()
+    return format_duration(on_error.first_delay_ns)
 
 
 def tool_step(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> st.Body:

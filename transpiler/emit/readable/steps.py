@@ -46,7 +46,6 @@ from transpiler.emit.ir import (
     json_literal,
 )
 from transpiler.emit.limits import MAX_DEPTH, TooDeep, too_deep
-from transpiler.emit.profile import PARALLEL_CAP
 from transpiler.emit.readable.state import State, StepView, map_key
 from transpiler.emit.readable.templates import NotReadable
 from transpiler.emit.readable.values import (
@@ -62,9 +61,8 @@ from transpiler.emit.readable.values import (
 )
 from transpiler.golang.duration import format_duration
 from transpiler.golang.strconv import NumError, parse_bool, parse_float, parse_int
+from transpiler.profile import PARALLEL_CAP
 
-MAX_RETRIES = 10
-DEFAULT_RETRY_DELAY_NS = 1_000_000_000
 MIN_SHARED_MAP = 40  # shorter argument maps read better written out at each call
 ELICITATION_FIELDS = frozenset({"action", "content", "skipped"})
 FOR_EACH_FIELDS = frozenset({"iterations", "count", "completed", "failed"})
@@ -191,9 +189,7 @@ def retry_policy(step: WorkflowStepConfig) -> tuple[int, str] | None:
     """``max_attempts`` and ``delay`` for an ``onError: retry`` step."""
     if step.on_error is None or step.on_error.action != "retry":
         return None
-    delay = step.on_error.retry_delay
-    attempts = min(step.on_error.retry_count, MAX_RETRIES) + 1
-    return attempts, format_duration(delay if delay > 0 else DEFAULT_RETRY_DELAY_NS)
+    return step.on_error.retries + 1, format_duration(step.on_error.first_delay_ns)
 
 
 def call_expression(state: State, step: WorkflowStepConfig, args: Expr) -> Expr:
