@@ -26,7 +26,7 @@ from transpiler.config.model import (
     STEP_TOOL,
     WorkflowStepConfig,
 )
-from transpiler.deviations import STEP_TIMEOUT_CLASS
+from transpiler.deviations import Deviation
 from transpiler.golang.duration import format_duration
 from transpiler.sim.kernel import Operation
 
@@ -41,7 +41,7 @@ def execute_step(
     kind = step.effective_type
     per_call = (
         kind in (STEP_TOOL, STEP_FOR_EACH)
-        and session.expander.variants.at(STEP_TIMEOUT_CLASS, site) == "per-call"
+        and session.expander.variants.at(Deviation.STEP_TIMEOUT, site) == "per-call"
     )
     if per_call:
         session.call_limited.add(step.id)
@@ -51,7 +51,7 @@ def execute_step(
     # The step's own deadline ended it, or would have (a script has none: ``step-timeout``).
     passed = session.now >= deadline if per_call else step_context.err() == DEADLINE_EXCEEDED
     if kind in (STEP_TOOL, STEP_FOR_EACH) and passed and level_context.err() is None:
-        session.recorder.quirks.add(STEP_TIMEOUT_CLASS, site, _timeout_text(step))
+        session.recorder.quirks.add(Deviation.STEP_TIMEOUT, site, _timeout_text(step))
     return error
 
 

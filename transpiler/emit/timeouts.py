@@ -22,7 +22,7 @@ from transpiler.config.model import (
     CompositeToolConfig,
     WorkflowStepConfig,
 )
-from transpiler.deviations import CLASSES, STEP_TIMEOUT_CLASS
+from transpiler.deviations import Deviation
 from transpiler.golang.duration import format_duration
 
 #: The domain note every script makes of the timeouts a check leaves out.
@@ -74,4 +74,4 @@ def timeouts_text(tool: CompositeToolConfig) -> str | None:
         return None
     named = ", ".join(f"{deadline.step}: {deadline.text()}" for deadline in deadlines)
     which = "steps" if len(deadlines) > 1 else "step"
-    return f"{CLASSES[STEP_TIMEOUT_CLASS].summary} ({which} {named})"
+    return f"{Deviation.STEP_TIMEOUT.about.summary} ({which} {named})"

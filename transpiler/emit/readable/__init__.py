@@ -17,7 +17,7 @@ from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.declaration import TITLE as DECLARATION_TITLE
-from transpiler.deviations import CLASSES, STEP_TIMEOUT_CLASS
+from transpiler.deviations import Deviation
 from transpiler.emit.limits import EmitterLimit, check_template
 from transpiler.emit.readable.state import State
 from transpiler.emit.readable.templates import NotReadable
@@ -63,10 +63,10 @@ def emit_readable(
         run, spans = run_function(state)
     dropped = timeouts_text(tool)
     if dropped is not None:
-        state.declare(STEP_TIMEOUT_CLASS)
+        state.declare(Deviation.STEP_TIMEOUT)
     for deviation in sorted(state.declared):
-        summary = dropped if deviation == STEP_TIMEOUT_CLASS else None
-        state.notes.append(Note("deviation", deviation, summary or CLASSES[deviation].summary))
+        summary = dropped if deviation == Deviation.STEP_TIMEOUT else None
+        state.notes.append(Note("deviation", deviation, summary or deviation.about.summary))
     helpers = [HELPERS[h] for h in sorted(state.helpers)]
     header = "".join(f"# {line}".rstrip() + "\n" for line in _header(tool, source, state))
     script = header + "\n" + run + "".join("\n\n" + helper for helper in helpers)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
+from transpiler.deviations import Deviation
 from transpiler.emit.limits import MAX_DEPTH, TooDeep, too_deep
 from transpiler.emit.readable.code import (
     TERNARY,
@@ -153,11 +154,11 @@ def _string_argument(state: State, template: str, kind: Any) -> Expr:
         if value.constant:
             return literal(plain(_coerced(go_text(value.const), kind)))
         if value.kind is not Kind.STR:
-            state.declare("argument-coercion")
+            state.declare(Deviation.ARGUMENT_COERCION)
             if value.encodes is not None:
-                state.declare("json-text", "rust-engine")
+                state.declare(Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
             return value.code()
-        state.declare("argument-coercion")
+        state.declare(Deviation.ARGUMENT_COERCION)
     text = compiler.text(template)
     return text.code() if not text.constant else literal(text.const)
 
@@ -188,7 +189,7 @@ def retry_policy(step: WorkflowStepConfig) -> tuple[int, str] | None:
 
 def call_expression(state: State, step: WorkflowStepConfig, args: Expr) -> Expr:
     """``call_tool(...)``, retried as the step says."""
-    state.declare("error-text")
+    state.declare(Deviation.ERROR_TEXT)
     expr: Expr = call("call_tool", string(step.tool), args)
     policy = retry_policy(step)
     if policy is None:
@@ -246,7 +247,7 @@ def guarded(
             return body(block)
         if test.const is False:
             block.comment(f"vMCP always skips step {step.id}: its condition is false.")
-            state.note("finding", "condition-text", f"step {step.id} is always skipped")
+            state.note("finding", Deviation.CONDITION_TEXT, f"step {step.id} is always skipped")
             return _skipped_view(step, block, target)
         return _condition_fails(state, step, block, target)
     opened(block, "if ", test.code())
@@ -282,11 +283,11 @@ def _condition_fails(
     """A condition that never renders true or false: vMCP fails the step every time."""
     state.note(
         "finding",
-        "condition-text",
+        Deviation.CONDITION_TEXT,
         f"the condition of step {step.id} never renders true or false: vMCP fails the step",
     )
     if not step.continues_on_error:
-        state.declare("error-text")
+        state.declare(Deviation.ERROR_TEXT)
         block.statement(
             "fail(", Raw(flat(string(f"the condition of step {step.id} never evaluates")) + ")")
         )
@@ -339,12 +340,12 @@ def _handled(
     if failing and step.continues_on_error:
         # onError: continue swallows the failure: the run goes on, and vMCP's record of the
         # step has no output (its fields read as missing) and the status failed.
-        state.declare("missing-value")
+        state.declare(Deviation.MISSING_VALUE)
         possible |= set(failing)
         swallowed, failing = failing, []
     skipping = [a for a, h in handlers.items() if h == "skip_remaining"]
     if skipping:
-        state.declare("skip-remaining")
+        state.declare(Deviation.SKIP_REMAINING)
         opened(block, "if ", _action_test(target, skipping))
         action = constant(skipping[0]) if len(skipping) == 1 else runtime(name(f"{target}.action"))
         skipped_view = StepView(
@@ -356,7 +357,7 @@ def _handled(
         skip(block, {step.id: skipped_view})
         block.depth -= 1
     if failing:
-        state.declare("error-text")
+        state.declare(Deviation.ERROR_TEXT)
         opened(block, "if ", _action_test(target, failing))
         block.statement(
             "fail(",
@@ -421,7 +422,7 @@ def for_each_step(
     limit = min(limit, MAX_ITERATIONS)
     block.add(f"if len({items}) > {limit}:")
     block.depth += 1
-    state.declare("error-text")
+    state.declare(Deviation.ERROR_TEXT)
     block.add(
         f'fail("{_inert_id(step.id)}: %d items, more than the {limit} it may iterate" % '
         f"len({items}))"
@@ -445,7 +446,7 @@ def for_each_step(
         _sequential(block, items, item, index, uses_index, call_one, results if collect else None)
     else:
         if not keep_going and parallel != SCRIPT_PARALLEL_CAP:
-            state.declare("parallel-cap")
+            state.declare(Deviation.PARALLEL_CAP)
         params = (f"{index}={index}", f"{item}={item}") if uses_index else (f"{item}={item}",)
         source = f"enumerate({items})" if uses_index else items
         clause = f"for {index}, {item} in {source}" if uses_index else f"for {item} in {source}"
@@ -481,10 +482,10 @@ def _collection(state: State, step: WorkflowStepConfig, block: Block) -> tuple[s
     if source is None:
         if value.constant:
             raise NotReadable(f"forEach step {step.id} iterates over a constant")
-        state.declare("template-error")
+        state.declare(Deviation.TEMPLATE_ERROR)
         source = runtime(call("json.decode", value.code()), Kind.LIST)
     else:
-        state.declare("missing-value")
+        state.declare(Deviation.MISSING_VALUE)
     code = flat(source.code())
     if code.isidentifier():
         return code, source.item_kind

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from transpiler.deviations import Deviation
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit.readable.code import (
     AND,
@@ -70,7 +71,7 @@ class Env(Protocol):
     def resolve(self, path: Sequence[str]) -> tuple[Val, int]:
         """The value at the start of a context path and how many names it used."""
 
-    def declare(self, *classes: str) -> None:
+    def declare(self, *classes: Deviation) -> None:
         """Deviation classes the script may show because of a construct."""
 
     def loop_name(self, hint: str) -> str:
@@ -102,7 +103,7 @@ class TemplateCompiler:
         """The template as text (what vMCP sends as an argument or message)."""
         parts = self._parts(_tree(source).root, _ROOT)
         if any(part.encodes is not None for part in parts):
-            self.env.declare("json-text", "rust-engine")
+            self.env.declare(Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
         return self._join(parts)
 
     def value(self, source: str) -> Val:
@@ -121,7 +122,7 @@ class TemplateCompiler:
             if value.constant:
                 return _condition_constant(go_text(value.const))
             if value.kind is not Kind.BOOL:
-                self.env.declare("condition-text")
+                self.env.declare(Deviation.CONDITION_TEXT)
             return value
         branch = _lone_if(root)
         if branch is not None:
@@ -131,7 +132,7 @@ class TemplateCompiler:
         text = self.text(source)
         if text.constant:
             return _condition_constant(text.const)
-        self.env.declare("condition-text")
+        self.env.declare(Deviation.CONDITION_TEXT)
         return runtime(
             Binary(text.code(), "in", Raw('("true", "True", "TRUE")'), COMPARE), Kind.BOOL
         )
@@ -167,11 +168,11 @@ class TemplateCompiler:
             ternary = Raw(f'"true" if {wrap(value.code(), OR)} else "false"', TERNARY)
             return runtime(ternary, Kind.STR)
         if value.kind in (Kind.MAP, Kind.LIST):
-            self.env.declare("value-text", "json-text", "rust-engine")
+            self.env.declare(Deviation.VALUE_TEXT, Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
             return runtime(call("json.encode", value.code()), Kind.STR, encodes=value)
-        self.env.declare("number-text", "rust-engine")
+        self.env.declare(Deviation.NUMBER_TEXT, Deviation.RUST_ENGINE)
         if value.kind is Kind.ANY:
-            self.env.declare("value-text")
+            self.env.declare(Deviation.VALUE_TEXT)
         return runtime(call("str", value.code()), Kind.STR, shows=value)
 
     def _join(self, parts: list[Val]) -> Val:
@@ -232,7 +233,7 @@ class TemplateCompiler:
         items = self._pipe(node.pipe, dot)
         if items.constant:
             raise NotReadable("a range over a constant")
-        self.env.declare("template-error")
+        self.env.declare(Deviation.TEMPLATE_ERROR)
         element = self.env.loop_name("item")
         body = self._join(self._parts(node.list, _Dot(runtime(Raw(element)))))
         clauses = f"for {element} in {wrap(items.code(), OR)}"
@@ -309,7 +310,7 @@ class TemplateCompiler:
             raise NotReadable(f"a template reads field {name} of a constant {type(held).__name__}")
         if value.kind in (Kind.STR, Kind.NUM, Kind.BOOL, Kind.LIST):
             raise NotReadable(f"a template reads field {name} of a {value.kind.value}")
-        self.env.declare("missing-value", "template-error")
+        self.env.declare(Deviation.MISSING_VALUE, Deviation.TEMPLATE_ERROR)
         return index(value, name)
 
     # --- functions -------------------------------------------------------------
@@ -345,7 +346,7 @@ class TemplateCompiler:
                 return constant(op == "!=")
             raise NotReadable("an ordering comparison with a missing value")
         if any(v.kind in (Kind.ANY, Kind.NUM) for v in args):
-            self.env.declare("template-error")
+            self.env.declare(Deviation.TEMPLATE_ERROR)
         if len(rights) > 1 and op == "==":
             members = Tuple(tuple(r.code() for r in rights))
             return runtime(Binary(left.code(), "in", members, COMPARE), Kind.BOOL)
@@ -392,7 +393,7 @@ class TemplateCompiler:
         if value.constant:
             raise NotReadable("len of a constant that has no length")
         if value.kind in (Kind.ANY, Kind.STR):
-            self.env.declare("template-error", "rust-engine")
+            self.env.declare(Deviation.TEMPLATE_ERROR, Deviation.RUST_ENGINE)
         return runtime(call("len", value.code()), Kind.NUM)
 
     def _index(self, args: list[Val]) -> Val:
@@ -405,7 +406,7 @@ class TemplateCompiler:
                 continue
             if value.constant:
                 raise NotReadable("index into a constant")
-            self.env.declare("missing-value", "template-error")
+            self.env.declare(Deviation.MISSING_VALUE, Deviation.TEMPLATE_ERROR)
             expr = Raw(f"{wrap(value.code(), ATOM)}[{_flat_of(key)}]")
             value = runtime(expr, Kind.ANY)
         return value
@@ -423,7 +424,7 @@ class TemplateCompiler:
         (value,) = _arity(args, 1, "fromJson")
         if value.constant:
             raise NotReadable("fromJson of a constant")
-        self.env.declare("template-error")
+        self.env.declare(Deviation.TEMPLATE_ERROR)
         held = self.env.decoded(value.code())
         return runtime(held if held is not None else call("json.decode", value.code()), Kind.ANY)
 
@@ -437,7 +438,7 @@ class TemplateCompiler:
         values = args[1:]
         if any(v.constant for v in values):
             raise NotReadable("printf of a constant")
-        self.env.declare("value-text", "number-text", "rust-engine")
+        self.env.declare(Deviation.VALUE_TEXT, Deviation.NUMBER_TEXT, Deviation.RUST_ENGINE)
         starlark = _PRINTF_VERB.sub(lambda m: "%" + _PRINTF_OK[m.group(1)], pattern)
         right = Tuple(tuple(v.code() for v in values))
         return runtime(Binary(string(starlark), "%", right, PRODUCT), Kind.STR)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from transpiler.config.model import STEP_ELICITATION, STEP_FOR_EACH, WorkflowStepConfig
+from transpiler.deviations import Deviation
 from transpiler.emit.readable.code import (
     OR,
     TERNARY,
@@ -84,7 +85,7 @@ def run_function(state: State) -> tuple[str, list[tuple[str, int, int]]]:
         block.blank()
         _result(state, block, final)
     if tool.output is None and _final_may_not_win(tool.steps, levels, by_id[final]):
-        state.declare("last-step-race")
+        state.declare(Deviation.LAST_STEP_RACE)
     return block.text(), spans
 
 
