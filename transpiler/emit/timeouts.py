@@ -29,7 +29,7 @@ from transpiler.golang.duration import format_duration
 WITHIN_TIMEOUTS = (
     "elicitations are answered within their timeouts; a step with no `timeout` of its own "
     "that neither retries nor loops ends within vMCP's default 5 minutes; backend calls may "
-    "run past any other step's deadline (`step-timeout`); the workflow's timeout, the "
+    f"run past any other step's deadline (`{Deviation.STEP_TIMEOUT}`); the workflow's timeout, the "
     "scripted tool's `timeout`, ends a slow run on both sides"
 )
 
