@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from transpiler.deviations import CLASSES
+from transpiler.deviations import Deviation, named
 
 #: The block's title as the emitter writes it.
 TITLE: Final = "Where it differs from vMCP (see docs/deviations.md):"
@@ -36,12 +36,12 @@ class Declaration:
     """What a script's header declares: each class with its 1-based line, and items that name no
     known class (line and text)."""
 
-    lines: dict[str, int]
+    lines: dict[Deviation, int]
     unknown: tuple[tuple[int, str], ...] = ()
     title_line: int | None = None
 
     @property
-    def classes(self) -> frozenset[str]:
+    def classes(self) -> frozenset[Deviation]:
         """The declared classes."""
         return frozenset(self.lines)
 
@@ -52,13 +52,13 @@ class Declaration:
         named = "; ".join(f"line {line}: {text!r}" for line, text in self.unknown)
         return (
             f"the script's header names no known deviation class ({named}); "
-            f"known: {', '.join(CLASSES)}"
+            f"known: {', '.join(Deviation)}"
         )
 
 
 def declared_in(script: str) -> Declaration:
     """The declaration in ``script``'s leading comments (see the module docstring)."""
-    lines: dict[str, int] = {}
+    lines: dict[Deviation, int] = {}
     unknown: list[tuple[int, str]] = []
     title_line: int | None = None
     item_indent: int | None = None
@@ -74,8 +74,9 @@ def declared_in(script: str) -> Declaration:
         continuation = _CONTINUATION.match(line)
         if item is not None and item_indent in (None, len(item["indent"])):
             item_indent = len(item["indent"])
-            if item["id"] in CLASSES:
-                lines.setdefault(item["id"], number)
+            deviation = named(item["id"])
+            if deviation is not None:
+                lines.setdefault(deviation, number)
             else:
                 unknown.append((number, line[1:].strip()))
         elif not (
@@ -87,6 +88,6 @@ def declared_in(script: str) -> Declaration:
     return Declaration(lines, tuple(unknown), title_line)
 
 
-def header_item(class_id: str) -> str:
-    """The header line that declares ``class_id``, as a person would add it."""
-    return f"#   - {class_id}: {CLASSES[class_id].summary}"
+def header_item(deviation: Deviation) -> str:
+    """The header line that declares ``deviation``, as a person would add it."""
+    return f"#   - {deviation.render()}"

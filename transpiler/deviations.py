@@ -1,18 +1,23 @@
 """The named ways a Starlark script may differ from the composite tool it replaces.
 
-Each class has a stable id, what vMCP does, what a script does instead, why a
-script would rather differ, which observables of a run the difference can
-reach, and the engines it concerns. This table is the one home of the
-vocabulary: the composite model records the classes it exercises on a run
+Each class (a member of :class:`Deviation`) has a stable id, what vMCP does,
+what a script does instead, why a script would rather differ, how a report
+words it as a finding, which observables of a run the difference can reach,
+and the engines it concerns. The enum is the one home of the vocabulary: the
+composite model records the classes it exercises on a run
 (:mod:`transpiler.composite.quirks`), the readable emitter declares the classes
 its scripts may exhibit, the harness excuses a difference only where a
-declared class fired, and ``docs/deviations.md`` is rendered from it.
+declared class fired, and ``docs/deviations.md`` and the README's list are
+rendered from it. Code names a class by its member; an id a user wrote (a
+header, a policy) is read with :func:`named`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 
 class Observable(StrEnum):
@@ -34,15 +39,6 @@ EVERYTHING = frozenset(o for o in Observable if o is not Observable.LISTING)
 RUN_ID_PLACEHOLDER = "00000000-0000-4000-8000-000000000000"
 START_TIME_PLACEHOLDER = "1970-01-01T00:00:00Z"
 ALL_ENGINES = frozenset({"rust", "go"})
-#: The class of starlark-rust's own differences (no script's): excused where it fired, then
-#: confirmed on go.starlark.net.
-ENGINE_CLASS = "rust-engine"
-#: The class of a step's deadline, which a script cannot set (THV-0051's calls have a fixed one).
-STEP_TIMEOUT_CLASS = "step-timeout"
-#: The classes of the ``tools/list`` entry: a field the scripted tool is listed with that vMCP
-#: lists otherwise (or lists not at all), and such a difference that makes the script look safer.
-LISTING_CLASS = "listing"
-LISTING_SAFETY_CLASS = "listing-safety"
 
 
 @dataclass(frozen=True)
@@ -55,37 +51,52 @@ class Variant:
 
 
 @dataclass(frozen=True)
-class DeviationClass:
-    """One named difference between vMCP's engine and a plain script.
+class About:
+    """Everything a deviation class says besides its id.
 
-    ``variants``: what a script may do instead at each site where the class applies; the
-    gate takes one of them (or vMCP's behaviour) per site, the same in every scenario. A
-    class without variants (an engine's own difference) is judged by ``affects``: a
-    difference in what it can change is excused on a run where it fired. ``explicit``: a
+    ``title``: when it shows; ``summary``: how a script differs, as its header says it;
+    ``vmcp``, ``script`` and ``why``: what each does and why a script would rather differ;
+    ``finding``: how a report words it where it fires on a tool's ordinary run (a latent bug
+    of the workflow). ``variants``: what a script may do instead at each site where the class
+    applies; the gate takes one of them (or vMCP's behaviour) per site, the same in every
+    scenario. A class without variants (an engine's own difference) is judged by ``affects``:
+    a difference in what it can change is excused on a run where it fired. ``explicit``: a
     policy accepts the class only by naming it (accepting what a script declares does not).
     """
 
-    id: str
     title: str
     summary: str
     vmcp: str
     script: str
     why: str
+    finding: str
     affects: frozenset[Observable] = EVERYTHING
     engines: frozenset[str] = ALL_ENGINES
     variants: tuple[Variant, ...] = ()
     explicit: bool = False
 
-    def render(self) -> str:
-        """One line for a script header: the id and how the script differs."""
-        return f"{self.id}: {self.summary}"
+    @property
+    def wording_only(self) -> bool:
+        """Whether the class can change nothing but the wording of a failure."""
+        return self.affects <= {Observable.ERROR_TEXT}
 
 
-CLASSES: dict[str, DeviationClass] = {
-    c.id: c
-    for c in (
-        DeviationClass(
-            "missing-value",
+class Deviation(StrEnum):
+    """A named difference between vMCP's engine and a plain script: its id (what headers,
+    policies and reports write) and, as ``about``, everything else it says."""
+
+    about: About
+    _value_: str
+
+    def __new__(cls, class_id: str, about: About) -> Deviation:
+        member = str.__new__(cls, class_id)
+        member._value_ = class_id
+        member.about = about
+        return member
+
+    MISSING_VALUE = (
+        "missing-value",
+        About(
             "a field a template reads is missing or null",
             "a missing field stops the script, or reads as a default (the workflow's, else empty "
             "text for a string parameter, else `None`), where vMCP sends `<no value>`",
@@ -96,6 +107,7 @@ CLASSES: dict[str, DeviationClass] = {
             "optional string parameter, else `None`",
             "sending `<no value>` to a backend is never what the author meant; failing loudly "
             "shows the broken assumption",
+            finding="reads a field that is never there, so vMCP uses `<no value>`",
             variants=(
                 Variant("stop", "the script stops there: the run fails with the script's text"),
                 Variant("empty", "the missing value prints as empty text"),
@@ -107,18 +119,23 @@ CLASSES: dict[str, DeviationClass] = {
                 Variant("default", "an output property takes its `default`"),
             ),
         ),
-        DeviationClass(
-            "number-text",
+    )
+    NUMBER_TEXT = (
+        "number-text",
+        About(
             "a whole number of a million or more is printed",
             "whole numbers of a million or more print as digits, not as vMCP's `1e+06`",
             "prints JSON numbers with Go's `%v`: 1500000 becomes `1.5e+06` (and an integer "
             "parameter or output built from that text fails to parse)",
             "prints the number as its digits (`1500000`)",
             "exponent notation for whole numbers is an artefact of Go's float64, not data",
+            finding="prints a large number in exponent form",
             variants=(Variant("digits", "whole numbers print as their digits"),),
         ),
-        DeviationClass(
-            "value-text",
+    )
+    VALUE_TEXT = (
+        "value-text",
+        About(
             "a boolean, map or list is printed as text",
             "booleans, maps and lists print as Starlark text or JSON, not as Go's "
             "`true`/`map[...]`",
@@ -127,13 +144,16 @@ CLASSES: dict[str, DeviationClass] = {
             'prints Starlark\'s text (`True`, `{"a": 1}`, `["x", "y"]`) or JSON where the '
             "value is encoded on purpose",
             "Go's map syntax cannot be parsed by anything downstream",
+            finding="prints a map or list, which vMCP writes in Go syntax",
             variants=(
                 Variant("starlark", "booleans, maps and lists print as Starlark's `str()`"),
                 Variant("json", "booleans, maps and lists print as JSON"),
             ),
         ),
-        DeviationClass(
-            "json-text",
+    )
+    JSON_TEXT = (
+        "json-text",
+        About(
             "the `json` function encodes a value",
             "`json.encode` does not HTML-escape `<`, `>`, `&` as vMCP's `json` does",
             "uses Go's encoding/json: `<`, `>` and `&` become `\\u003c`, `\\u003e`, `\\u0026`, "
@@ -144,6 +164,7 @@ CLASSES: dict[str, DeviationClass] = {
             "whole numbers beyond 2^53 (`1.2345678901234568e17`); go.starlark.net writes DEL "
             "as `\\x7f`, which is not JSON",
             "HTML escaping inside an issue body or a chat message is noise",
+            finding="encodes JSON with HTML escaping",
             variants=(
                 Variant(
                     "encode",
@@ -152,14 +173,17 @@ CLASSES: dict[str, DeviationClass] = {
                 ),
             ),
         ),
-        DeviationClass(
-            "error-text",
+    )
+    ERROR_TEXT = (
+        "error-text",
+        About(
             "the run fails with differently worded text",
             "failures carry the script's own wording, not vMCP's",
             "reports `level execution failed: tool call failed: tool <t> in step <s>: <cause>` "
             "and similar engine wording",
             "halts with the host's wording (`call_tool: <t>: <cause>`) or its own `fail()` text",
             "the wording of an error is not part of a tool's contract; the outcome is the same",
+            finding="the tool fails on an ordinary run",
             affects=frozenset({Observable.ERROR_TEXT}),
             variants=(
                 Variant(
@@ -168,8 +192,10 @@ CLASSES: dict[str, DeviationClass] = {
                 ),
             ),
         ),
-        DeviationClass(
-            "output-rendering",
+    )
+    OUTPUT_RENDERING = (
+        "output-rendering",
+        About(
             "an output property is built from text",
             "output values are returned as they are, not rendered to text and parsed back",
             "renders every output value as text and parses it back by the property's type: a "
@@ -177,6 +203,7 @@ CLASSES: dict[str, DeviationClass] = {
             "becomes the property's default (or fails the run without one)",
             "returns the value itself",
             "the round trip through text loses data and hides type mismatches",
+            finding="an output that vMCP always builds from mangled text",
             affects=frozenset({Observable.OUTCOME, Observable.ERROR_TEXT, Observable.OUTPUT}),
             variants=(
                 Variant(
@@ -191,8 +218,10 @@ CLASSES: dict[str, DeviationClass] = {
                 ),
             ),
         ),
-        DeviationClass(
-            "condition-text",
+    )
+    CONDITION_TEXT = (
+        "condition-text",
+        About(
             "a condition is not a plain boolean",
             "conditions test a value's truth, not its text being exactly `true`/`false`",
             "renders the condition as text and runs the step only for exactly `true`/`True`/"
@@ -200,6 +229,7 @@ CLASSES: dict[str, DeviationClass] = {
             "(`<no value>`, `1`, the string of a non-boolean field)",
             "tests the value's truth with `if`",
             "a condition on a string field is almost always meant as a truth test",
+            finding="a condition that never renders true or false",
             variants=(
                 Variant(
                     "truth",
@@ -208,8 +238,10 @@ CLASSES: dict[str, DeviationClass] = {
                 ),
             ),
         ),
-        DeviationClass(
-            "template-error",
+    )
+    TEMPLATE_ERROR = (
+        "template-error",
+        About(
             "a template hits a Go type error",
             "plain Starlark works where a Go template type error stops vMCP (or fails its own way)",
             "fails the step: comparing a JSON number with an integer literal (`eq .n 3`), a "
@@ -218,6 +250,7 @@ CLASSES: dict[str, DeviationClass] = {
             "computes the plain Starlark expression, which works (`n == 3`) or fails with "
             "Starlark's own error",
             "Go's template type rules are an accident of float64 JSON numbers",
+            finding="a template that always fails",
             variants=(
                 Variant(
                     "stop",
@@ -232,14 +265,17 @@ CLASSES: dict[str, DeviationClass] = {
                 ),
             ),
         ),
-        DeviationClass(
-            "skip-remaining",
+    )
+    SKIP_REMAINING = (
+        "skip-remaining",
+        About(
             "an elicitation answer triggers `skip_remaining`",
             "`skip_remaining` ends the run, where vMCP runs the remaining steps anyway",
             "skips nothing: the step records `{action, skipped: true}` and every later step "
             "still runs",
             "returns at once, as the workflow's author asked: later steps do not run",
             "running a deployment the user declined is the opposite of the configured intent",
+            finding="`skip_remaining` skips nothing",
             variants=(
                 Variant(
                     "return",
@@ -248,8 +284,10 @@ CLASSES: dict[str, DeviationClass] = {
                 ),
             ),
         ),
-        DeviationClass(
-            "last-step-race",
+    )
+    LAST_STEP_RACE = (
+        "last-step-race",
+        About(
             "a workflow without an output block ends",
             "the result is the final step's, not whichever step vMCP saw finish last",
             "returns the output of whichever completed step finished last in time (a race when "
@@ -257,11 +295,14 @@ CLASSES: dict[str, DeviationClass] = {
             "or failed under `continue`)",
             "returns the result of the workflow's final step",
             "a result that depends on timing is not a contract anyone relies on",
+            finding="without an output block the result is not the final step's",
             affects=frozenset({Observable.OUTPUT}),
             variants=(Variant("final", "the result is the output of the workflow's final step"),),
         ),
-        DeviationClass(
-            "parallel-cap",
+    )
+    PARALLEL_CAP = (
+        "parallel-cap",
+        About(
             "a forEach step under abort fails with iterations still waiting",
             "forEach runs up to 10 items at once, not `maxParallel`",
             "runs at most `maxParallel` iterations at once, so a failure stops the loop before "
@@ -269,6 +310,7 @@ CLASSES: dict[str, DeviationClass] = {
             "runs up to 10 at once (`parallel()`'s cap), so more calls may have started when "
             "one fails",
             "THV-0051's `parallel` has a fixed cap; only the calls made before a failure differ",
+            finding="forEach concurrency",
             affects=frozenset({Observable.CALLS, Observable.ERROR_TEXT}),
             variants=(
                 Variant(
@@ -278,14 +320,17 @@ CLASSES: dict[str, DeviationClass] = {
                 ),
             ),
         ),
-        DeviationClass(
-            "argument-coercion",
+    )
+    ARGUMENT_COERCION = (
+        "argument-coercion",
+        About(
             "a templated argument does not parse as the backend's declared type",
             "arguments go with their own type, not as text that vMCP may fail to convert",
             "sends the text unchanged when it does not parse as the type the backend's "
             "inputSchema declares (`1.5` for an integer, `<no value>`)",
             "sends the value with its own type (text stays text)",
             "a silent type mismatch is a bug in the workflow",
+            finding="an argument that never parses as the backend's type",
             variants=(
                 Variant(
                     "as-is",
@@ -295,13 +340,16 @@ CLASSES: dict[str, DeviationClass] = {
                 ),
             ),
         ),
-        DeviationClass(
-            "workflow-metadata",
+    )
+    WORKFLOW_METADATA = (
+        "workflow-metadata",
+        About(
             "a template reads `.workflow.id`, `.workflow.start_time` or `.workflow.duration_ms`",
             "`.workflow.id`, `start_time` and `duration_ms` are placeholders",
             "fills them from its own execution: a random UUID, the start time, the elapsed time",
             "cannot know them and leaves them out",
             "no scripted-tool builtin exposes them",
+            finding="reads run metadata a script cannot know",
             variants=(
                 Variant(
                     "placeholders",
@@ -310,8 +358,10 @@ CLASSES: dict[str, DeviationClass] = {
                 ),
             ),
         ),
-        DeviationClass(
-            STEP_TIMEOUT_CLASS,
+    )
+    STEP_TIMEOUT = (
+        "step-timeout",
+        About(
             "a backend call runs past a step's `timeout` or past five minutes",
             "a step's deadline (its `timeout`, else vMCP's 5 minutes) is not enforced: each "
             "call has THV-0051's fixed 5-minute limit instead",
@@ -324,6 +374,10 @@ CLASSES: dict[str, DeviationClass] = {
             "the tool's `timeout` still bounds the whole run",
             "THV-0051 gives a script no way to set a call's deadline; the tool's `timeout` "
             "(kept by `migrate`) is the one bound it keeps",
+            finding=(
+                "a step timeout no script can keep: each of its calls may take THV-0051's "
+                "fixed 5 minutes instead"
+            ),
             variants=(
                 Variant(
                     "per-call",
@@ -333,8 +387,10 @@ CLASSES: dict[str, DeviationClass] = {
                 ),
             ),
         ),
-        DeviationClass(
-            ENGINE_CLASS,
+    )
+    RUST_ENGINE = (
+        "rust-engine",
+        About(
             "a value that starlark-rust formats differently from go.starlark.net",
             "on starlark-rust only, some numbers, JSON key order and string lengths differ",
             "prints `1234567.8` as `1.2345678e+06` and `0.00001` as `1e-05`, sorts the keys "
@@ -343,10 +399,13 @@ CLASSES: dict[str, DeviationClass] = {
             "(`0.00001`), JSON keys in insertion order, string length in code points",
             "vMCP runs scripts on go.starlark.net; this is a difference of the rust engine we "
             "use for speed, never of production",
+            finding="prints a value that starlark-rust writes otherwise than go.starlark.net",
             engines=frozenset({"rust"}),
         ),
-        DeviationClass(
-            LISTING_CLASS,
+    )
+    LISTING = (
+        "listing",
+        About(
             "the scripted tool's `tools/list` entry is not the composite tool's",
             "clients see another description, schema or annotations (docs/listing.md)",
             "lists the composite tool with its `description`, its `parameters` as inputSchema, "
@@ -355,10 +414,13 @@ CLASSES: dict[str, DeviationClass] = {
             "backend tool's",
             "is listed with its entry as written (THV-0051 derives nothing for a script)",
             "a scripted entry written by hand may say more, or other, than the composite did",
+            finding="the scripted tool's `tools/list` entry is not the composite tool's",
             affects=frozenset({Observable.LISTING}),
         ),
-        DeviationClass(
-            LISTING_SAFETY_CLASS,
+    )
+    LISTING_SAFETY = (
+        "listing-safety",
+        About(
             "the scripted tool is listed as safer than vMCP lists the composite tool",
             "clients see a safety hint dropped: read-only, not destructive or closed-world where "
             "vMCP says otherwise (docs/listing.md)",
@@ -367,33 +429,48 @@ CLASSES: dict[str, DeviationClass] = {
             "is listed with `readOnlyHint: true`, `destructiveHint: false` or `openWorldHint: "
             "false` where vMCP lists another value, or the tool at all",
             "none that a client could rely on: accepted only when the policy names it",
+            finding="the scripted tool is listed as safer than vMCP lists the composite tool",
             affects=frozenset({Observable.LISTING}),
             explicit=True,
         ),
     )
-}
+
+    def render(self) -> str:
+        """One line for a script header: the id and how the script differs."""
+        return f"{self}: {self.about.summary}"
 
 
-def known(class_id: str) -> DeviationClass:
-    """The class with this id (KeyError names the unknown id)."""
-    return CLASSES[class_id]
+#: The classes by id, for reading what a user wrote (a header, a policy, ``--accept``).
+_BY_ID: Final = {deviation.value: deviation for deviation in Deviation}
 
 
-def accepts(accept: frozenset[str] | None, class_id: str) -> bool:
+def named(class_id: str) -> Deviation | None:
+    """The class with this id, or None when no class has it."""
+    return _BY_ID.get(class_id)
+
+
+def read_ids(class_ids: Iterable[str]) -> tuple[frozenset[Deviation], list[str]]:
+    """The classes a user's ids name (a policy's ``accept``, ``--accept``), and the ids that
+    name none, sorted."""
+    found = {class_id: named(class_id) for class_id in class_ids}
+    unknown = sorted(class_id for class_id, deviation in found.items() if deviation is None)
+    return frozenset(d for d in found.values() if d is not None), unknown
+
+
+def accepts(accept: frozenset[Deviation] | None, deviation: Deviation) -> bool:
     """Whether a policy (``accept``: the classes it names, None: those a script declares)
-    lets a tool show ``class_id`` and pass; an ``explicit`` class must be named."""
+    lets a tool show ``deviation`` and pass; an ``explicit`` class must be named."""
     if accept is None:
-        return not CLASSES[class_id].explicit
-    return class_id in accept
+        return not deviation.about.explicit
+    return deviation in accept
 
 
-def covers(classes: frozenset[str], fields: frozenset[Observable], engine: str) -> bool:
+def covers(classes: frozenset[Deviation], fields: frozenset[Observable], engine: str) -> bool:
     """Whether differences in ``fields`` on ``engine`` are all within these classes' reach."""
     reach: set[Observable] = set()
-    for class_id in classes:
-        deviation = CLASSES[class_id]
-        if engine in deviation.engines:
-            reach |= deviation.affects
+    for deviation in classes:
+        if engine in deviation.about.engines:
+            reach |= deviation.about.affects
     return fields <= reach
 
 
@@ -429,23 +506,34 @@ classes a tool may show and still pass. This page is generated from
 def markdown() -> str:
     """The catalogue as the Markdown page users read (``docs/deviations.md``)."""
     rows = []
-    for deviation in CLASSES.values():
+    for deviation in Deviation:
+        about = deviation.about
         reach = (
-            "; ".join(f"`{v.name}`: {v.text}" for v in deviation.variants)
-            if deviation.variants
+            "; ".join(f"`{v.name}`: {v.text}" for v in about.variants)
+            if about.variants
             else "everything"
-            if deviation.affects == EVERYTHING
-            else ", ".join(o.value for o in Observable if o in deviation.affects)
+            if about.affects == EVERYTHING
+            else ", ".join(o.value for o in Observable if o in about.affects)
         )
-        engines = "both" if deviation.engines == ALL_ENGINES else ", ".join(deviation.engines)
+        engines = "both" if about.engines == ALL_ENGINES else ", ".join(about.engines)
         cells = (
-            f"`{deviation.id}`",
-            deviation.title,
-            deviation.vmcp,
-            deviation.script,
-            deviation.why,
+            f"`{deviation}`",
+            about.title,
+            about.vmcp,
+            about.script,
+            about.why,
             reach,
             engines,
         )
         rows.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     return _INTRO + "\n".join(rows) + "\n"
+
+
+#: The lines around the README's list of the classes, which :func:`readme_list` fills.
+README_BEGIN, README_END = "<!-- deviations:begin -->", "<!-- deviations:end -->"
+
+
+def readme_list() -> str:
+    """The README's list of the classes, between its markers: each id and its summary."""
+    items = "".join(f"- `{deviation}`: {deviation.about.summary}\n" for deviation in Deviation)
+    return f"{README_BEGIN}\n{items}{README_END}\n"

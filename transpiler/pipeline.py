@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from transpiler.config.units import LoadedTool
+from transpiler.deviations import Deviation
 from transpiler.diagnostics import (
     Diagnostic,
     Severity,
@@ -81,7 +82,7 @@ class ToolOutcome:
     remarks: tuple[Remark, ...] = ()
     pairing: Pairing = Pairing.NEW
 
-    def passes(self, accept: frozenset[str] | None) -> bool:
+    def passes(self, accept: frozenset[Deviation] | None) -> bool:
         """Whether the gate lets it through (see :meth:`ToolReport.passes`)."""
         return self.report is not None and self.report.passes(accept)
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from transpiler.config.datafile import load_yaml
-from transpiler.deviations import CLASSES
+from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
 from transpiler.reading import MAX_FILE_BYTES
 
@@ -47,7 +47,7 @@ class Policy:
     """What a policy file says; None where it says nothing."""
 
     source: Path | None = None
-    accept: frozenset[str] | None = None
+    accept: frozenset[Deviation] | None = None
     engines: str | None = None
     examples: int | None = None
     paths: int | None = None
@@ -102,7 +102,7 @@ def load_policy(path: Path) -> Policy:
     )
 
 
-def _accept(path: Path, data: Mapping[str, Any]) -> frozenset[str] | None:
+def _accept(path: Path, data: Mapping[str, Any]) -> frozenset[Deviation] | None:
     strict = data.get("strict")
     if strict is None:
         strict = False
@@ -115,12 +115,11 @@ def _accept(path: Path, data: Mapping[str, Any]) -> frozenset[str] | None:
     value = data.get("accept", "declared")
     if value == "declared":
         return None
-    classes = frozenset(_strings(path, data, "accept"))
-    unknown = sorted(classes - set(CLASSES))
+    classes, unknown = read_ids(_strings(path, data, "accept"))
     if unknown:
         raise InputError(
             f"{path}: accept: unknown deviation class(es) {', '.join(unknown)} "
-            f"(known: {', '.join(sorted(CLASSES))})"
+            f"(known: {', '.join(sorted(Deviation))})"
         )
     return classes
 

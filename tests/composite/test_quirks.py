@@ -16,7 +16,7 @@ import pytest
 from tests.composite.helpers import scenario, tool
 from transpiler.composite import run_composite
 from transpiler.config.model import ToolAnnotations
-from transpiler.deviations import CLASSES
+from transpiler.deviations import Deviation
 from transpiler.harness.entries import listing_differences
 from transpiler.listing import ListedTool, listed, migrated
 
@@ -288,7 +288,7 @@ def test_listing_safety_shows_where_the_script_claims_a_safer_hint() -> None:
     assert found["annotations.destructiveHint"] == "listing"  # absent: no safer than true
 
 
-@pytest.mark.parametrize("name", sorted(CLASSES))
+@pytest.mark.parametrize("name", sorted(Deviation))
 def test_every_class_has_a_test_here(name: str) -> None:
     tests = [key for key in globals() if key.startswith("test_" + name.replace("-", "_"))]
     assert tests, f"no test shows where {name} fires"

@@ -15,7 +15,7 @@ import pytest
 from tests.composite.helpers import scenario, tool
 from transpiler.composite import run_composite
 from transpiler.composite.variants import SiteKey, Variants, json_text, starlark_text
-from transpiler.deviations import CLASSES, RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
+from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER, Deviation
 from transpiler.gobuild import go_available
 from transpiler.golang.jsondec import unmarshal
 from transpiler.sim.trace import Trace
@@ -48,41 +48,41 @@ def _sent(text: str, a: Any, chosen: Mapping[SiteKey, str]) -> Any:
     return [call.args["text"] for call in trace.calls if call.tool == "svc.b"]
 
 
-def at_b(class_id: str) -> SiteKey:
+def at_b(class_id: Deviation) -> SiteKey:
     """``class_id`` at step b's argument ``text``."""
     return (class_id, "b", "arguments.text")
 
 
 def test_every_variant_has_a_test_here() -> None:
     tested = {
-        ("missing-value", "stop"),
-        ("missing-value", "empty"),
-        ("missing-value", "none"),
-        ("missing-value", "default"),
-        ("number-text", "digits"),
-        ("value-text", "starlark"),
-        ("value-text", "json"),
-        ("error-text", "own-text"),
-        ("skip-remaining", "return"),
-        ("output-rendering", "as-is"),
-        ("output-rendering", "decoded"),
-        ("condition-text", "truth"),
-        ("last-step-race", "final"),
-        ("workflow-metadata", "placeholders"),
-        ("parallel-cap", "cap"),
-        ("template-error", "stop"),
-        ("template-error", "plain"),
-        ("json-text", "encode"),
-        ("argument-coercion", "as-is"),
-        ("step-timeout", "per-call"),
+        (Deviation.MISSING_VALUE, "stop"),
+        (Deviation.MISSING_VALUE, "empty"),
+        (Deviation.MISSING_VALUE, "none"),
+        (Deviation.MISSING_VALUE, "default"),
+        (Deviation.NUMBER_TEXT, "digits"),
+        (Deviation.VALUE_TEXT, "starlark"),
+        (Deviation.VALUE_TEXT, "json"),
+        (Deviation.ERROR_TEXT, "own-text"),
+        (Deviation.SKIP_REMAINING, "return"),
+        (Deviation.OUTPUT_RENDERING, "as-is"),
+        (Deviation.OUTPUT_RENDERING, "decoded"),
+        (Deviation.CONDITION_TEXT, "truth"),
+        (Deviation.LAST_STEP_RACE, "final"),
+        (Deviation.WORKFLOW_METADATA, "placeholders"),
+        (Deviation.PARALLEL_CAP, "cap"),
+        (Deviation.TEMPLATE_ERROR, "stop"),
+        (Deviation.TEMPLATE_ERROR, "plain"),
+        (Deviation.JSON_TEXT, "encode"),
+        (Deviation.ARGUMENT_COERCION, "as-is"),
+        (Deviation.STEP_TIMEOUT, "per-call"),
     }
-    assert tested == {(c.id, v.name) for c in CLASSES.values() for v in c.variants}
+    assert tested == {(c, v.name) for c in Deviation for v in c.about.variants}
 
 
 def test_missing_value_stop_ends_the_run_there_in_the_scripts_words() -> None:
-    trace = _run(ECHO % "{{.steps.a.output.x}}", {}, {at_b("missing-value"): "stop"})
+    trace = _run(ECHO % "{{.steps.a.output.x}}", {}, {at_b(Deviation.MISSING_VALUE): "stop"})
     assert trace.outcome == "error" and trace.any_error_text
-    assert trace.stopped_at == at_b("missing-value")
+    assert trace.stopped_at == at_b(Deviation.MISSING_VALUE)
     assert [call.tool for call in trace.calls] == ["svc.a"]
     vmcp = _run(ECHO % "{{.steps.a.output.x}}", {}, {})
     assert vmcp.outcome == "success" and not vmcp.any_error_text
@@ -90,13 +90,13 @@ def test_missing_value_stop_ends_the_run_there_in_the_scripts_words() -> None:
 
 @pytest.mark.parametrize(("variant", "text"), [("empty", "id "), ("none", "id None")])
 def test_missing_value_prints_as_empty_or_none(variant: str, text: str) -> None:
-    chosen = {at_b("missing-value"): variant}
+    chosen = {at_b(Deviation.MISSING_VALUE): variant}
     assert _sent("id {{.steps.a.output.x}}", {}, chosen) == [text]
     assert _sent("id {{.steps.a.output.x}}", {}, {}) == ["id <no value>"]
 
 
 def test_an_absent_field_and_a_null_one_are_two_sites() -> None:
-    chosen: dict[SiteKey, str] = {("missing-value", "b", "arguments.text (null)"): "empty"}
+    chosen: dict[SiteKey, str] = {(Deviation.MISSING_VALUE, "b", "arguments.text (null)"): "empty"}
     assert _sent("{{.steps.a.output.x}}", {"x": None}, chosen) == [""]
     assert _sent("{{.steps.a.output.x}}", {}, chosen) == ["<no value>"]
 
@@ -122,19 +122,19 @@ def _output(
 
 
 def test_missing_value_default_gives_an_output_its_default() -> None:
-    site = ("missing-value", None, "output.v")
+    site = (Deviation.MISSING_VALUE, None, "output.v")
     vmcp = _output("string", "x{{.steps.a.output.x}}", {}, {}, default="fallback")
     chosen = _output("string", "x{{.steps.a.output.x}}", {}, {site: "default"}, "fallback")
     assert vmcp.output == {"v": "x<no value>"} and chosen.output == {"v": "fallback"}
 
 
 def test_missing_value_none_of_a_lone_value_is_null_in_an_output() -> None:
-    site = ("missing-value", None, "output.v")
+    site = (Deviation.MISSING_VALUE, None, "output.v")
     assert _output("string", "{{.steps.a.output.x}}", {}, {site: "none"}).output == {"v": None}
 
 
 def test_number_text_digits() -> None:
-    chosen = {at_b("number-text"): "digits"}
+    chosen = {at_b(Deviation.NUMBER_TEXT): "digits"}
     assert _sent("{{.steps.a.output.n}}", {"n": 1500000}, chosen) == ["1500000"]
     assert _sent("{{.steps.a.output.n}}", {"n": 1500000}, {}) == ["1.5e+06"]
 
@@ -145,7 +145,9 @@ def test_number_text_digits() -> None:
 )
 def test_value_text_prints_as_starlark_or_json(variant: str, text: str) -> None:
     value = {"b": True, "a": [1, "x"]}
-    assert _sent("{{.steps.a.output.m}}", {"m": value}, {at_b("value-text"): variant}) == [text]
+    assert _sent("{{.steps.a.output.m}}", {"m": value}, {at_b(Deviation.VALUE_TEXT): variant}) == [
+        text
+    ]
     assert _sent("{{.steps.a.output.m}}", {"m": value}, {}) == ["map[a:[1 x] b:true]"]
 
 
@@ -158,7 +160,7 @@ def test_starlark_and_json_text_follow_go_starlark() -> None:
 def test_error_text_own_text_lets_a_failure_carry_any_text() -> None:
     backends = {"svc.a": {"results": [{"transportError": "reset"}]}, "svc.b": {"results": []}}
     text = ECHO % "x"
-    site = ("error-text", None, "result")
+    site = (Deviation.ERROR_TEXT, None, "result")
     own_text = Variants({site: "own-text"})
     chosen = run_composite(tool(text), scenario(backends=backends), variants=own_text)
     vmcp = run_composite(tool(text), scenario(backends=backends))
@@ -190,7 +192,7 @@ def test_skip_remaining_return_skips_every_step_not_started() -> None:
         backends={"svc.a": {"results": [{"structuredContent": {"done": True}}]}},
         elicitations=[{"action": "decline"}],
     )
-    site = ("skip-remaining", "ask", "onDecline")
+    site = (Deviation.SKIP_REMAINING, "ask", "onDecline")
     chosen = run_composite(tool(SKIP), world, variants=Variants({site: "return"}))
     vmcp = run_composite(tool(SKIP), world)
     assert [c.tool for c in vmcp.calls] == ["svc.a"] and vmcp.output == {"done": True}
@@ -198,7 +200,7 @@ def test_skip_remaining_return_skips_every_step_not_started() -> None:
 
 
 def test_output_rendering_as_is_and_decoded() -> None:
-    site = ("output-rendering", None, "output.v")
+    site = (Deviation.OUTPUT_RENDERING, None, "output.v")
     assert _output("integer", "{{.steps.a.output.n}}", {"n": "7x"}, {}).outcome == "error"
     as_is = _output("integer", "{{.steps.a.output.n}}", {"n": "7x"}, {site: "as-is"})
     assert as_is.output == {"v": "7x"}
@@ -227,7 +229,7 @@ def test_condition_text_truth(flag: Any, called: bool) -> None:
         "svc.a": {"results": [{"structuredContent": {"flag": flag}}]},
         "svc.b": {"results": [{"structuredContent": {}}]},
     }
-    site = ("condition-text", "b", "condition")
+    site = (Deviation.CONDITION_TEXT, "b", "condition")
     chosen = run_composite(
         tool(CONDITION), scenario(backends=backends), variants=Variants({site: "truth"})
     )
@@ -253,14 +255,14 @@ def test_last_step_race_final_returns_the_final_steps_output() -> None:
         "svc.b": {"results": [{"structuredContent": {"from": "b"}}]},
     }
     world = scenario(backends=backends, params={"go": "no"})
-    site = ("last-step-race", None, "result")
+    site = (Deviation.LAST_STEP_RACE, None, "result")
     assert run_composite(tool(RACE), world).output == {"from": "a"}
     final = run_composite(tool(RACE), world, variants=Variants({site: "final"}))
     assert final.client_result["content"][0]["text"] == "null"  # b was skipped: no output
 
 
 def test_workflow_metadata_placeholders() -> None:
-    chosen = {at_b("workflow-metadata"): "placeholders"}
+    chosen = {at_b(Deviation.WORKFLOW_METADATA): "placeholders"}
     text = "{{.workflow.id}} {{.workflow.start_time}}"
     assert _sent(text, {}, chosen) == [f"{RUN_ID_PLACEHOLDER} {START_TIME_PLACEHOLDER}"]
     assert _sent(text, {}, {}) != _sent(text, {}, chosen)
@@ -284,7 +286,7 @@ steps:
 def test_parallel_cap_runs_up_to_ten_iterations_at_once() -> None:
     failing = {"svc.a": {"results": [{"transportError": "reset", "delay": "1s"}]}}
     world = scenario(backends=failing)
-    site = ("parallel-cap", "each", "forEach")
+    site = (Deviation.PARALLEL_CAP, "each", "forEach")
     vmcp = run_composite(tool(LOOP), world)
     capped = run_composite(tool(LOOP), world, variants=Variants({site: "cap"}))
     assert len(vmcp.calls) == 1 and len(capped.calls) == 3
@@ -319,27 +321,29 @@ COMPARES = "{{if eq .steps.a.output.n 3}}three{{else}}other{{end}}"
 def test_template_error_stop_ends_the_run_whatever_on_error_says() -> None:
     vmcp = _continuing(COMPARES, {"n": 3}, {})
     assert vmcp.outcome == "success" and [c.tool for c in vmcp.calls] == ["svc.a", "svc.c"]
-    stopped = _continuing(COMPARES, {"n": 3}, {at_b("template-error"): "stop"})
+    stopped = _continuing(COMPARES, {"n": 3}, {at_b(Deviation.TEMPLATE_ERROR): "stop"})
     assert stopped.outcome == "error" and stopped.any_error_text
-    assert stopped.stopped_at == at_b("template-error")
+    assert stopped.stopped_at == at_b(Deviation.TEMPLATE_ERROR)
     assert [c.tool for c in stopped.calls] == ["svc.a"]
 
 
 def test_template_error_plain_compares_as_starlark_and_stops_on_what_still_fails() -> None:
-    chosen = {at_b("template-error"): "plain"}
+    chosen = {at_b(Deviation.TEMPLATE_ERROR): "plain"}
     assert _sent(COMPARES, {"n": 3}, chosen) == ["three"]
     assert _sent(COMPARES, {"n": 4}, chosen) == ["other"]
     assert _sent("{{if eq .steps.a.output.s 3}}three{{else}}other{{end}}", {"s": "x"}, chosen) == [
         "other"
     ]  # values of different types are unequal
     ordered = _continuing("{{if lt .steps.a.output.s 3}}less{{end}}", {"s": "x"}, chosen)
-    assert ordered.outcome == "error" and ordered.stopped_at == at_b("template-error")
+    assert ordered.outcome == "error" and ordered.stopped_at == at_b(Deviation.TEMPLATE_ERROR)
     assert _sent(COMPARES, {"n": 3}, {}) == []  # vMCP: the step fails, nothing is sent
 
 
 def test_json_text_encode_writes_what_json_encode_writes() -> None:
     value = {"t": "<b>&", "a": 1}
-    encoded = _sent("{{json .steps.a.output.m}}", {"m": value}, {at_b("json-text"): "encode"})
+    encoded = _sent(
+        "{{json .steps.a.output.m}}", {"m": value}, {at_b(Deviation.JSON_TEXT): "encode"}
+    )
     assert encoded == ['{"a":1,"t":"<b>&"}']
     assert _sent("{{json .steps.a.output.m}}", {"m": value}, {}) == [
         '{"a":1,"t":"\\u003cb\\u003e\\u0026"}'
@@ -362,7 +366,7 @@ def test_argument_coercion_as_is_sends_the_printed_value() -> None:
         )
         return [call.args["text"] for call in trace.calls if call.tool == "svc.b"]
 
-    as_is = {at_b("argument-coercion"): "as-is"}
+    as_is = {at_b(Deviation.ARGUMENT_COERCION): "as-is"}
     assert sent(1.5, {}) == ["1.5"] and sent(1.5, as_is) == [1.5]
     assert sent("15", {}) == [15] and sent("15", as_is) == ["15"]
     assert sent(15, {}) == [15] and sent(15, as_is) == [15]
@@ -417,13 +421,15 @@ def _slow(timeout: str, delay: str, chosen: Mapping[SiteKey, str]) -> Trace:
     return run_composite(tool(SLOW % timeout), world, variants=Variants(chosen))
 
 
-PER_CALL: dict[SiteKey, str] = {("step-timeout", "a", "timeout"): "per-call"}
+PER_CALL: dict[SiteKey, str] = {(Deviation.STEP_TIMEOUT, "a", "timeout"): "per-call"}
 
 
 def test_step_timeout_per_call_lets_a_call_run_past_the_steps_timeout() -> None:
     vmcp = _slow("30s", "31s", {})
     assert vmcp.client_result["content"][0]["text"] == "Workflow execution timeout exceeded"
-    assert ("step-timeout", "a", "timeout") in [(q.deviation, q.step, q.site) for q in vmcp.quirks]
+    assert (Deviation.STEP_TIMEOUT, "a", "timeout") in [
+        (q.deviation, q.step, q.site) for q in vmcp.quirks
+    ]
     script = _slow("30s", "31s", PER_CALL)
     assert script.outcome == "success" and script.output == {"x": 1}
 

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CORPUS, REPO_ROOT, UPSTREAM_CORPUS, outputs_across_hash_seeds
+from transpiler.cli import main
 from transpiler.config.loader import load_paths
 from transpiler.config.units import LoadedTool
-from transpiler.deviations import CLASSES, markdown
+from transpiler.deviations import README_BEGIN, README_END, Deviation, markdown, readme_list
 from transpiler.emit import emit_tool
 from transpiler.gate.batch import select
 from transpiler.pairs import Request, Where
@@ -108,7 +109,7 @@ def test_every_runnable_upstream_tool_has_a_short_readable_script() -> None:
         emitted = emit_tool(tool.effective, chosen.file)
         assert emitted.style == "readable", (chosen.tool, emitted.warnings)
         assert not _GO_HELPER.search(emitted.script), chosen.tool
-        assert emitted.declared <= set(CLASSES)
+        assert emitted.declared <= set(Deviation)
         for deviation in emitted.declared:
             assert f"  - {deviation}: " in emitted.script, (chosen.tool, deviation)
         sizes.append(code_lines(emitted.script))
@@ -129,6 +130,25 @@ def test_readable_scripts_do_not_depend_on_hash_seeds() -> None:
 def test_the_deviations_page_is_generated_from_the_catalogue() -> None:
     page = REPO_ROOT / "docs" / "deviations.md"
     assert page.read_text() == markdown(), "run: python -m transpiler deviations --format markdown"
+
+
+def test_the_readmes_list_of_classes_is_generated_from_the_catalogue() -> None:
+    readme = (REPO_ROOT / "README.md").read_text()
+    assert readme_list() in readme, (
+        "run: python -m transpiler deviations --format readme --write README.md"
+    )
+
+
+def test_the_readme_list_is_written_between_its_markers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "README.md"
+    target.write_text(f"# t\n\n{README_BEGIN}\n- `gone`: stale\n{README_END}\n\nmore\n")
+    assert main(["deviations", "--format", "readme", "--write", str(target)]) == 0
+    assert target.read_text() == f"# t\n\n{readme_list()}\nmore\n"
+    target.write_text("no markers\n")
+    assert main(["deviations", "--format", "readme", "--write", str(target)]) == 2
+    assert "no block" in capsys.readouterr().err and target.read_text() == "no markers\n"
 
 
 GUARDED_FALLIBLE = """

@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import CORPUS
 from transpiler.cli import main
 from transpiler.config.loader import load_bytes
+from transpiler.deviations import Deviation
 from transpiler.golang.duration import parse_duration
 from transpiler.harness.check import CheckOptions, check_tool
 from transpiler.harness.relation import difference
@@ -284,7 +285,7 @@ def test_an_exact_for_each_under_abort_declares_the_parallel_cap() -> None:
     loop = next(t for t in tools if t.config.name == "for_each_parallel")
     report = check_tool(loop, CheckOptions(examples=60, style="exact", engines=("rust",)))
     assert report.verdict is Verdict.EQUIVALENT_EXCEPT
-    assert set(report.witnesses) == {"parallel-cap"}
+    assert set(report.witnesses) == {Deviation.PARALLEL_CAP}
 
 
 def test_no_progress_bar_in_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -348,13 +349,13 @@ def test_a_step_timeout_is_declared_witnessed_and_a_finding() -> None:
     scenario where the call runs past it witnesses it, and the tool has a finding."""
     (timed,) = load_bytes(TIMED, "timed.yaml").tools
     report = check_tool(timed, CheckOptions(examples=20))
-    assert "step-timeout" in report.declared
+    assert Deviation.STEP_TIMEOUT in report.declared
     assert report.verdict is Verdict.EQUIVALENT_EXCEPT
-    witness = report.witnesses["step-timeout"]
+    witness = report.witnesses[Deviation.STEP_TIMEOUT]
     assert witness.site is not None and witness.site.place == "timeout"
     assert "context deadline exceeded" in str(witness.site.vmcp)
     assert "deadline" not in str(witness.site.script)
-    assert [(f.deviation, f.step) for f in report.findings] == [("step-timeout", "pull")]
+    assert [(f.deviation, f.step) for f in report.findings] == [(Deviation.STEP_TIMEOUT, "pull")]
 
 
 def test_a_script_that_does_not_declare_a_step_timeout_differs_naming_it() -> None:

@@ -13,7 +13,7 @@ from tests.conftest import CORPUS
 from transpiler.cli import main
 from transpiler.config.loader import load_paths
 from transpiler.declaration import TITLE, declared_in, header_item
-from transpiler.deviations import CLASSES
+from transpiler.deviations import Deviation
 from transpiler.emit import emit_tool
 from transpiler.harness.check import CheckOptions, check_tool
 from transpiler.harness.verdict import Verdict
@@ -24,25 +24,27 @@ CODE = 'def run(params):\n    return call_tool("x.y", {})\n'
 
 def test_no_block_declares_nothing() -> None:
     assert declared_in("# a script\n" + CODE).classes == frozenset()
-    assert declared_in(CODE + f"# {TITLE}\n{header_item('error-text')}\n").classes == frozenset()
+    declared_after_code = f"# {TITLE}\n{header_item(Deviation.ERROR_TEXT)}\n"
+    assert declared_in(CODE + declared_after_code).classes == frozenset()
 
 
 def test_the_emitters_block_and_the_older_exact_title_are_read() -> None:
-    text = f"# t: d\n#\n# {TITLE}\n{header_item('missing-value')}\n#   - error-text\n\n" + CODE
+    item = header_item(Deviation.MISSING_VALUE)
+    text = f"# t: d\n#\n# {TITLE}\n{item}\n#   - error-text\n\n" + CODE
     declaration = declared_in(text)
-    assert declaration.lines == {"missing-value": 4, "error-text": 5}
+    assert declaration.lines == {Deviation.MISSING_VALUE: 4, Deviation.ERROR_TEXT: 5}
     assert declaration.title_line == 3 and declaration.problem() is None
     older = "# Where it behaves differently from vMCP:\n#   - parallel-cap: text\n" + CODE
-    assert declared_in(older).classes == {"parallel-cap"}
+    assert declared_in(older).classes == {Deviation.PARALLEL_CAP}
 
 
 def test_the_block_ends_at_the_first_line_that_is_not_an_item() -> None:
     text = (
         f"# {TITLE}\n#   - error-text: wording\n#     goes on\n#\n#   - skip-remaining\n" + CODE
     )
-    assert declared_in(text).classes == {"error-text"}
+    assert declared_in(text).classes == {Deviation.ERROR_TEXT}
     outdented = f"# {TITLE}\n#   - error-text\n# - value-text\n" + CODE
-    assert declared_in(outdented).classes == {"error-text"}
+    assert declared_in(outdented).classes == {Deviation.ERROR_TEXT}
 
 
 def test_an_unknown_class_is_a_problem_naming_its_line() -> None:
@@ -52,8 +54,8 @@ def test_an_unknown_class_is_a_problem_naming_its_line() -> None:
     assert problem is not None and "line 2" in problem and "eror-text" in problem
 
 
-@given(st.lists(st.sampled_from(sorted(CLASSES)), unique=True))
-def test_a_written_block_reads_back_as_its_classes(classes: list[str]) -> None:
+@given(st.lists(st.sampled_from(sorted(Deviation)), unique=True))
+def test_a_written_block_reads_back_as_its_classes(classes: list[Deviation]) -> None:
     block = "".join(f"{header_item(c)}\n" for c in classes)
     assert declared_in(f"# name: what it does\n#\n# {TITLE}\n{block}\n{CODE}").classes == set(
         classes
@@ -63,7 +65,7 @@ def test_a_written_block_reads_back_as_its_classes(classes: list[str]) -> None:
 @given(st.text(max_size=300))
 def test_any_text_is_read_without_error(text: str) -> None:
     declaration = declared_in(text)
-    assert declaration.classes <= set(CLASSES)
+    assert declaration.classes <= set(Deviation)
 
 
 @pytest.mark.parametrize("style", ["readable", "exact"])
@@ -83,7 +85,7 @@ def test_a_script_that_shows_an_undeclared_class_differs_and_is_told_what_to_add
     report = check_tool(tool, options, script=bare)
     assert report.verdict is Verdict.DIFFERS
     assert "error-text, which the script does not declare" in report.reason
-    assert f"  # {TITLE}" in report.reason and header_item("error-text") in report.reason
+    assert f"  # {TITLE}" in report.reason and header_item(Deviation.ERROR_TEXT) in report.reason
 
 
 def test_a_header_naming_no_known_class_is_unchecked() -> None:

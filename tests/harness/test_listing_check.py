@@ -14,7 +14,7 @@ import yaml
 
 from tests.conftest import CORPUS
 from transpiler.cli import main
-from transpiler.deviations import accepts
+from transpiler.deviations import Deviation, accepts
 from transpiler.emit.tools_file import load_tool_annotations
 from transpiler.harness.check import CheckOptions
 from transpiler.migrate.runner import MigrateOptions, migrate
@@ -137,7 +137,7 @@ def test_a_declared_safety_drop_passes_only_where_the_policy_names_it(tmp_path: 
     named = "--accept=listing-safety,error-text"
     code, tool = _check(tmp_path, str(config), named, base=base)
     assert tool["passes"] and code == 0
-    assert not accepts(None, "listing-safety") and accepts(None, "listing")
+    assert not accepts(None, Deviation.LISTING_SAFETY) and accepts(None, Deviation.LISTING)
 
 
 def test_a_description_or_parameters_that_differ_show_that_field(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from tests.conftest import REPO_ROOT
 from tests.emit.test_readable import HANDWRITTEN, SPECIFIED
 from transpiler.config.loader import load_paths
 from transpiler.declaration import TITLE, header_item
+from transpiler.deviations import Deviation
 from transpiler.gobuild import go_available
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport, check_tool
 from transpiler.harness.verdict import Verdict
@@ -124,9 +125,9 @@ HEADER = "".join(
     f"{line}\n"
     for line in (
         f"# {TITLE}",
-        header_item("error-text"),
-        header_item("missing-value"),
-        header_item("output-rendering"),  # a number for the name is returned as it is
+        header_item(Deviation.ERROR_TEXT),
+        header_item(Deviation.MISSING_VALUE),
+        header_item(Deviation.OUTPUT_RENDERING),  # a number for the name is returned as it is
     )
 )
 

@@ -20,6 +20,7 @@ import pytest
 from tests.conftest import CORPUS
 from transpiler.cli import main
 from transpiler.declaration import TITLE, header_item
+from transpiler.deviations import Deviation
 from transpiler.gobuild import go_available
 
 EXAMPLE = CORPUS / "example" / "vmcp-config.yaml"
@@ -29,7 +30,7 @@ QUICK = ["--examples", "4", "--paths", "12", "--jobs", "1"]
 PASSED = re.compile(r"(\d+) of (\d+) tool\(s\) pass")
 
 
-def header(*classes: str) -> str:
+def header(*classes: Deviation) -> str:
     """A script header declaring ``classes``."""
     return "".join(f"{line}\n" for line in [f"# {TITLE}", *map(header_item, classes)])
 
@@ -270,15 +271,20 @@ def test_an_edit_that_fixes_a_named_quirk_is_reported_as_that_class(
     config.write_text(NOTE_TOOL)
     faithful = 'def run(params):\n    return call_tool("log.write", {"text": %s})\n'
     script = tmp_path / "annotate.star"
-    script.write_text(header("error-text") + faithful % 'params.get("note", "<no value>")')
+    script.write_text(header(Deviation.ERROR_TEXT) + faithful % 'params.get("note", "<no value>")')
     code, out = check(capsys, config, "--script", script, "--tool", "annotate", *BOTH, *QUICK)
     assert code == 0 and "[error-text]" in out, out  # a failure's wording is always the script's
-    script.write_text(header("error-text") + faithful % 'params.get("note", "")')
+    script.write_text(header(Deviation.ERROR_TEXT) + faithful % 'params.get("note", "")')
     code, out = check(capsys, config, "--script", script, "--tool", "annotate", *BOTH, *QUICK)
     assert code == 1 and verdicts(out) == {"annotate": "differs"}, out  # the header is the law
     assert "missing-value, which the script does not declare" in out
-    assert "add under its header's line 1" in out and f"  {header_item('missing-value')}" in out
-    script.write_text(header("error-text", "missing-value") + faithful % 'params.get("note", "")')
+    assert (
+        "add under its header's line 1" in out
+        and f"  {header_item(Deviation.MISSING_VALUE)}" in out
+    )
+    script.write_text(
+        header(Deviation.ERROR_TEXT, Deviation.MISSING_VALUE) + faithful % 'params.get("note", "")'
+    )
     code, out = check(capsys, config, "--script", script, "--tool", "annotate", *BOTH, *QUICK)
     assert code == 0 and verdicts(out) == {"annotate": "equivalent-except"}, out
     assert "[error-text, missing-value]" in out
@@ -292,7 +298,7 @@ def test_a_while_loop_runs_on_go_only_and_says_so(
 ) -> None:
     script = tmp_path / "sync.star"
     script.write_text(
-        header("error-text", "step-timeout") + "def run(params):\n"
+        header(Deviation.ERROR_TEXT, Deviation.STEP_TIMEOUT) + "def run(params):\n"
         "    waited = 0\n"
         "    while waited < 2:\n"
         "        waited += 1\n"
@@ -346,7 +352,7 @@ def test_load_finds_modules_on_the_library_path(
     script = tmp_path / "scripts" / "sync.star"
     script.parent.mkdir()
     script.write_text(
-        header("error-text", "step-timeout")
+        header(Deviation.ERROR_TEXT, Deviation.STEP_TIMEOUT)
         + 'load("cmdb.star", "export")\n\ndef run(params):\n    return export()\n'
     )
     arguments: list[str | Path] = [EXAMPLE, "--script", script, "--tool", "sync_inventory"]

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from transpiler.composite import run_composite
 from transpiler.config.loader import load_bytes
-from transpiler.deviations import CLASSES
+from transpiler.deviations import Deviation
 from transpiler.emit import STYLES, emit_tool
 from transpiler.harness.generate import scenarios
 from transpiler.harness.readings import Readings
@@ -49,8 +49,9 @@ def test_generated_workflows_behave_like_their_scripts(
     script = run_starlark(
         emitted.script, scenario, engine=ENGINE, timeout_ns=tool.timeout, modules=emitted.modules
     )
-    switchable = frozenset(c for c in emitted.declared if CLASSES[c].variants)
-    readings = Readings(tool, switchable, emitted.declared - switchable)
+    declared = frozenset(c for c in Deviation if c in emitted.declared)
+    switchable = frozenset(c for c in declared if c.about.variants)
+    readings = Readings(tool, switchable, declared - switchable)
     if readings.match(scenario, composite, True, script, ENGINE) is None:
         found = "\n".join(d.render() for d in differences(composite, script))
         pytest.fail(f"{style} script differs unexplained:\n{found}\n{emitted.script}")

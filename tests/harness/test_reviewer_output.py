@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from tests.harness.test_witnesses import FILE_ISSUE, FILE_ISSUE_SCRIPT
 from transpiler.cli import main
+from transpiler.deviations import Deviation
 from transpiler.harness.check import ToolReport
 from transpiler.harness.github import Annotation, escape_data, escape_property
 from transpiler.harness.places import Place
@@ -124,7 +125,7 @@ def test_passing_tools_say_pass_and_unseen_classes_take_one_line(
 
 def test_junit_names_the_work_tree_file_and_carries_the_classes() -> None:
     report = ToolReport(
-        "t", "origin/main:vmcp/config.yaml", Verdict.EQUIVALENT, declared=("error-text",)
+        "t", "origin/main:vmcp/config.yaml", Verdict.EQUIVALENT, declared=(Deviation.ERROR_TEXT,)
     )
     case = ElementTree.fromstring(junit([report], None, "origin/main")).find("testcase")
     assert case is not None and case.get("classname") == "vmcp/config.yaml"

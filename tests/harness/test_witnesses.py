@@ -10,6 +10,7 @@ from typing import Any
 
 from transpiler.config.loader import load_paths
 from transpiler.declaration import TITLE, header_item
+from transpiler.deviations import Deviation
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.reports import markdown, witness_json
 from transpiler.harness.verdict import Verdict
@@ -88,7 +89,7 @@ def run(params):
 """
 
 
-def _report(config: str, script: str, classes: tuple[str, ...], tmp_path: Path) -> ToolReport:
+def _report(config: str, script: str, classes: tuple[Deviation, ...], tmp_path: Path) -> ToolReport:
     path = tmp_path / "tools.yaml"
     path.write_text(config)
     (tool,) = load_paths([path]).tools
@@ -96,22 +97,26 @@ def _report(config: str, script: str, classes: tuple[str, ...], tmp_path: Path) 
     return check_tool(tool, OPTIONS, script=f"{header}\n\n{script}")
 
 
-def _checked(config: str, script: str, classes: tuple[str, ...], tmp_path: Path) -> ToolReport:
+def _checked(
+    config: str, script: str, classes: tuple[Deviation, ...], tmp_path: Path
+) -> ToolReport:
     report = _report(config, script, classes, tmp_path)
     assert report.verdict is Verdict.EQUIVALENT_EXCEPT, report.reason
     assert set(report.witnesses) == set(classes), report.witnesses
     return report
 
 
-def _site(report: ToolReport, deviation: str) -> dict[str, Any]:
+def _site(report: ToolReport, deviation: Deviation) -> dict[str, Any]:
     """The witness's own fields: site, variant, what the values are and both values."""
     found = witness_json(report.witnesses[deviation])
     return {key: found[key] for key in ("site", "variant", "shows", "vmcp", "script")}
 
 
 def test_number_text_shows_the_argument_at_its_site(tmp_path: Path) -> None:
-    report = _checked(FILE_ISSUE, FILE_ISSUE_SCRIPT, ("error-text", "number-text"), tmp_path)
-    site = _site(report, "number-text")
+    report = _checked(
+        FILE_ISSUE, FILE_ISSUE_SCRIPT, (Deviation.ERROR_TEXT, Deviation.NUMBER_TEXT), tmp_path
+    )
+    site = _site(report, Deviation.NUMBER_TEXT)
     assert site["site"] == {"step": "open_issue", "place": "arguments.body"}
     assert site["variant"] == "digits"
     assert site["shows"] == "argument body of the call to github.create_issue"
@@ -122,8 +127,10 @@ def test_number_text_shows_the_argument_at_its_site(tmp_path: Path) -> None:
 
 
 def test_error_text_shows_the_outcome_and_failing_step(tmp_path: Path) -> None:
-    report = _checked(FILE_ISSUE, FILE_ISSUE_SCRIPT, ("error-text", "number-text"), tmp_path)
-    site = _site(report, "error-text")
+    report = _checked(
+        FILE_ISSUE, FILE_ISSUE_SCRIPT, (Deviation.ERROR_TEXT, Deviation.NUMBER_TEXT), tmp_path
+    )
+    site = _site(report, Deviation.ERROR_TEXT)
     assert site["site"] == {"step": None, "place": "result"}
     assert site["variant"] == "own-text"
     assert site["shows"] == "the run's outcome"
@@ -139,9 +146,9 @@ def test_error_text_shows_the_outcome_and_failing_step(tmp_path: Path) -> None:
 
 
 def test_missing_value_shows_the_output_field(tmp_path: Path) -> None:
-    classes = ("error-text", "missing-value", "value-text")
+    classes = (Deviation.ERROR_TEXT, Deviation.MISSING_VALUE, Deviation.VALUE_TEXT)
     report = _checked(ISSUE_TITLE, ISSUE_TITLE_SCRIPT, classes, tmp_path)
-    assert _site(report, "missing-value") == {
+    assert _site(report, Deviation.MISSING_VALUE) == {
         "site": {"step": None, "place": "output.title"},
         "variant": "empty",
         "shows": "output field title",
@@ -153,18 +160,26 @@ def test_missing_value_shows_the_output_field(tmp_path: Path) -> None:
 def test_two_classes_in_one_scenario_each_get_their_own_values(tmp_path: Path) -> None:
     """The declined run shows skip-remaining (the deployment never runs) and missing-value
     (the URL no step gave prints empty): each class's witness holds its own site's values."""
-    classes = ("error-text", "missing-value", "skip-remaining", "value-text")
+    classes = (
+        Deviation.ERROR_TEXT,
+        Deviation.MISSING_VALUE,
+        Deviation.SKIP_REMAINING,
+        Deviation.VALUE_TEXT,
+    )
     report = _checked(RELEASE, RELEASE_SCRIPT, classes, tmp_path)
-    skipped, missing = report.witnesses["skip-remaining"], report.witnesses["missing-value"]
+    skipped, missing = (
+        report.witnesses[Deviation.SKIP_REMAINING],
+        report.witnesses[Deviation.MISSING_VALUE],
+    )
     assert skipped.scenario.to_json() == missing.scenario.to_json()
-    assert _site(report, "skip-remaining") == {
+    assert _site(report, Deviation.SKIP_REMAINING) == {
         "site": {"step": "confirm", "place": "onDecline"},
         "variant": "return",
         "shows": "the status of the steps after the answer",
         "vmcp": {"deploy": "completed"},
         "script": {"deploy": "skipped"},
     }
-    assert _site(report, "missing-value") == {
+    assert _site(report, Deviation.MISSING_VALUE) == {
         "site": {"step": None, "place": "output.url"},
         "variant": "empty",
         "shows": "output field url",
@@ -174,8 +189,10 @@ def test_two_classes_in_one_scenario_each_get_their_own_values(tmp_path: Path) -
 
 
 def test_markdown_shows_the_values_side_by_side(tmp_path: Path) -> None:
-    report = _checked(FILE_ISSUE, FILE_ISSUE_SCRIPT, ("error-text", "number-text"), tmp_path)
-    witness = report.witnesses["number-text"]
+    report = _checked(
+        FILE_ISSUE, FILE_ISSUE_SCRIPT, (Deviation.ERROR_TEXT, Deviation.NUMBER_TEXT), tmp_path
+    )
+    witness = report.witnesses[Deviation.NUMBER_TEXT]
     assert witness.site is not None
     vmcp, script = witness.site.vmcp, witness.site.script
     text = markdown([report], None)
@@ -189,8 +206,8 @@ def test_markdown_shows_the_values_side_by_side(tmp_path: Path) -> None:
 def test_a_long_value_is_cut_saying_its_length(tmp_path: Path) -> None:
     long_body = FILE_ISSUE.replace('"count: {{', '"' + "x" * 300 + " count: {{")
     script = FILE_ISSUE_SCRIPT.replace('"count: %d"', '"' + "x" * 300 + ' count: %d"')
-    report = _checked(long_body, script, ("error-text", "number-text"), tmp_path)
-    witness = report.witnesses["number-text"]
+    report = _checked(long_body, script, (Deviation.ERROR_TEXT, Deviation.NUMBER_TEXT), tmp_path)
+    witness = report.witnesses[Deviation.NUMBER_TEXT]
     assert witness.site is not None and len(witness.site.vmcp) > 300
     text = markdown([report], None)
     assert '  vMCP:   "' + "x" * 100 in text
@@ -225,14 +242,14 @@ def run(params):
 def test_json_text_shows_its_own_site(tmp_path: Path) -> None:
     """json-text's witness names the site where vMCP's encoding and the script's differ, with
     both values."""
-    classes = ("error-text", "json-text", "missing-value")
+    classes = (Deviation.ERROR_TEXT, Deviation.JSON_TEXT, Deviation.MISSING_VALUE)
     path = tmp_path / "tools.yaml"
     path.write_text(POST_NOTE)
     (tool,) = load_paths([path]).tools
     header = "\n".join([f"# {TITLE}", *(header_item(c) for c in classes)])
     report = check_tool(tool, OPTIONS, script=f"{header}\n\n{POST_NOTE_SCRIPT}")
-    assert "json-text" in report.witnesses, report.reason
-    site = _site(report, "json-text")
+    assert Deviation.JSON_TEXT in report.witnesses, report.reason
+    site = _site(report, Deviation.JSON_TEXT)
     assert site["site"] == {"step": "post", "place": "arguments.body"}
     assert site["variant"] == "encode"
     assert site["shows"] == "argument body of the call to chat.post"
@@ -247,7 +264,12 @@ def test_two_choices_at_one_site_in_two_scenarios_differ(tmp_path: Path) -> None
         '"" if url == None else str(url)', '"<no value>" if url == None else str(url)'
     )
     assert two_ways != RELEASE_SCRIPT
-    classes = ("error-text", "missing-value", "skip-remaining", "value-text")
+    classes = (
+        Deviation.ERROR_TEXT,
+        Deviation.MISSING_VALUE,
+        Deviation.SKIP_REMAINING,
+        Deviation.VALUE_TEXT,
+    )
     assert _report(RELEASE, two_ways, classes, tmp_path).verdict is Verdict.DIFFERS
 
 
@@ -289,7 +311,7 @@ def test_the_tools_file_is_what_the_backends_advertise(tmp_path: Path) -> None:
     options = replace(OPTIONS, tool_schemas=TYPED_SCHEMA)
     report = check_tool(tool, options)
     assert report.verdict is Verdict.EQUIVALENT_EXCEPT, report.reason
-    site = _site(report, "argument-coercion")
+    site = _site(report, Deviation.ARGUMENT_COERCION)
     assert site["variant"] == "as-is"
     assert site["site"]["place"].startswith("arguments.")
     assert isinstance(site["vmcp"], str) and not isinstance(site["script"], str)

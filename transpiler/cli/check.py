@@ -18,7 +18,7 @@ from transpiler.cli.common import (
     add_library_path_option,
     print_json,
 )
-from transpiler.deviations import CLASSES
+from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_annotations, load_tool_schemas
@@ -186,18 +186,17 @@ def _first(given: int | None, policy: int | None, default: int) -> int:
     return given if given is not None else policy if policy is not None else default
 
 
-def _accepted(args: argparse.Namespace) -> frozenset[str] | None:
+def _accepted(args: argparse.Namespace) -> frozenset[Deviation] | None:
     """The classes the gate accepts: None (every declared one), none, or the listed ones."""
     if getattr(args, "strict", False):
         return frozenset()
     listed = getattr(args, "accept", None)
     if listed is None:
         return None
-    chosen = frozenset(part.strip() for part in listed.split(",") if part.strip())
-    unknown = sorted(chosen - set(CLASSES))
+    chosen, unknown = read_ids(part.strip() for part in listed.split(",") if part.strip())
     if unknown:
         raise InputError(
-            f"unknown deviation class {', '.join(unknown)} (known: {', '.join(sorted(CLASSES))})"
+            f"unknown deviation class {', '.join(unknown)} (known: {', '.join(sorted(Deviation))})"
         )
     return chosen
 
@@ -271,7 +270,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(
-    reports: list[ToolReport], pairing: Pairing, accept: frozenset[str] | None, since: str | None
+    reports: list[ToolReport],
+    pairing: Pairing,
+    accept: frozenset[Deviation] | None,
+    since: str | None,
 ) -> None:
     for report in reports:
         print(console_line(report, accept))
@@ -312,7 +314,7 @@ def _print(
 def _write_reports(
     args: argparse.Namespace,
     reports: list[ToolReport],
-    accept: frozenset[str] | None,
+    accept: frozenset[Deviation] | None,
     unpaired: tuple[str, ...],
 ) -> None:
     document = report_json(reports, accept, unpaired)

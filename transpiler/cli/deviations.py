@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from transpiler.cli.common import EXIT_OK, print_json
-from transpiler.deviations import CLASSES, markdown
+from transpiler.deviations import README_BEGIN, README_END, Deviation, markdown, readme_list
+from transpiler.diagnostics import InputError
 
 
 def register(subparsers: Any) -> None:
@@ -17,31 +19,63 @@ def register(subparsers: Any) -> None:
         help="list the named ways a script may differ from its composite tool",
         description="Print the deviation classes: what vMCP does, what a script does, why.",
     )
-    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "markdown", "readme"),
+        default="text",
+        help="readme: the README's list of the classes, between its markers",
+    )
+    parser.add_argument(
+        "--write",
+        metavar="FILE",
+        type=Path,
+        help="with --format readme: put the list in FILE in place of its block between the "
+        "markers, instead of printing it",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the catalogue."""
-    if args.format == "markdown":
+    """Print the catalogue (or write the README's list into ``--write``)."""
+    if args.write is not None:
+        if args.format != "readme":
+            raise InputError("--write takes --format readme")
+        _replace_block(args.write, readme_list())
+    elif args.format == "markdown":
         sys.stdout.write(markdown())
+    elif args.format == "readme":
+        sys.stdout.write(readme_list())
     elif args.format == "json":
         print_json(
             [
                 {
-                    "id": c.id,
-                    "title": c.title,
-                    "summary": c.summary,
-                    "vmcp": c.vmcp,
-                    "script": c.script,
-                    "why": c.why,
-                    "affects": sorted(o.value for o in c.affects),
-                    "engines": sorted(c.engines),
+                    "id": deviation.value,
+                    "title": deviation.about.title,
+                    "summary": deviation.about.summary,
+                    "vmcp": deviation.about.vmcp,
+                    "script": deviation.about.script,
+                    "why": deviation.about.why,
+                    "affects": sorted(o.value for o in deviation.about.affects),
+                    "engines": sorted(deviation.about.engines),
                 }
-                for c in CLASSES.values()
+                for deviation in Deviation
             ]
         )
     else:
-        for deviation in CLASSES.values():
+        for deviation in Deviation:
             print(deviation.render())
     return EXIT_OK
+
+
+def _replace_block(path: Path, block: str) -> None:
+    """Put ``block`` in place of ``path``'s lines from :data:`README_BEGIN` to
+    :data:`README_END`."""
+    try:
+        current = path.read_text()
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror}") from None
+    start, end = current.find(README_BEGIN), current.find(README_END)
+    if start < 0 or end < start:
+        raise InputError(f"{path}: no block from {README_BEGIN} to {README_END} to replace")
+    after = current[end + len(README_END) :].removeprefix("\n")
+    path.write_text(current[:start] + block + after)

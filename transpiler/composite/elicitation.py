@@ -26,6 +26,7 @@ from transpiler.composite.gocontext import GoContext
 from transpiler.composite.quirks import Site
 from transpiler.composite.session import Session
 from transpiler.config.model import ElicitationResponseConfig, WorkflowStepConfig
+from transpiler.deviations import Deviation
 from transpiler.golang.jsonenc import JSONEncodeError, marshal
 from transpiler.golang.strconv import quote
 from transpiler.golang.values import NIL_MAP, GoValue
@@ -178,8 +179,8 @@ def _apply_handler(
     elif handler.action == "skip_remaining":
         state.record_success(step.id, {"action": reason, "skipped": True}, session.now)
         site = Site(step.id, "on" + reason.capitalize())
-        session.recorder.quirks.add("skip-remaining", site, f"answer: {reason}")
-        taken = session.expander.variants.at("skip-remaining", site) == "return"
+        session.recorder.quirks.add(Deviation.SKIP_REMAINING, site, f"answer: {reason}")
+        taken = session.expander.variants.at(Deviation.SKIP_REMAINING, site) == "return"
         session.returning = session.returning or taken
         return None
     elif handler.action == "continue":

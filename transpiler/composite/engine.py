@@ -41,6 +41,7 @@ from transpiler.composite.session import Recorder, Session, ToolView
 from transpiler.composite.state import WorkflowMetadata, WorkflowState
 from transpiler.composite.variants import VMCP, ScriptStopped, Variants
 from transpiler.config.model import CompositeToolConfig
+from transpiler.deviations import Deviation
 from transpiler.golang.values import GoValue
 from transpiler.sim.backends import SimulatedBackends
 from transpiler.sim.backoff import Jitter
@@ -191,11 +192,11 @@ def _workflow(
         if winner != final:
             site = Site(None, "result")
             session.recorder.quirks.add(
-                "last-step-race",
+                Deviation.LAST_STEP_RACE,
                 site,
                 f"vMCP returns the output of {winner or 'no step'}, not of {final}",
             )
-            if session.expander.variants.at("last-step-race", site) == "final":
+            if session.expander.variants.at(Deviation.LAST_STEP_RACE, site) == "final":
                 record = session.state.steps.get(final)
                 ending.output = None if record is None else record.output
         return
@@ -229,8 +230,8 @@ def _trace(
 ) -> Trace:
     if ending.error is not None:
         site = Site(None, "result")
-        session.recorder.quirks.add("error-text", site, ending.error.text)
-        own_text = session.expander.variants.at("error-text", site) == "own-text"
+        session.recorder.quirks.add(Deviation.ERROR_TEXT, site, ending.error.text)
+        own_text = session.expander.variants.at(Deviation.ERROR_TEXT, site) == "own-text"
         any_error_text = any_error_text or own_text
     view = client_view(ending.output, ending.error)
     steps = {

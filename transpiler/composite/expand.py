@@ -42,6 +42,7 @@ from transpiler.composite.variants import (
     printer,
     with_placeholders,
 )
+from transpiler.deviations import Deviation
 from transpiler.diagnostics import TranspilerError
 from transpiler.golang.strconv import quote
 from transpiler.golang.values import GoValue
@@ -148,8 +149,8 @@ class Expander:
         choices = self.variants.printing(site)
         missing = self.missing_variant(site, seen)
         if missing is not None:
-            choices["missing-value"] = missing
-        placeholders = self.variants.at("workflow-metadata", site) == "placeholders"
+            choices[Deviation.MISSING_VALUE] = missing
+        placeholders = self.variants.at(Deviation.WORKFLOW_METADATA, site) == "placeholders"
         if not choices and not placeholders:
             return rendered
         if placeholders:
@@ -160,14 +161,14 @@ class Expander:
         """A template that failed at ``site``: the ``template-error`` variant taken there (None:
         vMCP's failure); ``stop`` stops the script at once."""
         judge_failure(self.quirks, site, message)
-        variant = self.variants.at("template-error", site)
+        variant = self.variants.at(Deviation.TEMPLATE_ERROR, site)
         if variant == "stop":
-            raise ScriptStopped("template-error", site)
+            raise ScriptStopped(Deviation.TEMPLATE_ERROR, site)
         return variant
 
     def _bodies(self, site: Site) -> dict[str, Callable[..., Any]] | None:
         """The template functions a script computes its own way at ``site``."""
-        if self.variants.at("json-text", site) == "encode":
+        if self.variants.at(Deviation.JSON_TEXT, site) == "encode":
             return dict(STARLARK_JSON)
         return None
 
@@ -185,16 +186,20 @@ class Expander:
         try:
             return render(template, data, observation=seen, bodies=bodies)
         except TemplateExecError:
-            raise ScriptStopped("template-error", site) from None
+            raise ScriptStopped(Deviation.TEMPLATE_ERROR, site) from None
 
     def missing_variant(self, site: Site, seen: Observation) -> str | None:
         """The ``missing-value`` variant this expansion takes, if it read a missing field."""
-        return self.variants.at("missing-value", missing_site(site, seen)) if seen.missing else None
+        return (
+            self.variants.at(Deviation.MISSING_VALUE, missing_site(site, seen))
+            if seen.missing
+            else None
+        )
 
     def _stop_at_missing(self, site: Site, seen: Observation) -> None:
         """``missing-value: stop``: a script that indexes a missing field stops there."""
         if self.missing_variant(site, seen) == "stop":
-            raise ScriptStopped("missing-value", missing_site(site, seen))
+            raise ScriptStopped(Deviation.MISSING_VALUE, missing_site(site, seen))
 
     def arguments(
         self,
@@ -236,7 +241,7 @@ class Expander:
         seen = Observation()
         result = self.string(context, condition, site, seen=seen)
         judge_condition(self.quirks, site, seen, result if isinstance(result, str) else None)
-        if self.variants.at("condition-text", site) == "truth" and len(seen.printed) == 1:
+        if self.variants.at(Deviation.CONDITION_TEXT, site) == "truth" and len(seen.printed) == 1:
             value = seen.printed[0]
             return value is not MISSING and truth(value)
         if isinstance(result, GoError):

@@ -27,6 +27,7 @@ from transpiler.composite.tool_step import arguments_sent, route_error
 from transpiler.composite.toolcall import CallRequest, call_with_retry
 from transpiler.composite.variants import ScriptStopped
 from transpiler.config.model import WorkflowStepConfig
+from transpiler.deviations import Deviation
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal
 from transpiler.golang.runes import to_valid_utf8
 from transpiler.golang.values import NIL_MAP, GoValue
@@ -89,7 +90,7 @@ def execute_for_each_step(
         state.record_success(step.id, aggregate([], 0), session.now)
         return None
     site = Site(step.id, "forEach")
-    capped = session.expander.variants.at("parallel-cap", site) == "cap"
+    capped = session.expander.variants.at(Deviation.PARALLEL_CAP, site) == "cap"
     slots = session.kernel.semaphore(PARALLEL_CAP if capped else step.parallel_limit)
     loop = ErrGroup(context)
     keep_going = step.continues_on_error
@@ -127,7 +128,7 @@ def _collection(
     items = _json_array(rendered)
     if items is None:
         if session.expander.template_failed(site, "collection is not a JSON array"):
-            raise ScriptStopped("template-error", site)  # a script's plain loop fails too
+            raise ScriptStopped(Deviation.TEMPLATE_ERROR, site)  # a script's plain loop fails too
         preview = (
             rendered
             if len(rendered) <= COLLECTION_PREVIEW_RUNES

@@ -26,6 +26,7 @@ from transpiler.composite.quirks import Site, judge_output, natural_value
 from transpiler.composite.state import COMPLETED, WorkflowState
 from transpiler.composite.variants import ScriptStopped
 from transpiler.config.model import OutputConfig, OutputProperty
+from transpiler.deviations import Deviation
 from transpiler.golang.fmt import format_value
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal
 from transpiler.golang.strconv import NumError, parse_bool, parse_float, parse_int, quote
@@ -132,7 +133,7 @@ def _from_value(
     parsed = _parse_typed(name, expanded, definition.type)
     failed = isinstance(parsed, GoError)
     judge_output(expander.quirks, site, definition.type, seen, parsed, failed)
-    rendering = expander.variants.at("output-rendering", site)
+    rendering = expander.variants.at(Deviation.OUTPUT_RENDERING, site)
     if rendering is not None and len(seen.printed) == 1 and seen.printed[0] not in (MISSING, None):
         return _rendered_by_script(rendering, definition.type, seen, site)
     if failed and has_default:
@@ -149,11 +150,11 @@ def _rendered_by_script(rendering: str, kind: str, seen: Observation, site: Site
         return natural
     printed = seen.printed[0]
     if not isinstance(printed, str):
-        raise ScriptStopped("output-rendering", site)
+        raise ScriptStopped(Deviation.OUTPUT_RENDERING, site)
     try:
         decoded: GoValue = unmarshal(printed)
     except JSONDecodeError:
-        raise ScriptStopped("output-rendering", site) from None
+        raise ScriptStopped(Deviation.OUTPUT_RENDERING, site) from None
     return decoded
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from transpiler.deviations import Deviation
 from transpiler.golang.fmt import format_value
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal
 from transpiler.golang.values import AnyKeyMap, NilList, NilMap
@@ -56,9 +57,9 @@ class QuirkLog:
     """The classes one run exercised, each (class, step, site) once, in the order seen."""
 
     events: list[QuirkEvent] = field(default_factory=list)
-    _seen: set[tuple[str, str | None, str]] = field(default_factory=set)
+    _seen: set[tuple[Deviation, str | None, str]] = field(default_factory=set)
 
-    def add(self, class_id: str, site: Site, detail: str = "", notable: bool = True) -> None:
+    def add(self, class_id: Deviation, site: Site, detail: str = "", notable: bool = True) -> None:
         """Record that ``class_id`` fired at ``site``; ``notable``: worth a finding when it
         fires on an ordinary run (printing a boolean is a difference, not a bug)."""
         key = (class_id, site.step, site.place)
@@ -70,7 +71,11 @@ class QuirkLog:
 def judge_text(log: QuirkLog, site: Site, template: Template, seen: Observation) -> None:
     """The classes one expanded template exercised through what it read and printed."""
     if seen.missing:
-        log.add("missing-value", missing_site(site, seen), ", ".join(dict.fromkeys(seen.missing)))
+        log.add(
+            Deviation.MISSING_VALUE,
+            missing_site(site, seen),
+            ", ".join(dict.fromkeys(seen.missing)),
+        )
     if site.use in _TEXT_USES:
         for value in seen.printed:
             _judge_printed(log, site, value)
@@ -82,11 +87,11 @@ def judge_text(log: QuirkLog, site: Site, template: Template, seen: Observation)
             for value in args[1:] if function.printing is Printing.FORMATTED else args:
                 _judge_printed(log, site, value)
             if isinstance(result, str) and "%!" in result:
-                log.add("value-text", site, "printf verb of the wrong kind")
+                log.add(Deviation.VALUE_TEXT, site, "printf verb of the wrong kind")
         elif function.measures and args and isinstance(args[0], str) and not args[0].isascii():
-            log.add("rust-engine", site, f"{name} of a non-ASCII string", notable=False)
+            log.add(Deviation.RUST_ENGINE, site, f"{name} of a non-ASCII string", notable=False)
     if _reads_metadata(template):
-        log.add("workflow-metadata", site)
+        log.add(Deviation.WORKFLOW_METADATA, site)
 
 
 def missing_site(site: Site, seen: Observation) -> Site:
@@ -99,14 +104,16 @@ def missing_site(site: Site, seen: Observation) -> Site:
 
 def judge_failure(log: QuirkLog, site: Site, message: str) -> None:
     """A template that failed to execute."""
-    log.add("template-error", site, message)
+    log.add(Deviation.TEMPLATE_ERROR, site, message)
 
 
 def judge_condition(log: QuirkLog, site: Site, seen: Observation, text: str | None) -> None:
     """A condition that did not come from a plain boolean, or did not render true/false."""
     plain = all(isinstance(value, bool) for value in seen.printed)
     if text is None or not plain or text not in _CONDITION_TEXTS:
-        log.add("condition-text", site, "rendered " + repr(text) if text is not None else "")
+        log.add(
+            Deviation.CONDITION_TEXT, site, "rendered " + repr(text) if text is not None else ""
+        )
 
 
 def judge_output(
@@ -114,7 +121,7 @@ def judge_output(
 ) -> None:
     """An output property whose value is not what its single action printed, or fell back."""
     if failed:
-        log.add("output-rendering", site, f"the text does not parse as {kind}")
+        log.add(Deviation.OUTPUT_RENDERING, site, f"the text does not parse as {kind}")
         return
     if seen is None or len(seen.printed) != 1:
         return
@@ -122,11 +129,15 @@ def judge_output(
     if printed is None or printed is MISSING:
         return
     if kind in ("object", "array") and not isinstance(printed, str):
-        log.add("output-rendering", site, f"{kind} property parsed from Go's text of a value")
+        log.add(
+            Deviation.OUTPUT_RENDERING, site, f"{kind} property parsed from Go's text of a value"
+        )
         return
     natural = natural_value(kind, seen)
     if not _same_value(natural, parsed):
-        log.add("output-rendering", site, f"{kind} property built from {_kind_of(printed)} text")
+        log.add(
+            Deviation.OUTPUT_RENDERING, site, f"{kind} property built from {_kind_of(printed)} text"
+        )
 
 
 def natural_value(kind: str, seen: Observation) -> Any:
@@ -178,18 +189,21 @@ def _kind_of(value: Any) -> str:
 
 def _judge_printed(log: QuirkLog, site: Site, value: Any) -> None:
     if isinstance(value, bool):
-        log.add("value-text", site, f"printed {format_value(value)}", notable=False)
+        log.add(Deviation.VALUE_TEXT, site, f"printed {format_value(value)}", notable=False)
     elif isinstance(value, _CONTAINERS):
-        log.add("value-text", site, f"printed {format_value(value)[:60]}")
+        log.add(Deviation.VALUE_TEXT, site, f"printed {format_value(value)[:60]}")
         if _engine_sensitive(value):
             log.add(
-                "rust-engine", site, "text of a value holding non-ASCII or a float", notable=False
+                Deviation.RUST_ENGINE,
+                site,
+                "text of a value holding non-ASCII or a float",
+                notable=False,
             )
     elif isinstance(value, float) and math.isfinite(value):
         if value.is_integer() and 1e6 <= abs(value) < _WHOLE_TEXT_LIMIT:
-            log.add("number-text", site, f"printed {format_value(value)}")
+            log.add(Deviation.NUMBER_TEXT, site, f"printed {format_value(value)}")
         elif "e" in format_value(value) and not (value.is_integer() and abs(value) < 1e6):
-            log.add("rust-engine", site, f"printed {format_value(value)}", notable=False)
+            log.add(Deviation.RUST_ENGINE, site, f"printed {format_value(value)}", notable=False)
 
 
 def _engine_sensitive(value: Any) -> bool:
@@ -219,19 +233,19 @@ def _judge_json(log: QuirkLog, site: Site, value: Any) -> None:
         item = stack.pop()
         if isinstance(item, str):
             if not _HTML_SENSITIVE.isdisjoint(item):
-                log.add("json-text", site, "HTML-escaped characters")
+                log.add(Deviation.JSON_TEXT, site, "HTML-escaped characters")
             if _DEL in item:
-                log.add("json-text", site, "a DEL character")
+                log.add(Deviation.JSON_TEXT, site, "a DEL character")
         elif isinstance(item, float) and math.isfinite(item):
             if item.is_integer():
                 if abs(item) >= _WHOLE_TEXT_LIMIT:  # a script holds it as a float, not an int
-                    log.add("json-text", site, "a whole number beyond 2^53")
+                    log.add(Deviation.JSON_TEXT, site, "a whole number beyond 2^53")
             elif abs(item) >= 1e6 or abs(item) < 1e-4:
-                log.add("json-text", site, "a fractional number in exponent range")
+                log.add(Deviation.JSON_TEXT, site, "a fractional number in exponent range")
         elif isinstance(item, dict):
             keys = list(item)
             if keys != sorted(keys):
-                log.add("rust-engine", site, "json keys not in sorted order", notable=False)
+                log.add(Deviation.RUST_ENGINE, site, "json keys not in sorted order", notable=False)
             stack.extend(keys)
             stack.extend(item.values())
         elif isinstance(item, list):
@@ -274,10 +288,10 @@ def judge_coercion(
             natural = alone.get(at.place)
             if natural is not None and not _same_value(natural, value):
                 detail = f"vMCP sends {format_value(value)!r}, a script {format_value(natural)!r}"
-                log.add("argument-coercion", at, detail, notable=isinstance(value, str))
+                log.add(Deviation.ARGUMENT_COERCION, at, detail, notable=isinstance(value, str))
                 own.append((at, path, natural))
             elif isinstance(value, str):
-                log.add("argument-coercion", at, f"{value!r} is not {kind}")
+                log.add(Deviation.ARGUMENT_COERCION, at, f"{value!r} is not {kind}")
         elif kind == "object" and isinstance(value, dict):
             properties = part.get("properties")
             if isinstance(properties, dict):
@@ -297,7 +311,7 @@ def judge_for_each_abort(
     """A forEach under abort that failed with more items than the smaller concurrency cap."""
     if max_parallel != script_cap and items > min(max_parallel, script_cap):
         log.add(
-            "parallel-cap",
+            Deviation.PARALLEL_CAP,
             site,
             f"maxParallel {max_parallel}, {items} items: a script starts up to {script_cap}",
         )

@@ -25,7 +25,7 @@ from transpiler.config.model import (
     WorkflowStepConfig,
     exhaustive,
 )
-from transpiler.deviations import STEP_TIMEOUT_CLASS
+from transpiler.deviations import Deviation
 from transpiler.golang.duration import format_duration
 from transpiler.sim.kernel import Operation
 
@@ -56,7 +56,8 @@ def execute_step(
     timeout = step.timeout if step.timeout > 0 else DEFAULT_STEP_TIMEOUT_NS
     site = Site(step.id, "timeout")
     calls_tools = step.kind_row is not None and step.kind_row.calls_tools
-    per_call = calls_tools and session.expander.variants.at(STEP_TIMEOUT_CLASS, site) == "per-call"
+    variant = session.expander.variants.at(Deviation.STEP_TIMEOUT, site)
+    per_call = calls_tools and variant == "per-call"
     if per_call:
         session.call_limited.add(step.id)
     deadline = session.now + timeout
@@ -65,7 +66,7 @@ def execute_step(
     # The step's own deadline ended it, or would have (a script has none: ``step-timeout``).
     passed = session.now >= deadline if per_call else step_context.err() == DEADLINE_EXCEEDED
     if calls_tools and passed and level_context.err() is None:
-        session.recorder.quirks.add(STEP_TIMEOUT_CLASS, site, _timeout_text(step))
+        session.recorder.quirks.add(Deviation.STEP_TIMEOUT, site, _timeout_text(step))
     return error
 
 

@@ -22,6 +22,7 @@ from transpiler.composite.quirks import ArgumentPath, Site, judge_coercion
 from transpiler.composite.session import Session
 from transpiler.composite.toolcall import CallRequest, call_with_retry
 from transpiler.config.model import WorkflowStepConfig
+from transpiler.deviations import Deviation
 from transpiler.golang.values import GoValue
 from transpiler.sim.kernel import Operation
 from transpiler.sim.mcp import output_map
@@ -41,7 +42,7 @@ def arguments_sent(
     arguments = coerce_arguments(schema, expanded)
     own = judge_coercion(session.recorder.quirks, site, schema, arguments, session.expander.alone)
     for at, path, value in own:
-        if session.expander.variants.at("argument-coercion", at) == "as-is":
+        if session.expander.variants.at(Deviation.ARGUMENT_COERCION, at) == "as-is":
             arguments = _replaced(arguments, path, value)
     return arguments
 

@@ -33,7 +33,7 @@ from transpiler.composite.paramheaders import mirror_error
 from transpiler.composite.quirks import Site
 from transpiler.composite.session import Session
 from transpiler.config.model import StepErrorHandling
-from transpiler.deviations import STEP_TIMEOUT_CLASS
+from transpiler.deviations import Deviation
 from transpiler.golang.duration import format_duration
 from transpiler.golang.jsonenc import JSONEncodeError, check_marshal
 from transpiler.golang.strconv import quote
@@ -148,7 +148,7 @@ def _attempt(
     owner = request.owner or request.step_id
     if answer.delay_ns >= CALL_TIMEOUT_NS:
         taking = f"a call of {format_duration(answer.delay_ns)}"
-        session.recorder.quirks.add(STEP_TIMEOUT_CLASS, Site(owner, "timeout"), taking)
+        session.recorder.quirks.add(Deviation.STEP_TIMEOUT, Site(owner, "timeout"), taking)
     if answer.delay_ns > 0:
         limited = owner in session.call_limited
         waiting = context.child(start + CALL_TIMEOUT_NS) if limited else context

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from transpiler.composite.quirks import Site
-from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
+from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER, Deviation
 from transpiler.golang.fmt import format_value
 from transpiler.golang.jsonenc import encode_string
 from transpiler.golang.strconv import format_float, quote
@@ -43,15 +43,15 @@ from transpiler.gotemplate.runtime import MISSING
 from transpiler.sim.kernel import Halt
 
 #: (class, step, place): where a class applied on a run.
-SiteKey = tuple[str, str | None, str]
+SiteKey = tuple[Deviation, str | None, str]
 #: The classes whose variants change how a template prints a value (and ``missing-value``,
 #: whose site depends on what was missing: :func:`quirks.missing_site`).
-PRINTING: Final = ("number-text", "value-text")
+PRINTING: Final = (Deviation.NUMBER_TEXT, Deviation.VALUE_TEXT)
 _NO_VALUE: Final = "<no value>"
 _WHOLE_TEXT_LIMIT: Final = 2.0**53
 
 
-def site_key(class_id: str, site: Site) -> SiteKey:
+def site_key(class_id: Deviation, site: Site) -> SiteKey:
     """The key of ``class_id`` at ``site``."""
     return (class_id, site.step, site.place)
 
@@ -62,13 +62,13 @@ class Variants:
 
     chosen: Mapping[SiteKey, str] = field(default_factory=dict)
 
-    def at(self, class_id: str, site: Site) -> str | None:
+    def at(self, class_id: Deviation, site: Site) -> str | None:
         """The variant ``class_id`` takes at ``site``, or None for vMCP's behaviour."""
         if not self.chosen:
             return None
         return self.chosen.get(site_key(class_id, site))
 
-    def printing(self, site: Site) -> dict[str, str]:
+    def printing(self, site: Site) -> dict[Deviation, str]:
         """The printing classes' variants at ``site``."""
         if not self.chosen:
             return {}
@@ -83,17 +83,17 @@ class ScriptStopped(Halt):
     """A variant that stops the script where it stands (``missing-value: stop``,
     ``output-rendering: decoded`` of what is not JSON text); ``key``: the class at its site."""
 
-    def __init__(self, class_id: str, site: Site) -> None:
+    def __init__(self, class_id: Deviation, site: Site) -> None:
         where = f"step {site.step}, {site.place}" if site.step else site.place
         super().__init__(f"the script stopped ({class_id} at {where})")
         self.key = site_key(class_id, site)
 
 
-def printer(choices: Mapping[str, str]) -> Callable[[Any], str]:
+def printer(choices: Mapping[Deviation, str]) -> Callable[[Any], str]:
     """How a template prints a value under the printing ``choices`` (class -> variant)."""
-    missing = choices.get("missing-value")
-    number = choices.get("number-text")
-    value_text = choices.get("value-text")
+    missing = choices.get(Deviation.MISSING_VALUE)
+    number = choices.get(Deviation.NUMBER_TEXT)
+    value_text = choices.get(Deviation.VALUE_TEXT)
 
     def show(value: Any) -> str:
         if value is MISSING or value is None:

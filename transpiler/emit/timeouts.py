@@ -20,14 +20,14 @@ from transpiler.config.model import (
     CompositeToolConfig,
     WorkflowStepConfig,
 )
-from transpiler.deviations import CLASSES, STEP_TIMEOUT_CLASS
+from transpiler.deviations import Deviation
 from transpiler.golang.duration import format_duration
 
 #: The domain note every script makes of the timeouts a check leaves out.
 WITHIN_TIMEOUTS = (
     "elicitations are answered within their timeouts; a step with no `timeout` of its own "
     "that neither retries nor loops ends within vMCP's default 5 minutes; backend calls may "
-    "run past any other step's deadline (`step-timeout`); the workflow's timeout, the "
+    f"run past any other step's deadline (`{Deviation.STEP_TIMEOUT}`); the workflow's timeout, the "
     "scripted tool's `timeout`, ends a slow run on both sides"
 )
 
@@ -73,4 +73,4 @@ def timeouts_text(tool: CompositeToolConfig) -> str | None:
         return None
     named = ", ".join(f"{deadline.step}: {deadline.text()}" for deadline in deadlines)
     which = "steps" if len(deadlines) > 1 else "step"
-    return f"{CLASSES[STEP_TIMEOUT_CLASS].summary} ({which} {named})"
+    return f"{Deviation.STEP_TIMEOUT.about.summary} ({which} {named})"

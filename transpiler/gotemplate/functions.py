@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from transpiler.deviations import Deviation
 from transpiler.golang.escape import html_escape, js_escape, url_query_escape
 from transpiler.golang.fmt import sprint, sprintf, sprintln
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal
@@ -84,11 +85,11 @@ class Readable:
 
     lowering: Lowering
     starlark: str = ""
-    classes: tuple[str, ...] = ()
+    classes: tuple[Deviation, ...] = ()
     refusal: str = ""
 
 
-def plain(lowering: Lowering, starlark: str = "", *classes: str) -> Readable:
+def plain(lowering: Lowering, starlark: str = "", *classes: Deviation) -> Readable:
     """A plain form that may show ``classes``."""
     return Readable(lowering, starlark, classes)
 
@@ -376,7 +377,7 @@ def _comparing(
     variadic: Param | None = None,
 ) -> Function:
     """A comparison, written in a readable script with the operator ``operator``."""
-    readable = plain(Lowering.COMPARE, operator, "template-error")
+    readable = plain(Lowering.COMPARE, operator, Deviation.TEMPLATE_ERROR)
     return Function(
         params, variadic, _comparison(check), _B, helper, readable, fails=True, compares=True
     )
@@ -397,7 +398,7 @@ FUNCTIONS: dict[str, Function] = {
         index,
         _F,
         "go_index",
-        plain(Lowering.INDEX, "", "missing-value", "template-error"),
+        plain(Lowering.INDEX, "", Deviation.MISSING_VALUE, Deviation.TEMPLATE_ERROR),
         fails=True,
         flow=Flow.KEYED,
     ),
@@ -417,7 +418,7 @@ FUNCTIONS: dict[str, Function] = {
         length,
         _I,
         "go_len",
-        plain(Lowering.LENGTH, "", "template-error", "rust-engine"),
+        plain(Lowering.LENGTH, "", Deviation.TEMPLATE_ERROR, Deviation.RUST_ENGINE),
         fails=True,
         measures=True,
     ),
@@ -431,7 +432,13 @@ FUNCTIONS: dict[str, Function] = {
         _printf,
         _T,
         "go_sprintf",
-        plain(Lowering.FORMAT, "", "value-text", "number-text", "rust-engine"),
+        plain(
+            Lowering.FORMAT,
+            "",
+            Deviation.VALUE_TEXT,
+            Deviation.NUMBER_TEXT,
+            Deviation.RUST_ENGINE,
+        ),
         printing=Printing.FORMATTED,
     ),
     "println": Function(
@@ -449,7 +456,7 @@ FUNCTIONS: dict[str, Function] = {
         _json,
         _T,
         "go_json",
-        plain(Lowering.ENCODE, "", "json-text", "rust-engine"),
+        plain(Lowering.ENCODE, "", Deviation.JSON_TEXT, Deviation.RUST_ENGINE),
         fails=True,
         codec=Codec.ENCODES,
     ),
@@ -460,7 +467,7 @@ FUNCTIONS: dict[str, Function] = {
         _from_json,
         _F,
         "go_from_json",
-        plain(Lowering.DECODE, "", "template-error"),
+        plain(Lowering.DECODE, "", Deviation.TEMPLATE_ERROR),
         fails=True,
         codec=Codec.DECODES,
     ),

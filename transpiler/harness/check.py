@@ -35,13 +35,7 @@ from transpiler.config.model import CompositeToolConfig, StepKind, ToolAnnotatio
 from transpiler.config.tool_annotations import annotations_to_mcp
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
-from transpiler.deviations import (
-    CLASSES,
-    ENGINE_CLASS,
-    LISTING_SAFETY_CLASS,
-    STEP_TIMEOUT_CLASS,
-    accepts,
-)
+from transpiler.deviations import Deviation, accepts, named
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult
@@ -120,7 +114,7 @@ class CheckOptions:
     fixes: tuple[str, ...] = ()
     style: str = "readable"
     inline_helpers: bool = False
-    accept: frozenset[str] | None = None
+    accept: frozenset[Deviation] | None = None
     accept_gaps: frozenset[str] = frozenset()
     served: tuple[CompositeToolConfig, ...] = ()
 
@@ -155,10 +149,10 @@ class Witness:
     variants); ``shown``, the same as one difference (the first that differs where no site's
     values could be read)."""
 
-    deviation: str
+    deviation: Deviation
     scenario: Scenario
     engine: str
-    classes: frozenset[str]
+    classes: frozenset[Deviation]
     differences: tuple[Difference, ...]
     composite: Trace
     script: Trace
@@ -175,7 +169,7 @@ class Finding:
     ordinary successful run (a latent bug), or behaviour of vMCP's the script cannot keep (a
     step's ``timeout``)."""
 
-    deviation: str
+    deviation: Deviation
     step: str | None
     site: str
     detail: str
@@ -185,31 +179,10 @@ class Finding:
         """One sentence for a report; a finding that comes from the simulator's values
         (``unless``: backend values under which it does not fire, :func:`findings`) says so."""
         where = f"step {self.step}, {self.site}" if self.step else self.site
-        text = f"{where}: {_FINDING_TEXT.get(self.deviation, self.deviation)} ({self.detail})"
+        text = f"{where}: {self.deviation.about.finding} ({self.detail})"
         if self.unless is None:
             return text
         return f"{text}; with the simulator's backend values only, not with {self.unless}"
-
-
-_FINDING_TEXT = {
-    "missing-value": "reads a field that is never there, so vMCP uses `<no value>`",
-    "value-text": "prints a map or list, which vMCP writes in Go syntax",
-    "condition-text": "a condition that never renders true or false",
-    "template-error": "a template that always fails",
-    "output-rendering": "an output that vMCP always builds from mangled text",
-    "last-step-race": "without an output block the result is not the final step's",
-    "workflow-metadata": "reads run metadata a script cannot know",
-    "error-text": "the tool fails on an ordinary run",
-    "number-text": "prints a large number in exponent form",
-    "json-text": "encodes JSON with HTML escaping",
-    "skip-remaining": "`skip_remaining` skips nothing",
-    "argument-coercion": "an argument that never parses as the backend's type",
-    "parallel-cap": "forEach concurrency",
-    LISTING_SAFETY_CLASS: "the scripted tool is listed as safer than vMCP lists the composite "
-    "tool",
-    STEP_TIMEOUT_CLASS: "a step timeout no script can keep: each of its calls may take "
-    "THV-0051's fixed 5 minutes instead",
-}
 
 
 @dataclass
@@ -229,8 +202,8 @@ class ToolReport:
     seconds: float = 0.0
     style: str = ""
     emitted: EmitResult | None = None
-    declared: tuple[str, ...] = ()
-    witnesses: dict[str, Witness] = field(default_factory=dict)
+    declared: tuple[Deviation, ...] = ()
+    witnesses: dict[Deviation, Witness] = field(default_factory=dict)
     findings: tuple[Finding, ...] = ()
     counterexample: Counterexample | None = None
     certificate: dict[str, Any] = field(default_factory=dict)
@@ -244,7 +217,7 @@ class ToolReport:
     listing: tuple[ListingDifference, ...] = ()
 
     @property
-    def observed(self) -> tuple[str, ...]:
+    def observed(self) -> tuple[Deviation, ...]:
         """Declared classes that showed on some scenario (or in the listing), in declaration
         order."""
         seen = {*self.witnesses, *(d.deviation for d in self.listing)} or set(
@@ -265,13 +238,13 @@ class ToolReport:
             engines=tuple(certificate.get("engines", ())),
             seed=certificate.get("seed", 0),
             style=certificate.get("style", ""),
-            declared=tuple(entry.get("declared", ())),
+            declared=tuple(filter(None, map(named, entry.get("declared", ())))),
             certificate=certificate,
             script_source=certificate.get("script_source", ""),
             carried=entry,
         )
 
-    def passes(self, accept: frozenset[str] | None) -> bool:
+    def passes(self, accept: frozenset[Deviation] | None) -> bool:
         """Whether the gate lets the tool through: equivalent, or only accepted classes showed."""
         if self.verdict is Verdict.EQUIVALENT:
             return True
@@ -289,7 +262,7 @@ class _Run:
         script: str,
         modules: Mapping[str, str],
         engines: tuple[str, ...],
-        declared: frozenset[str],
+        declared: frozenset[Deviation],
         options: CheckOptions = CheckOptions(),
         timeout_ns: int | None = None,
     ) -> None:
@@ -302,7 +275,7 @@ class _Run:
         self.modules = modules
         self.engines = engines
         self.declared = declared
-        switchable = frozenset(c for c in declared if CLASSES[c].variants)
+        switchable = frozenset(c for c in declared if c.about.variants)
         self.readings = Readings(self.config, switchable, declared - switchable)
         self.used: dict[tuple[SiteKey, str], list[_Use]] = {}
         self.count = 0
@@ -311,7 +284,7 @@ class _Run:
             frozenset(s.id for s in self.config.steps if s.kind is StepKind.ELICITATION)
         )
         self.script_coverage = ScriptCoverage(script_map(script, modules, SCRIPT_FILENAME))
-        self.witnesses: dict[str, Witness] = {}
+        self.witnesses: dict[Deviation, Witness] = {}
         self.go_only: str | None = None
         #: Scenarios starlark-rust's own class excused that go.starlark.net could not confirm.
         self.unconfirmed = 0
@@ -393,7 +366,7 @@ class _Run:
             )
             if found is None:
                 return self._counterexample(scenario, engine, composite, script)
-            if engine == "rust" and ENGINE_CLASS in found.match.excused:
+            if engine == "rust" and Deviation.RUST_ENGINE in found.match.excused:
                 unconfirmed = self._confirm_on_go(scenario, composite, recorder.branched)
                 if unconfirmed is not None:
                     return unconfirmed
@@ -483,12 +456,12 @@ class _Run:
             held.sort(key=lambda use: use.size)
             del held[WITNESS_CANDIDATES:]
 
-    def variant_witnesses(self) -> dict[str, Witness]:
+    def variant_witnesses(self) -> dict[Deviation, Witness]:
         """For each class whose variant a matching reading took, the smallest scenario where
         that variant and vMCP's behaviour give different values at the variant's site: the
         model's run with vMCP's behaviour there beside the script's, the values at that site
         read off each (:mod:`sites`)."""
-        found: dict[str, Witness] = {}
+        found: dict[Deviation, Witness] = {}
         for (site, choice), uses in self.used.items():
             for use in uses:
                 held = found.get(site[0])
@@ -587,7 +560,7 @@ class _Use:
     script: Trace
 
 
-def _own_site(composite: Trace, script: Trace, deviation: str) -> SiteValues | None:
+def _own_site(composite: Trace, script: Trace, deviation: Deviation) -> SiteValues | None:
     """The first site where the composite run exercised ``deviation`` and the script's run
     gives a different value (a class without variants: no run of the model takes the
     script's choice, so each side's values are read off its own run)."""
@@ -704,7 +677,7 @@ def check_tool(
     if run.unconfirmed:
         report.notes = (
             *report.notes,
-            f"{ENGINE_CLASS} excused {run.unconfirmed} scenario(s) on starlark-rust that "
+            f"{Deviation.RUST_ENGINE} excused {run.unconfirmed} scenario(s) on starlark-rust that "
             "go.starlark.net, not installed, could not confirm",
         )
     witnessed = {**run.witnesses, **run.variant_witnesses()}
@@ -735,7 +708,7 @@ def check_tool(
 def _listing_findings(found: Sequence[ListingDifference]) -> tuple[Finding, ...]:
     """A finding for each difference that makes the script look safer than vMCP lists it."""
     return tuple(
-        Finding(LISTING_SAFETY_CLASS, None, d.site, d.witness) for d in found if d.safety
+        Finding(Deviation.LISTING_SAFETY, None, d.site, d.witness) for d in found if d.safety
     )
 
 
@@ -795,7 +768,7 @@ def undeclared(example: Counterexample, declaration: Declaration) -> tuple[str, 
     return tuple(_declare_advice(declaration, why, fired))
 
 
-def _declare_advice(declaration: Declaration, why: str, classes: Sequence[str]) -> list[str]:
+def _declare_advice(declaration: Declaration, why: str, classes: Sequence[Deviation]) -> list[str]:
     """``why``, then the header lines that declare ``classes`` and where they go."""
     lines = [why]
     if declaration.title_line is None:
@@ -830,7 +803,7 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
         for reshape, scenario in zip(variants, reshaped_scenarios(config, variants), strict=True)
     ]
     dropped = tuple(
-        Finding(STEP_TIMEOUT_CLASS, deadline.step, "timeout", f"timeout {deadline.text()}")
+        Finding(Deviation.STEP_TIMEOUT, deadline.step, "timeout", f"timeout {deadline.text()}")
         for deadline in step_deadlines(config)
     )
     quirks = tuple(
@@ -847,7 +820,7 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
     return (*quirks, *dropped)
 
 
-def _finding_key(event: QuirkEvent) -> tuple[str, str | None, str]:
+def _finding_key(event: QuirkEvent) -> tuple[Deviation, str | None, str]:
     return event.deviation, event.step, event.site
 
 

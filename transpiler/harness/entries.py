@@ -24,7 +24,7 @@ from transpiler.composite.advertise import (
 )
 from transpiler.config.model import CompositeToolConfig
 from transpiler.config.tool_annotations import TITLE, annotations_to_mcp
-from transpiler.deviations import LISTING_CLASS, LISTING_SAFETY_CLASS
+from transpiler.deviations import Deviation
 from transpiler.listing import (
     BackendAnnotations,
     ListedTool,
@@ -48,9 +48,9 @@ class ListingDifference:
     safety: bool = False
 
     @property
-    def deviation(self) -> str:
+    def deviation(self) -> Deviation:
         """The class of the difference."""
-        return LISTING_SAFETY_CLASS if self.safety else LISTING_CLASS
+        return Deviation.LISTING_SAFETY if self.safety else Deviation.LISTING
 
     def render(self) -> str:
         """``listing-safety at annotations.destructiveHint: destructiveHint: vMCP true (...),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from transpiler.deviations import LISTING_SAFETY_CLASS, accepts
+from transpiler.deviations import Deviation, accepts
 from transpiler.harness.check import ToolReport
 from transpiler.harness.places import Place, Spot, difference_spot, place_of
 from transpiler.harness.reports import SHOWN_CHARACTERS, witness_lines
@@ -53,7 +53,7 @@ class Annotation:
 
 
 def workflow_annotations(
-    reports: Sequence[ToolReport], accept: frozenset[str] | None, revision: str | None = None
+    reports: Sequence[ToolReport], accept: frozenset[Deviation] | None, revision: str | None = None
 ) -> list[Annotation]:
     """An error per tool that does not pass, a warning per finding."""
     found: list[Annotation] = []
@@ -67,13 +67,13 @@ def workflow_annotations(
         for finding in report.findings:
             place = place_of(report, Spot(finding.step, None), revision)
             text = one_line(finding.render())
-            safety = finding.deviation == LISTING_SAFETY_CLASS
+            safety = finding.deviation == Deviation.LISTING_SAFETY
             title = f"{name}: safety hint dropped" if safety else f"{name}: vMCP quirk"
             found.append(Annotation("error" if safety else "warning", place, title, text))
     return found
 
 
-def _failure_lines(report: ToolReport, accept: frozenset[str] | None, spot: Spot) -> str:
+def _failure_lines(report: ToolReport, accept: frozenset[Deviation] | None, spot: Spot) -> str:
     """What a reviewer needs to see: where, what differs, both sides' values."""
     lines = [f"at step {one_line(spot.step)}"] if spot.step else []
     example = report.counterexample

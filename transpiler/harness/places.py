@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from transpiler.deviations import Deviation
 from transpiler.harness.check import ToolReport
 from transpiler.harness.sites import failed_step
 from transpiler.sim.trace import CallRecord, Trace, plain_json
@@ -74,7 +75,7 @@ class Spot:
     tool: str | None
 
 
-def difference_spot(report: ToolReport, accept: frozenset[str] | None) -> Spot:
+def difference_spot(report: ToolReport, accept: frozenset[Deviation] | None) -> Spot:
     """Where the tool's failing difference shows: its counterexample's first call apart (or the
     step that stopped the run), else the site of the first observed class the gate refuses
     (the first such site at a step)."""

@@ -30,7 +30,7 @@ from typing import Final
 from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.composite.variants import SiteKey, Variants
 from transpiler.config.model import CompositeToolConfig
-from transpiler.deviations import CLASSES
+from transpiler.deviations import Deviation
 from transpiler.harness.relation import Match, differences, distance, explain
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
@@ -89,7 +89,10 @@ class Readings:
     """The readings still possible for one script of one tool."""
 
     def __init__(
-        self, config: CompositeToolConfig, switchable: frozenset[str], excusable: frozenset[str]
+        self,
+        config: CompositeToolConfig,
+        switchable: frozenset[Deviation],
+        excusable: frozenset[Deviation],
     ) -> None:
         self.config = config
         self.switchable = switchable
@@ -296,7 +299,7 @@ class Readings:
         for site, choice in chosen.items():
             if site in held or site == stopped_at:
                 continue  # which site a failure stops at is not for one scenario to settle
-            others = [VMCP_CHOICE, *(v.name for v in CLASSES[site[0]].variants)]
+            others = [VMCP_CHOICE, *(v.name for v in site[0].about.variants)]
             trial = ({**chosen, site: other} for other in others if other != choice)
             if not any(self._matches(scenario, reading, script, engine) for reading in trial):
                 settled[site] = choice
@@ -351,13 +354,11 @@ def _additions(reading: Reading, open_sites: list[SiteKey]) -> list[Reading]:
     uniform = [
         {**reading, **{site: variant.name for site in open_sites if site[0] == class_id}}
         for class_id in classes
-        for variant in CLASSES[class_id].variants
+        for variant in class_id.about.variants
         if sum(site[0] == class_id for site in open_sites) > 1
     ]
     single = [
-        {**reading, site: variant.name}
-        for site in open_sites
-        for variant in CLASSES[site[0]].variants
+        {**reading, site: variant.name} for site in open_sites for variant in site[0].about.variants
     ]
     return uniform + single
 

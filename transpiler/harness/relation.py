@@ -34,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from transpiler.deviations import CLASSES, Observable, covers
+from transpiler.deviations import Deviation, Observable, covers
 from transpiler.inert import one_line
 from transpiler.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 from transpiler.sim.trace import Trace, plain_json
@@ -80,9 +80,9 @@ class Match:
     """A composite trace a script trace matches, and the classes that excuse what differs."""
 
     composite: Trace
-    excused: frozenset[str]
+    excused: frozenset[Deviation]
     differences: tuple[Difference, ...]
-    candidates: frozenset[str] = frozenset()
+    candidates: frozenset[Deviation] = frozenset()
 
     @property
     def exact(self) -> bool:
@@ -259,7 +259,7 @@ def _describe(extra: Counter[str]) -> str:
 
 
 def explain(
-    composite: Trace, script: Trace, excusable: frozenset[str], engine: str
+    composite: Trace, script: Trace, excusable: frozenset[Deviation], engine: str
 ) -> Match | None:
     """The match of two traces, excused by classes the composite run fired, or None; a model
     run under a reading that lets the failure carry any text (``any_error_text``) matches a
@@ -273,7 +273,7 @@ def explain(
     fired = frozenset(
         class_id
         for class_id in composite.fired() & excusable
-        if engine in CLASSES[class_id].engines and CLASSES[class_id].affects & reach
+        if engine in class_id.about.engines and class_id.about.affects & reach
     )
     if not covers(fired, reach, engine):
         return None
@@ -282,8 +282,8 @@ def explain(
 
 
 def _explaining(
-    fired: frozenset[str], reach: frozenset[Observable], engine: str, order: list[str]
-) -> frozenset[str]:
+    fired: frozenset[Deviation], reach: frozenset[Observable], engine: str, order: list[Deviation]
+) -> frozenset[Deviation]:
     """The classes a difference is put down to: a minimal set covering what differs.
 
     A difference in wording alone goes to the classes that change only wording,
@@ -291,10 +291,10 @@ def _explaining(
     in the order the run first exercised them (the earlier quirk is the likelier
     cause), and any the others cover is dropped.
     """
-    wording = frozenset(c for c in fired if CLASSES[c].affects <= _WORDING)
+    wording = frozenset(c for c in fired if c.about.wording_only)
     if wording and covers(wording, reach, engine):
         return wording
-    chosen: list[str] = []
+    chosen: list[Deviation] = []
     for class_id in sorted(fired, key=order.index):
         if not covers(frozenset(chosen), reach, engine):
             chosen.append(class_id)
@@ -307,19 +307,19 @@ def _explaining(
 _WORDING = frozenset({Observable.ERROR_TEXT})
 
 
-def necessary(match: Match, class_id: str, engine: str) -> bool:
+def necessary(match: Match, class_id: Deviation, engine: str) -> bool:
     """Whether the other classes of ``match`` could not explain its differences without this one."""
     reach: frozenset[Observable] = frozenset().union(*(d.observables for d in match.differences))
     return not covers(match.excused - {class_id}, reach, engine)
 
 
-def shown_by(match: Match, class_id: str, engine: str) -> Difference:
+def shown_by(match: Match, class_id: Deviation, engine: str) -> Difference:
     """The difference that best shows ``class_id``: one the other classes cannot explain,
     other than the wording of an error unless the class is about wording."""
     others = match.excused - {class_id}
     own = [d for d in match.differences if not covers(others, d.observables, engine)] or list(
         match.differences
     )
-    if CLASSES[class_id].affects <= _WORDING:
+    if class_id.about.wording_only:
         return own[0]
     return next((d for d in own if d.observables != _WORDING), own[0])

@@ -22,7 +22,7 @@ from xml.etree import ElementTree
 import jinja2
 import yaml
 
-from transpiler.deviations import CLASSES, accepts
+from transpiler.deviations import Deviation, accepts
 from transpiler.filenames import safe_stem
 from transpiler.harness.check import Counterexample, ToolReport, Witness
 from transpiler.harness.places import difference_spot, work_tree_file
@@ -66,7 +66,7 @@ What differs (on {{ r.counterexample.engine | prose }}), then both runs:
 {% endif %}
 {%- for c in refused(r) %}
 {%- set w = r.witnesses.get(c) %}
-**{{ c | code }}** ({{ classes[c].title | prose }}) showed and is not accepted\
+**{{ c | code }}** ({{ c.about.title | prose }}) showed and is not accepted\
 {%- if w %}; witness ({{ w.engine | prose }}):
 
 {{ witness_block(w) | block }}
@@ -130,7 +130,7 @@ Findings (vMCP quirks that fire on an ordinary run of this tool, and hints the s
 {%- for c in r.observed if c not in refused(r) %}
 {%- set w = r.witnesses.get(c) %}
 {%- if w %}
-**{{ c | code }}**: {{ classes[c].title | prose }}. \
+**{{ c | code }}**: {{ c.about.title | prose }}. \
 Witness ({{ w.engine | prose }}, {{ w.size }} bytes):
 
 {{ witness_block(w) | block }}
@@ -145,7 +145,7 @@ Declared, not observed in {{ r.scenarios }} scenarios: \
 )
 
 
-def policy_text(accept: frozenset[str] | None) -> str:
+def policy_text(accept: frozenset[Deviation] | None) -> str:
     """What the gate lets through, in words."""
     if accept is None:
         return "equivalent, or equivalent except for the classes each script declares"
@@ -154,7 +154,9 @@ def policy_text(accept: frozenset[str] | None) -> str:
     return "equivalent, or equivalent except for " + ", ".join(sorted(accept))
 
 
-def refused_classes(report: ToolReport, accept: frozenset[str] | None) -> tuple[str, ...]:
+def refused_classes(
+    report: ToolReport, accept: frozenset[Deviation] | None
+) -> tuple[Deviation, ...]:
     """The observed classes the gate does not accept."""
     return tuple(c for c in report.observed if not accepts(accept, c))
 
@@ -173,7 +175,7 @@ def call_sites(report: ToolReport) -> dict[str, Any]:
     }
 
 
-def console_line(report: ToolReport, accept: frozenset[str] | None) -> str:
+def console_line(report: ToolReport, accept: frozenset[Deviation] | None) -> str:
     """One line per tool for the console: PASS or FAIL (the gate's decision), the verdict,
     tool, file, script, what was run."""
     if report.carried is not None:
@@ -194,7 +196,7 @@ def console_line(report: ToolReport, accept: frozenset[str] | None) -> str:
 
 
 def report_json(
-    reports: Sequence[ToolReport], accept: frozenset[str] | None, unpaired: Sequence[str] = ()
+    reports: Sequence[ToolReport], accept: frozenset[Deviation] | None, unpaired: Sequence[str] = ()
 ) -> dict[str, Any]:
     """Every tool's verdict, classes with witnesses, findings, certificate, counterexample; the
     scripted tools that had no composite tool to be checked against. Every text is clipped
@@ -328,7 +330,7 @@ def interpreters(reports: Sequence[ToolReport]) -> dict[str, str]:
 
 
 def junit(
-    reports: Sequence[ToolReport], accept: frozenset[str] | None, revision: str | None = None
+    reports: Sequence[ToolReport], accept: frozenset[Deviation] | None, revision: str | None = None
 ) -> str:
     """One JUnit test case per tool, its class name the work tree's file (a tool the gate does
     not let through fails, naming the step where it differs); each tool's declared classes as
@@ -367,7 +369,7 @@ def junit(
     return ElementTree.tostring(suite, encoding="unicode") + "\n"
 
 
-def _failure_text(report: ToolReport, accept: frozenset[str] | None) -> str:
+def _failure_text(report: ToolReport, accept: frozenset[Deviation] | None) -> str:
     """A failure's body: the counterexample side by side, else the refused classes, else why."""
     if report.counterexample is not None:
         return side_by_side(report.counterexample)
@@ -378,7 +380,7 @@ def _failure_text(report: ToolReport, accept: frozenset[str] | None) -> str:
     return "\n".join(filter(None, [*listing, report.reason])) or ", ".join(report.observed)
 
 
-def markdown(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> str:
+def markdown(reports: Sequence[ToolReport], accept: frozenset[Deviation] | None) -> str:
     """What a reviewer reads in a pull request: the failures first, each with what differs,
     then a table of every tool, then each tool's witnesses (classes declared and not observed
     on one line)."""
@@ -389,7 +391,6 @@ def markdown(reports: Sequence[ToolReport], accept: frozenset[str] | None) -> st
             passes=lambda report: report.passes(accept),
             passed=sum(r.passes(accept) for r in reports),
             policy=policy_text(accept),
-            classes=CLASSES,
             side_by_side=side_by_side,
             call_sites=call_sites,
             witness_block=witness_block,

@@ -35,13 +35,12 @@ from typing import Any, Final
 
 from transpiler.composite.quirks import NULL_PLACE_SUFFIX
 from transpiler.composite.variants import SiteKey
+from transpiler.deviations import Deviation
 from transpiler.harness.relation import canonical, leaves_apart, outcome_class, unwrapped_error
 from transpiler.sim.trace import CallRecord, Trace, plain_json
 
 #: What the values are when they are the run's outcome.
 OUTCOME: Final = "the run's outcome"
-#: Classes of the wording of a failure: their values are the run's outcome, text and all.
-_WORDING_CLASSES: Final = frozenset({"error-text"})
 _STEP_STATUS_PLACES: Final = frozenset({"condition", "collection", "timeout"})
 _ANSWER_PLACES: Final = frozenset({"onDecline", "onCancel", "onTimeout"})
 
@@ -92,7 +91,7 @@ def site_values(
     shows no difference."""
     class_id, step, place = key
     model = script if variant is None else variant
-    if class_id in _WORDING_CLASSES:
+    if class_id.about.wording_only:  # its values are the run's outcome, text and all
         worded = vmcp.stopped_at is None and outcome_class(vmcp) == outcome_class(script) == "error"
         if not worded or unwrapped_error(vmcp) == unwrapped_error(script):
             return None
@@ -138,7 +137,7 @@ def failed_step(trace: Trace) -> str | None:
 
 
 def _values(
-    class_id: str,
+    class_id: Deviation,
     step: str | None,
     place: str,
     vmcp: Trace,
@@ -177,7 +176,7 @@ def _values(
             _field(model, name),
             _field(script, name),
         )
-    elif step is None and place == "result" and class_id == "last-step-race":
+    elif step is None and place == "result" and class_id == Deviation.LAST_STEP_RACE:
         found = ("the result", _structured(vmcp), _structured(model), _structured(script))
     elif model is not script and step is not None:
         found = _step_values(step, place, vmcp, model)

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from transpiler.deviations import CLASSES
 from transpiler.harness.verdict import Verdict
 from transpiler.inert import one_line, shown_lines
 from transpiler.migrate.library_file import library_line
@@ -137,7 +136,7 @@ def _tool_lines(outcome: ToolOutcome) -> Iterator[str]:
         return
     for deviation, witness in report.witnesses.items():
         shown = witness.shown
-        yield f"      {deviation}: {CLASSES[deviation].summary}"
+        yield f"      {deviation.render()}"
         yield (
             f"        witness ({witness.engine}, {witness.size} bytes), {shown.field}: "
             f"composite {_short(shown.composite)} / script {_short(shown.script)}"

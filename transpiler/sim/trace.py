@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from transpiler.deviations import Deviation
 from transpiler.golang.timefmt import time_rfc3339_nano
 from transpiler.golang.values import AnyKeyMap, GoTime, NilList, NilMap
 
@@ -75,7 +76,7 @@ class ScriptReach:
 class QuirkEvent:
     """A deviation class the composite model exercised (see ``transpiler.deviations``)."""
 
-    deviation: str
+    deviation: Deviation
     step: str | None
     site: str
     detail: str
@@ -132,11 +133,11 @@ class Trace:
     #: ``own-text``, ``missing-value``'s ``stop``): a script's failure text matches it.
     any_error_text: bool = False
     #: The site (class, step, place) whose variant stopped the run, if one did.
-    stopped_at: tuple[str, str | None, str] | None = None
+    stopped_at: tuple[Deviation, str | None, str] | None = None
     #: Where a script's run went (script form only), for coverage.
     reach: ScriptReach | None = field(default=None, compare=False)
 
-    def fired(self) -> frozenset[str]:
+    def fired(self) -> frozenset[Deviation]:
         """The deviation classes this run exercised (composite form only)."""
         return frozenset(event.deviation for event in self.quirks)
 

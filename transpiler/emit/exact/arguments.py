@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from transpiler.deviations import Deviation
 from transpiler.emit.exact.layout import Code, DictOf, Expr, ListOf, call, render, string
 from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.exact.templates import TemplateEnv
@@ -78,7 +79,7 @@ def _omittable(state: EmitState, values: dict[str, Any]) -> dict[int, str]:
         if parameter is not None and parameter in optional:
             found[index] = parameter
     if found:
-        state.note("deviation", "missing-value", FIXES[MISSING_PARAMETER], requested=True)
+        state.note("deviation", Deviation.MISSING_VALUE, FIXES[MISSING_PARAMETER], requested=True)
     return found
 
 

@@ -19,7 +19,7 @@ from transpiler.config.model import (
     exhaustive,
 )
 from transpiler.declaration import TITLE as DECLARATION_TITLE
-from transpiler.deviations import STEP_TIMEOUT_CLASS
+from transpiler.deviations import Deviation
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit.exact import statements as st
 from transpiler.emit.exact.elicitation_step import elicitation_step
@@ -110,7 +110,7 @@ def _note_run_conditions(state: EmitState, levels: Sequence[Sequence[str]]) -> N
     state.note("domain", "within-timeouts", WITHIN_TIMEOUTS)
     dropped = timeouts_text(state.tool)
     if dropped is not None:
-        state.note("deviation", STEP_TIMEOUT_CLASS, dropped)
+        state.note("deviation", Deviation.STEP_TIMEOUT, dropped)
     level_of = {step_id: index for index, level in enumerate(levels) for step_id in level}
     before = ancestors(state.tool.steps)
     for edge in state.edges:

@@ -12,6 +12,7 @@ step's own ``onError: continue``) every failure is recorded. ``maxParallel:
 from __future__ import annotations
 
 from transpiler.config.model import WorkflowStepConfig
+from transpiler.deviations import Deviation
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit.exact import statements as st
 from transpiler.emit.exact.arguments import arguments
@@ -126,7 +127,7 @@ def _notes(state: EmitState, step: WorkflowStepConfig) -> None:
     else:
         state.note(
             "deviation",
-            "parallel-cap",
+            Deviation.PARALLEL_CAP,
             f"{at_once}: when an iteration fails and stops the loop, a different number of "
             "calls may have started",
             step.id,

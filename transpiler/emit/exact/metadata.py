@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
+from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER, Deviation
 from transpiler.emit.exact.layout import Code
 from transpiler.emit.literals import string_literal
 from transpiler.plan.reads import workflow_reads
@@ -25,20 +25,20 @@ def workflow_map(state: EmitState, status: str, step_count: str) -> Code:
     if read & {"id", "*"}:
         state.note(
             "deviation",
-            "workflow-metadata",
+            Deviation.WORKFLOW_METADATA,
             ".workflow.id: vMCP gives every run a random UUID; the script uses "
             + RUN_ID_PLACEHOLDER,
         )
     if read & {"start_time", "*"}:
         state.note(
             "deviation",
-            "workflow-metadata",
+            Deviation.WORKFLOW_METADATA,
             f".workflow.start_time: the script has no clock and uses {START_TIME_PLACEHOLDER}",
         )
     if status == "completed" and read & {"duration_ms", "*"}:
         state.note(
             "deviation",
-            "workflow-metadata",
+            Deviation.WORKFLOW_METADATA,
             ".workflow.duration_ms in the output: the script has no clock and reports 0",
         )
     return Code(

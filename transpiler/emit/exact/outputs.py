@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from transpiler.config.model import OutputConfig, OutputProperty
+from transpiler.deviations import Deviation
 from transpiler.emit.exact import statements as st
 from transpiler.emit.exact.defaults import coerce_default
 from transpiler.emit.exact.json_values import json_value
@@ -135,7 +136,7 @@ def last_completed(state: EmitState, levels: Sequence[Sequence[str]], depth: int
 def _race_note(state: EmitState, level: Sequence[str]) -> None:
     state.note(
         "deviation",
-        "last-step-race",
+        Deviation.LAST_STEP_RACE,
         "steps " + ", ".join(level) + " may each complete last: vMCP returns the output of "
         "the one that finished last in time, the script the last one declared that completed "
         "(vMCP's answer when they end at the same time, not when one takes longer)",

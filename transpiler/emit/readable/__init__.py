@@ -16,7 +16,7 @@ from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.declaration import TITLE as DECLARATION_TITLE
-from transpiler.deviations import CLASSES, STEP_TIMEOUT_CLASS
+from transpiler.deviations import Deviation
 from transpiler.emit.header import header_comment
 from transpiler.emit.limits import EmitterLimit, check_template
 from transpiler.emit.readable.helpers import helpers
@@ -50,10 +50,10 @@ def emit_readable(
         run, spans = run_function(state)
     dropped = timeouts_text(tool)
     if dropped is not None:
-        state.declare(STEP_TIMEOUT_CLASS)
+        state.declare(Deviation.STEP_TIMEOUT)
     for deviation in sorted(state.declared):
-        summary = dropped if deviation == STEP_TIMEOUT_CLASS else None
-        state.notes.append(Note("deviation", deviation, summary or CLASSES[deviation].summary))
+        summary = dropped if deviation == Deviation.STEP_TIMEOUT else None
+        state.notes.append(Note("deviation", deviation, summary or deviation.about.summary))
     helper_sources = [helpers()[h] for h in sorted(state.helpers)]
     header = _header(tool, source, state)
     script = header + "\n" + run + "".join("\n\n" + helper for helper in helper_sources)

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from transpiler.config.model import OutputConfig, OutputProperty
+from transpiler.deviations import Deviation
 from transpiler.emit.ir import (
     Attribute,
     Cond,
@@ -78,7 +79,7 @@ def _property(state: State, definition: OutputProperty) -> Expr:
     if value.constant:
         return json_literal(plain(_constant(definition, value.const, has_default)))
     if value.kind is not _EXPECTED.get(kind):
-        state.declare("output-rendering")
+        state.declare(Deviation.OUTPUT_RENDERING)
     if kind in ("object", "array"):
         if value.encodes is not None:
             value = value.encodes

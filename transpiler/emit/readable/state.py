@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
-from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER
+from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER, Deviation
 from transpiler.emit.ir import Expr, Index, Name, Statement, Str, assign, call, flat, json_literal
 from transpiler.emit.naming import Namer
 from transpiler.emit.readable.helpers import helpers
@@ -87,7 +87,7 @@ class State:
         self.tool = tool
         self.tool_schemas = tool_schemas
         self.namer = Namer(frozenset(helpers()))
-        self.declared: set[str] = set()
+        self.declared: set[Deviation] = set()
         self.notes: list[Note] = []
         self.helpers: set[str] = set()
         self.visible: dict[str, StepView] = {}
@@ -152,7 +152,7 @@ class State:
         finally:
             self.binding = saved
 
-    def declare(self, *classes: str) -> None:
+    def declare(self, *classes: Deviation) -> None:
         """Deviation classes the script may show."""
         self.declared.update(classes)
 
@@ -222,10 +222,10 @@ class State:
     def _param(self, param_name: str) -> Val:
         param = self.params.get(param_name)
         if param is None:
-            self.declare("missing-value")
+            self.declare(Deviation.MISSING_VALUE)
             return runtime(call("params.get", Str(param_name)))
         if param.may_be_missing:
-            self.declare("missing-value")
+            self.declare(Deviation.MISSING_VALUE)
         return runtime(param.expr, param.kind, item_kind=param.item_kind)
 
     def param_declarations(self) -> list[tuple[str, Expr]]:
@@ -269,7 +269,11 @@ class State:
         return view.output, 3
 
     def _kept(self, path: Sequence[str], why: str) -> None:
-        self.note("finding", "missing-value", f"`.{'.'.join(path)}` is always `<no value>` ({why})")
+        self.note(
+            "finding",
+            Deviation.MISSING_VALUE,
+            f"`.{'.'.join(path)}` is always `<no value>` ({why})",
+        )
 
     def _for_each(self, path: Sequence[str]) -> tuple[Val, int]:
         if self.for_each is None or len(path) < 2:
@@ -295,7 +299,7 @@ class State:
                 "the output reads .workflow.step_count of steps that may not complete"
             )
         if key in ("id", "start_time", "duration_ms"):
-            self.declare("workflow-metadata")
+            self.declare(Deviation.WORKFLOW_METADATA)
             placeholder: Any = {"id": RUN_ID_PLACEHOLDER, "start_time": START_TIME_PLACEHOLDER}
             return constant(placeholder.get(key, 0))
         if not key:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from transpiler.config.model import WorkflowStepConfig
+from transpiler.deviations import Deviation
 from transpiler.emit.ir import (
     Attribute,
     Binary,
@@ -161,11 +162,11 @@ def _string_argument(state: State, template: str, kind: Any) -> Expr:
         if value.constant:
             return json_literal(plain(_coerced(go_text(value.const), kind)))
         if value.kind is not Kind.STR:
-            state.declare("argument-coercion")
+            state.declare(Deviation.ARGUMENT_COERCION)
             if value.encodes is not None:
-                state.declare("json-text", "rust-engine")
+                state.declare(Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
             return value.code()
-        state.declare("argument-coercion")
+        state.declare(Deviation.ARGUMENT_COERCION)
     text = compiler.text(template)
     return text.code() if not text.constant else json_literal(text.const)
 
@@ -194,7 +195,7 @@ def retry_policy(step: WorkflowStepConfig) -> tuple[int, str] | None:
 
 def call_expression(state: State, step: WorkflowStepConfig, args: Expr) -> Expr:
     """``call_tool(...)``, retried as the step says."""
-    state.declare("error-text")
+    state.declare(Deviation.ERROR_TEXT)
     expr: Expr = call("call_tool", Str(step.tool), args)
     policy = retry_policy(step)
     if policy is None:
@@ -252,7 +253,7 @@ def guarded(
             return run(body)
         if test.const is False:
             body.append(Comment(f"vMCP always skips step {step.id}: its condition is false."))
-            state.note("finding", "condition-text", f"step {step.id} is always skipped")
+            state.note("finding", Deviation.CONDITION_TEXT, f"step {step.id} is always skipped")
             return _skipped_view(step, body, target)
         return _condition_fails(state, step, body, target)
     with state.nested() as inner:
@@ -282,11 +283,11 @@ def _condition_fails(
     """A condition that never renders true or false: vMCP fails the step every time."""
     state.note(
         "finding",
-        "condition-text",
+        Deviation.CONDITION_TEXT,
         f"the condition of step {step.id} never renders true or false: vMCP fails the step",
     )
     if not step.continues_on_error:
-        state.declare("error-text")
+        state.declare(Deviation.ERROR_TEXT)
         body.append(fail(Str(f"the condition of step {step.id} never evaluates")))
         return StepView("tool", constant(MISSING), status=constant("failed"))
     body.append(
@@ -343,14 +344,14 @@ def _handled(
     if failing and step.continues_on_error:
         # onError: continue swallows the failure: the run goes on, and vMCP's record of the
         # step has no output (its fields read as missing) and the status failed.
-        state.declare("missing-value")
+        state.declare(Deviation.MISSING_VALUE)
         possible |= set(failing)
         swallowed, failing = failing, []
     answer = Name(target)
     answered = Attribute(answer, "action")
     skipping = [a for a, h in handlers.items() if h == "skip_remaining"]
     if skipping:
-        state.declare("skip-remaining")
+        state.declare(Deviation.SKIP_REMAINING)
         action = constant(skipping[0]) if len(skipping) == 1 else runtime(answered)
         skipped_view = StepView(
             "elicitation",
@@ -362,7 +363,7 @@ def _handled(
             skip(inner, {step.id: skipped_view})
         body.append(If(_action_test(answered, skipping), tuple(inner)))
     if failing:
-        state.declare("error-text")
+        state.declare(Deviation.ERROR_TEXT)
         message = Binary(Str(f"{step.id}: the user answered "), "+", answered)
         body.append(If(_action_test(answered, failing), (fail(message),)))
     action = constant("accept") if possible == {"accept"} else runtime(answered, Kind.STR)
@@ -411,7 +412,7 @@ def for_each_step(
         )
     items, item_kind = _collection(state, step, body)
     limit = step.iteration_limit
-    state.declare("error-text")
+    state.declare(Deviation.ERROR_TEXT)
     size = call("len", Name(items))
     too_many = Str(f"{step.id.replace('%', '%%')}: %d items, more than the {limit} it may iterate")
     body.append(If(Binary(size, ">", Literal(limit)), (fail(Binary(too_many, "%", size)),)))
@@ -441,7 +442,7 @@ def for_each_step(
         body.append(For(loop.targets, loop.iterable, (ExprStmt(each),)))
     else:
         if not keep_going and parallel != PARALLEL_CAP:
-            state.declare("parallel-cap")
+            state.declare(Deviation.PARALLEL_CAP)
         bound = tuple(Parameter(n, Name(n)) for n in loop.targets)
         calls = call("parallel", Comprehension(Lambda(bound, call_one), (loop,)))
         body.append(assign(results, calls) if collect else ExprStmt(calls))
@@ -455,10 +456,10 @@ def _collection(state: State, step: WorkflowStepConfig, body: Body) -> tuple[str
     if source is None:
         if value.constant:
             raise NotReadable(f"forEach step {step.id} iterates over a constant")
-        state.declare("template-error")
+        state.declare(Deviation.TEMPLATE_ERROR)
         source = runtime(call("json.decode", value.code()), Kind.LIST)
     else:
-        state.declare("missing-value")
+        state.declare(Deviation.MISSING_VALUE)
     code = source.code()
     if isinstance(code, Name):
         return code.id, source.item_kind

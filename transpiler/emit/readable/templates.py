@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from transpiler.deviations import Deviation
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit.ir import (
     Attribute,
@@ -70,7 +71,7 @@ class Env(Protocol):
     def resolve(self, path: Sequence[str]) -> tuple[Val, int]:
         """The value at the start of a context path and how many names it used."""
 
-    def declare(self, *classes: str) -> None:
+    def declare(self, *classes: Deviation) -> None:
         """Deviation classes the script may show because of a construct."""
 
     def loop_name(self, hint: str) -> str:
@@ -102,7 +103,7 @@ class TemplateCompiler:
         """The template as text (what vMCP sends as an argument or message)."""
         parts = self._parts(_tree(source).root, _ROOT)
         if any(part.encodes is not None for part in parts):
-            self.env.declare("json-text", "rust-engine")
+            self.env.declare(Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
         return self._join(parts)
 
     def value(self, source: str) -> Val:
@@ -121,7 +122,7 @@ class TemplateCompiler:
             if value.constant:
                 return _condition_constant(go_text(value.const))
             if value.kind is not Kind.BOOL:
-                self.env.declare("condition-text")
+                self.env.declare(Deviation.CONDITION_TEXT)
             return value
         branch = _lone_if(root)
         if branch is not None:
@@ -131,7 +132,7 @@ class TemplateCompiler:
         text = self.text(source)
         if text.constant:
             return _condition_constant(text.const)
-        self.env.declare("condition-text")
+        self.env.declare(Deviation.CONDITION_TEXT)
         truths = Unbroken(Tuple(tuple(Str(t) for t in _TRUE)))
         return runtime(Binary(text.code(), "in", truths), Kind.BOOL)
 
@@ -165,11 +166,11 @@ class TemplateCompiler:
         if value.kind is Kind.BOOL:
             return runtime(Cond(Str("true"), value.code(), Str("false")), Kind.STR)
         if value.kind in (Kind.MAP, Kind.LIST):
-            self.env.declare("value-text", "json-text", "rust-engine")
+            self.env.declare(Deviation.VALUE_TEXT, Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
             return runtime(call("json.encode", value.code()), Kind.STR, encodes=value)
-        self.env.declare("number-text", "rust-engine")
+        self.env.declare(Deviation.NUMBER_TEXT, Deviation.RUST_ENGINE)
         if value.kind is Kind.ANY:
-            self.env.declare("value-text")
+            self.env.declare(Deviation.VALUE_TEXT)
         return runtime(call("str", value.code()), Kind.STR, shows=value)
 
     def _join(self, parts: list[Val]) -> Val:
@@ -225,7 +226,7 @@ class TemplateCompiler:
         items = self._pipe(node.pipe, dot)
         if items.constant:
             raise NotReadable("a range over a constant")
-        self.env.declare("template-error")
+        self.env.declare(Deviation.TEMPLATE_ERROR)
         element = self.env.loop_name("item")
         body = self._join(self._parts(node.list, _Dot(runtime(Name(element)))))
         loop = ForClause((element,), items.code())
@@ -298,7 +299,7 @@ class TemplateCompiler:
             raise NotReadable(f"a template reads field {name} of a constant {type(held).__name__}")
         if value.kind in (Kind.STR, Kind.NUM, Kind.BOOL, Kind.LIST):
             raise NotReadable(f"a template reads field {name} of a {value.kind.value}")
-        self.env.declare("missing-value", "template-error")
+        self.env.declare(Deviation.MISSING_VALUE, Deviation.TEMPLATE_ERROR)
         return index(value, name)
 
     # --- functions -------------------------------------------------------------

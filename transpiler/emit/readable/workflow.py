@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final, NamedTuple
 
 from transpiler.config.model import StepKind, WorkflowStepConfig, exhaustive
+from transpiler.deviations import Deviation
 from transpiler.emit.ir import (
     Assign,
     Attribute,
@@ -82,7 +83,7 @@ def run_function(state: State) -> tuple[str, list[tuple[str, int, int]]]:
         body.append(Blank())
         _result(state, body, final)
     if tool.output is None and _final_may_not_win(tool.steps, levels, by_id[final]):
-        state.declare("last-step-race")
+        state.declare(Deviation.LAST_STEP_RACE)
     printed = print_statements([Def("run", (Parameter("params"),), tuple(body))])
     spans = []
     for steps_run, statements in ranges:
