@@ -5,23 +5,10 @@ class's variants (:mod:`transpiler.deviations`); every other site keeps vMCP's
 behaviour. Running the model under a reading gives the run a script with those
 choices would make, so a script's trace is compared with it exactly: nothing
 is excused that a chosen variant did not produce at its own site. Each variant
-is implemented here, by name:
-
-- ``missing-value``: ``stop`` ends the run where the template reads the
-  missing field (a failure with the script's own text); ``empty`` and ``none``
-  print it as ``""`` and ``None`` (a lone ``None`` argument is ``null``);
-  ``default`` gives an output property its ``default``.
-- ``number-text``: ``digits`` prints a whole number of a million or more as its
-  digits.
-- ``value-text``: ``starlark`` and ``json`` print booleans, maps and lists as
-  Starlark's ``str()`` and as JSON.
-- ``error-text``: ``own-text`` lets a failing run fail with any text.
-- ``skip-remaining``: ``return`` skips every step not yet started, as vMCP
-  skips a step whose condition is false.
-- ``output-rendering``, ``condition-text``, ``last-step-race``: in ``output``,
-  ``expand`` and ``engine``, where vMCP's rule is.
-- ``workflow-metadata``: ``placeholders`` gives templates the ``.workflow`` a
-  script knows.
+is implemented here, or in the module that holds the rule of vMCP it replaces
+(``output``, ``expand``, ``engine``, ``foreach``, ``step``, ``tool_step``,
+``elicitation``); what each variant means is its row in
+:class:`~transpiler.deviations.Deviation`.
 """
 
 from __future__ import annotations
