@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from transpiler.emit import ir
 from transpiler.emit.exact.layout import Code, DictOf, Expr, ListOf, call, render, string
 from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.exact.templates import TemplateEnv
@@ -92,8 +93,8 @@ def _value(
         compiled = state.template(value, env)
         fallible.append(compiled.can_fail)
         if kind in _CONVERTERS:
-            return Code(f"{_CONVERTERS[kind]}({compiled.code})")
-        return Code(compiled.code)
+            return Code(f"{_CONVERTERS[kind]}({ir.flat(compiled.expr)})")
+        return Code(ir.flat(compiled.expr))
     if isinstance(value, dict):
         return DictOf(
             tuple(

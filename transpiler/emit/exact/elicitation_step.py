@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from transpiler.config.model import ElicitationResponseConfig, WorkflowStepConfig
+from transpiler.emit import ir
 from transpiler.emit.exact import statements as st
 from transpiler.emit.exact.layout import Code, call, string
 from transpiler.emit.exact.scope import COMPLETED, EmitState
@@ -43,7 +44,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     message = state.template(step.message, state.env())
     arguments = (
         string(step.id),
-        Code(message.code),
+        Code(ir.flat(message.expr)),
         Code(literal(step.schema or {})),
         string(_handler(step.on_decline)),
         string(_handler(step.on_cancel)),

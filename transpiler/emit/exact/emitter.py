@@ -21,6 +21,7 @@ from transpiler.config.model import (
 from transpiler.declaration import TITLE as DECLARATION_TITLE
 from transpiler.deviations import STEP_TIMEOUT_CLASS
 from transpiler.diagnostics import TranspilerError
+from transpiler.emit import ir
 from transpiler.emit.exact import statements as st
 from transpiler.emit.exact.elicitation_step import elicitation_step
 from transpiler.emit.exact.foreach_step import for_each_step
@@ -56,7 +57,7 @@ def run_function(state: EmitState) -> tuple[st.Statement, dict[int, str]]:
     needs_status = tool.output is None or _reads_step_count(state)
     for step in tool.steps:
         state.products[step.id] = products_for(state, step, needs_status)
-    state.workflow = workflow_map(state, "pending", "0")
+    state.workflow = workflow_map(state, "pending", ir.Literal(0))
     _note_run_conditions(state, levels)
     body: st.Body = params_prelude(state, 1)
     owners: dict[int, str] = {}
@@ -174,14 +175,14 @@ def _reads_step_count(state: EmitState) -> bool:
     return bool(workflow_reads(state.site_reads, output_only=True) & {"step_count", "*"})
 
 
-def _final_workflow(state: EmitState) -> Code:
+def _final_workflow(state: EmitState) -> ir.Expr:
     """``.workflow`` while the output is built: completed, with the step count (S73)."""
-    statuses = [state.products[step.id].status for step in state.tool.steps]
-    count = (
-        str(len(statuses))
-        if all(s == COMPLETED for s in statuses)
-        else f"len([s for s in [{', '.join(statuses)}] if s == {COMPLETED}])"
-    )
+    statuses = [state.products[step.id].status_value() for step in state.tool.steps]
+    count: ir.Expr = ir.Literal(len(statuses))
+    if any(isinstance(status, ir.Name) for status in statuses):
+        each = ir.ForClause(("s",), ir.List(tuple(statuses)))
+        completed = ir.IfClause(ir.Binary(ir.Name("s"), "==", ir.Str("completed")))
+        count = ir.call("len", ir.Comprehension(ir.Name("s"), (each, completed)))
     return workflow_map(state, "completed", count)
 
 

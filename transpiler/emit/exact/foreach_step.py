@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from transpiler.config.model import WorkflowStepConfig
 from transpiler.diagnostics import TranspilerError
+from transpiler.emit import ir
 from transpiler.emit.exact import statements as st
 from transpiler.emit.exact.arguments import arguments
 from transpiler.emit.exact.json_values import json_value
@@ -62,13 +63,15 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     env = state.env()
     value = json_value(step.collection, env)
     if value is None:
-        source = Code(state.template(step.collection, env).code)
+        source = Code(ir.flat(state.template(step.collection, env).expr))
         check, check_outcome = "vmcp_collection_text", "vmcp_collection_text_outcome"
     else:
-        source = Code(value)
+        source = Code(ir.flat(value))
         check, check_outcome = "vmcp_collection", "vmcp_collection_outcome"
     limit = Code(str(max_iterations(step)))
-    item_env = state.env(for_each=ForEachEnv(step.item_var or "item", "item", "index"))
+    item_env = state.env(
+        for_each=ForEachEnv(step.item_var or "item", ir.Name("item"), ir.Name("index"))
+    )
     schema = state.input_schema(inner.tool, step.id, step.where.at)
     args = arguments(state, inner.arguments, item_env, schema)
     step_id, tool = string(step.id), string(inner.tool)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from transpiler.config.model import OutputConfig, OutputProperty
+from transpiler.emit import ir
 from transpiler.emit.exact import statements as st
 from transpiler.emit.exact.defaults import coerce_default
 from transpiler.emit.exact.json_values import json_value
@@ -62,7 +63,7 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
                 "vmcp_output_json",
                 string(name),
                 string(definition.type),
-                Code(value),
+                Code(ir.flat(value)),
                 fallback,
                 **_top(name, top),
             )
@@ -72,12 +73,12 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
         and not has_default(definition.default)
         and not compiled.can_fail
     ):
-        return Code(compiled.code)
+        return Code(ir.flat(compiled.expr))
     return call(
         "vmcp_output_value",
         string(name),
         string(definition.type),
-        Code(compiled.code),
+        Code(ir.flat(compiled.expr)),
         fallback,
         **_top(name, top),
     )

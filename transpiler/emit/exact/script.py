@@ -18,8 +18,10 @@ from typing import Any
 import libcst as cst
 
 from transpiler.config.model import CompositeToolConfig
+from transpiler.emit import ir
 from transpiler.emit.exact.emitter import header_lines, run_function
 from transpiler.emit.exact.layout import LINE_WIDTH
+from transpiler.emit.exact.nodes import TEMPLATE_LAYOUT
 from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.library import LIBRARY_NAME, Library, helper_library, library_text
@@ -76,7 +78,8 @@ def _emit(
     namer = Namer(frozenset(library.definitions))
     state = EmitState(tool, namer, tool_schemas, checked_fixes(fixes))
     run, owners = run_function(state)
-    own_code = "\n\n".join([*state.definitions, cst.Module(body=[run]).code.strip("\n")])
+    definitions = [ir.print_statements([d], TEMPLATE_LAYOUT).text for d in state.definitions]
+    own_code = "\n\n".join([*definitions, cst.Module(body=[run]).code.strip("\n")])
     tree = parse_script(own_code)
     check_subset(tree, frozenset(library.definitions))
     used = _names_used(tree, library)

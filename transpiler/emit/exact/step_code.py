@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from transpiler.config.model import WorkflowStepConfig
+from transpiler.emit import ir
 from transpiler.emit.exact import statements as st
 from transpiler.emit.exact.layout import Code, Expr, call, string
 from transpiler.emit.exact.scope import COMPLETED, EmitState, Products
@@ -126,7 +127,7 @@ def with_condition(
     if not step.condition:
         return run(depth)
     compiled = state.template(step.condition, state.env())
-    rendered = Code(compiled.code)
+    rendered = Code(ir.flat(compiled.expr))
     step_id = string(step.id)
     if not step.continues_on_error:
         return [
