@@ -17,9 +17,8 @@ from importlib import resources
 
 import libcst as cst
 
-from transpiler.emit.exact.statements import Statement
-
 LIBRARY_NAME = "vmcp_compat.star"
+Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 
 @dataclass(frozen=True)

@@ -31,23 +31,24 @@ from transpiler.plan.dataflow import dataflow
 from transpiler.plan.reads import reads_of, site_reads
 
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-COMPLETED = '"completed"'
+COMPLETED = ir.Str("completed")
 _PARAMS = ir.Name("params")
 _PARAMS_GET = ir.Attribute(_PARAMS, "get")
 
 
 @dataclass
 class Products:
-    """Where a step's record lives in the script."""
+    """Where a step's record lives in the script: variable names (``status`` None when the
+    step always completes, ``error`` and ``content`` None when nothing reads them)."""
 
     output: str
-    status: str = COMPLETED
+    status: str | None = None
     error: str | None = None
     content: str | None = None
 
     def status_value(self) -> ir.Expr:
         """The step's status as the script knows it."""
-        return ir.Str("completed") if self.status == COMPLETED else ir.Name(self.status)
+        return COMPLETED if self.status is None else ir.Name(self.status)
 
 
 class EmitState:

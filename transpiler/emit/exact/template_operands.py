@@ -3,7 +3,7 @@
 Each operand is translated as ``text/template/exec.go`` evaluates it, in
 Go's order, into an expression over ``vmcp_compat.star`` helpers; an error is a
 value every helper passes on, so the first error Go would meet is the one
-the expression gives. Alongside the code, an :class:`Operand` tracks the
+the expression gives. Alongside the expression, an :class:`Operand` tracks the
 node Go's executor last stood on (errors quote it) and whether the value
 is still an interface.
 """
