@@ -307,3 +307,29 @@ def test_walk_visits_every_expression_inside() -> None:
     expr = ir.call("f", ir.Binary(ir.Name("a"), "+", ir.Index(ir.Name("b"), ir.Str("k"))))
     kinds = [type(e).__name__ for e in ir.walk(expr)]
     assert kinds == ["Call", "Name", "Binary", "Name", "Index", "Name", "Str"]
+
+
+def test_a_broken_expression_breaks_everything_around_it() -> None:
+    loop = ir.Comprehension(ir.Name("x"), (ir.ForClause(("x",), ir.Name("xs")),))
+    expr = ir.call("f", ir.Broken(loop))
+    assert ir.flat(expr) == "f([x for x in xs])"
+    broken = ir.render(expr, layout=ir.Layout(hug=False))
+    assert broken == "f(\n    [\n        x\n        for x in xs\n    ],\n)"
+
+
+def test_a_hugging_call_hugs_whatever_the_layout() -> None:
+    loop = ir.Comprehension(ir.Name("x"), (ir.ForClause(("x",), ir.Name("xs")),))
+    expr = ir.Hugging(ir.call("parallel", ir.Broken(loop)))
+    assert ir.render(expr, layout=ir.Layout(hug=False)) == "parallel([\n    x\n    for x in xs\n])"
+
+
+def test_elif_chains_are_a_layout_option() -> None:
+    inner = ir.If(ir.Name("b"), (ir.Pass(),))
+    statement = ir.If(ir.Name("a"), (ir.Continue(),), (inner,))
+    printed = ir.print_statements([statement], ir.Layout(elif_chains=False))
+    assert printed.text == "if a:\n    continue\nelse:\n    if b:\n        pass\n"
+
+
+def test_a_tuple_returns_without_parentheses() -> None:
+    printed = ir.print_statements([ir.ReturnTuple((ir.Name("a"), ir.Name("b")))])
+    assert printed.text == "return a, b\n"

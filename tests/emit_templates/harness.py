@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tests.starlark_runtime.helpers import run, scenario
+from transpiler.emit import ir
+from transpiler.emit.exact.nodes import TEMPLATE_LAYOUT
 from transpiler.emit.exact.template_operands import TEMPLATE_NAME
 from transpiler.emit.exact.templates import (
     CompiledTemplate,
@@ -23,7 +25,6 @@ from transpiler.emit.exact.templates import (
     compile_template,
     helper_source,
 )
-from transpiler.emit.literals import string_literal
 from transpiler.golang.values import GoValue
 from transpiler.gotemplate import protocol
 from transpiler.gotemplate.errors import TemplateExecError, TemplateSyntaxError
@@ -89,28 +90,34 @@ def encode(value: GoValue) -> Any:
     return root[0]
 
 
+def _ctx(*keys: str) -> ir.Expr:
+    """``ctx[key][...]``."""
+    expr: ir.Expr = ir.Name("ctx")
+    for key in keys:
+        expr = ir.Index(expr, ir.Str(key))
+    return expr
+
+
 def env_for(context: dict[str, Any]) -> TemplateEnv:
     """A TemplateEnv whose expressions read the decoded root ``ctx``."""
     steps = context.get("steps") or {}
 
-    def step(step_id: str, part: str) -> str | None:
+    def step(step_id: str, part: str) -> ir.Expr | None:
         if step_id not in steps or (part == "error" and "error" not in steps[step_id]):
             return None
-        return f'ctx["steps"][{string_literal(step_id)}][{string_literal(part)}]'
+        return _ctx("steps", step_id, part)
 
     for_each = None
     if isinstance(context.get("forEach"), dict):
         item_var = next(k for k in context["forEach"] if k != "index")
         for_each = ForEachEnv(
-            item_var=item_var,
-            item=f'ctx["forEach"][{string_literal(item_var)}]',
-            index='ctx["forEach"]["index"]',
+            item_var=item_var, item=_ctx("forEach", item_var), index=_ctx("forEach", "index")
         )
     return TemplateEnv(
-        params='ctx["params"]',
+        params=_ctx("params"),
         step=step,
-        steps_map=lambda: 'ctx["steps"]',
-        workflow='ctx["workflow"]',
+        steps_map=lambda: _ctx("steps"),
+        workflow=_ctx("workflow"),
         for_each=for_each,
     )
 
@@ -123,9 +130,11 @@ def script_for(compiled: Sequence[CompiledTemplate]) -> str:
     for i, item in enumerate(compiled):
         helpers |= item.helpers
         for definition in item.definitions:
-            if definition not in definitions:
-                definitions.append(definition)
-        cases.append(f"def case_{i}(ctx):\n    return {item.code}\n")
+            printed = ir.print_statements([definition], TEMPLATE_LAYOUT).text
+            if printed not in definitions:
+                definitions.append(printed)
+        case = ir.Def(f"case_{i}", (ir.Parameter("ctx"),), (ir.Return(item.expr),))
+        cases.append(ir.print_statements([case]).text)
     table = "CASES = [" + ", ".join(f"case_{i}" for i in range(len(compiled))) + "]\n"
     runner = (
         "def run(params):\n"

@@ -7,7 +7,10 @@ from typing import Any
 import pytest
 
 from tests.emit_templates.harness import Outcome, render, run_templates
+from transpiler.emit import ir
+from transpiler.emit.exact.nodes import TEMPLATE_LAYOUT
 from transpiler.emit.exact.templates import (
+    CompiledTemplate,
     ForEachEnv,
     TemplateEnv,
     UnsupportedTemplate,
@@ -22,22 +25,32 @@ from transpiler.golang.values import NIL_MAP
 STEPS = {"fetch": {"output": "fetch_out", "status": "fetch_status", "content": "fetch_content"}}
 
 
-def _step(step_id: str, part: str) -> str | None:
-    return STEPS.get(step_id, {}).get(part)
+def _step(step_id: str, part: str) -> ir.Expr | None:
+    name = STEPS.get(step_id, {}).get(part)
+    return None if name is None else ir.Name(name)
 
 
 ENV = TemplateEnv(
-    params="params",
+    params=ir.Name("params"),
     step=_step,
-    steps_map=lambda: "steps_map",
-    workflow="workflow",
-    for_each=ForEachEnv(item_var="item", item="each", index="i"),
+    steps_map=lambda: ir.Name("steps_map"),
+    workflow=ir.Name("workflow"),
+    for_each=ForEachEnv(item_var="item", item=ir.Name("each"), index=ir.Name("i")),
 )
+
+
+def _code(expr: ir.Expr | None) -> str | None:
+    """The expression's source (None for None)."""
+    return None if expr is None else ir.flat(expr)
+
+
+def _definitions(compiled: CompiledTemplate) -> list[str]:
+    return [ir.print_statements([d], TEMPLATE_LAYOUT).text for d in compiled.definitions]
 
 
 def test_a_parameter_prints_with_one_helper_and_cannot_fail() -> None:
     compiled = compile_template("{{.params.x}}", ENV)
-    assert compiled.code == 'go_text(params.get("x", GO_MISSING))'
+    assert _code(compiled.expr) == 'go_text(params.get("x", GO_MISSING))'
     assert not compiled.can_fail and compiled.definitions == ()
     assert compiled.helpers == frozenset({"go_text", "GO_MISSING"})
     assert compiled.reads == frozenset({"params"})
@@ -53,29 +66,28 @@ def test_step_output_fields_cannot_fail_but_deeper_fields_can() -> None:
 def test_text_and_actions_concatenate() -> None:
     compiled = compile_template('id={{.params.id}} "{{.forEach.item}}"', ENV)
     assert (
-        compiled.code
+        _code(compiled.expr)
         == '"id=" + go_text(params.get("id", GO_MISSING)) + " \\"" + go_text(each) + "\\""'
     )
 
 
 def test_a_missing_step_is_no_value_without_reading_anything() -> None:
     compiled = compile_template("{{.steps.later.output.x}}", ENV)
-    assert compiled.code == "go_text(GO_MISSING)" and compiled.reads == frozenset()
+    assert _code(compiled.expr) == "go_text(GO_MISSING)" and compiled.reads == frozenset()
 
 
 def test_parse_errors_are_constant_error_values() -> None:
     compiled = compile_template("{{.steps.my-step.output}}", ENV)
     assert compiled.parse_error and compiled.can_fail
-    assert compiled.code == "go_error(\"template: expand:1: bad character U+002D '-'\")"
+    assert _code(compiled.expr) == "go_error(\"template: expand:1: bad character U+002D '-'\")"
 
 
 def test_statements_become_a_closed_function_named_by_its_content() -> None:
     source = "{{range .steps.fetch.output.items}}{{.name}},{{end}}"
     first, second = compile_template(source, ENV), compile_template(source, ENV)
     assert first == second
-    assert len(first.definitions) == 1 and first.definitions[0].startswith("def go_template_")
-    name = first.definitions[0][4 : first.definitions[0].index("(")]
-    assert first.code == f"{name}(fetch_out)"
+    assert len(first.definitions) == 1 and _definitions(first)[0].startswith("def go_template_")
+    assert _code(first.expr) == f"{first.definitions[0].name}(fetch_out)"
     assert first.can_fail
 
 
@@ -84,8 +96,9 @@ def test_emitted_code_stays_in_the_starlark_subset() -> None:
         "{{$x := 1}}{{range $i, $v := .params.l}}{{$x = $v}}{{end}}{{$x}}", ENV
     )
     names = [n for n in library().definitions if n.startswith(("go_", "GO_"))]
-    script = "\n\n".join([helper_source(names), *compiled.definitions])
-    script += f"\n\ndef run(params):\n    return {{'v': {compiled.code}}}\n"
+    result = ir.Return(ir.Dict(((ir.Str("v"), compiled.expr),)))
+    run = ir.print_statements([ir.Def("run", (ir.Parameter("params"),), (result,))]).text
+    script = "\n\n".join([helper_source(names), *_definitions(compiled), run])
     check_subset(script)
 
 
@@ -105,12 +118,13 @@ def test_template_text_cannot_break_out_of_its_literal(text: str) -> None:
 
 
 def test_lone_value_gives_the_value_of_x() -> None:
-    assert lone_value("{{json .steps.fetch.output.items}}", ENV) == 'go_map_get(fetch_out, "items")'
-    assert lone_value("{{- .params.n -}}", ENV) == 'params.get("n", GO_MISSING)'
-    assert lone_value("{{ .forEach.index }}", ENV) == "i"
-    assert lone_value("{{.params.n}} ", ENV) is None
-    assert lone_value("{{.params.n.m}}", ENV) is None
-    assert lone_value("{{$x := 1}}", ENV) is None
+    json_of = lone_value("{{json .steps.fetch.output.items}}", ENV)
+    assert _code(json_of) == 'go_map_get(fetch_out, "items")'
+    assert _code(lone_value("{{- .params.n -}}", ENV)) == 'params.get("n", GO_MISSING)'
+    assert _code(lone_value("{{ .forEach.index }}", ENV)) == "i"
+    assert _code(lone_value("{{.params.n}} ", ENV)) is None
+    assert _code(lone_value("{{.params.n.m}}", ENV)) is None
+    assert _code(lone_value("{{$x := 1}}", ENV)) is None
 
 
 @pytest.mark.parametrize(

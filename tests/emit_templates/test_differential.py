@@ -56,7 +56,7 @@ def _check_batch(pairs: list[tuple[str, dict[str, Any]]], engine: str) -> None:
     for item, want, outcome, (root) in zip(compiled, expected, got, contexts, strict=True):
         TALLY[f"{engine}: compared"] += 1
         TALLY[f"{engine}: {'text' if want.ok else 'error'}"] += 1
-        assert compiled_outcome(item, outcome) == want, (item.code, item.definitions, root)
+        assert compiled_outcome(item, outcome) == want, (item.expr, item.definitions, root)
 
 
 @settings(max_examples=120, phases=NO_SHRINK)

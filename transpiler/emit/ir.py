@@ -258,6 +258,22 @@ class Unbroken(Expr):
     inner: Expr
 
 
+@dataclass(frozen=True)
+class Broken(Expr):
+    """An expression a style lays out over lines even where it fits on one (and so every
+    expression around it)."""
+
+    inner: Expr
+
+
+@dataclass(frozen=True)
+class Hugging(Expr):
+    """A call laid out hugging its last argument (``parallel([`` ... ``])``) whatever
+    :attr:`Layout.hug` says."""
+
+    call: Call
+
+
 # --- statements -------------------------------------------------------------------------------
 
 
@@ -291,6 +307,13 @@ class Return(Statement):
     """``return value`` (bare ``return`` without one)."""
 
     value: Expr | None = None
+
+
+@dataclass(frozen=True)
+class ReturnTuple(Statement):
+    """``return a, b``: several values, the tuple written without parentheses."""
+
+    values: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
@@ -416,11 +439,13 @@ class Layout:
 
     ``hug``: a call whose last argument is a bracket (or a call or lambda ending
     in one) opens that argument on the call's line; ``colon_fits``: the colon
-    ending an ``if`` line counts toward the width of its test.
+    ending an ``if`` line counts toward the width of its test; ``elif_chains``:
+    an ``else`` holding one ``if`` prints as ``elif``.
     """
 
     hug: bool = True
     colon_fits: bool = False
+    elif_chains: bool = True
 
 
 def precedence(expr: Expr) -> Precedence:
@@ -433,7 +458,7 @@ def precedence(expr: Expr) -> Precedence:
         return Precedence.TERNARY
     if isinstance(expr, Lambda):
         return Precedence.LAMBDA
-    if isinstance(expr, Unbroken):
+    if isinstance(expr, Unbroken | Broken):
         return precedence(expr.inner)
     if isinstance(expr, Literal) and value_literal(expr.value).startswith("-"):
         return Precedence.UNARY
@@ -508,8 +533,10 @@ def flat(expr: Expr) -> str:
         return f"{body} if {test} else {_wrap(expr.orelse, Precedence.TERNARY)}"
     if isinstance(expr, Paren):
         return f"({flat(expr.inner)})"
-    if isinstance(expr, Unbroken):
+    if isinstance(expr, Unbroken | Broken):
         return flat(expr.inner)
+    if isinstance(expr, Hugging):
+        return flat(expr.call)
     raise TypeError(f"not an expression: {type(expr).__name__}")
 
 
@@ -520,13 +547,17 @@ def render(expr: Expr, column: int = 0, indent: int = 0, layout: Layout = Layout
     to the first line's indentation (the printer adds that indentation).
     """
     text = flat(expr)
-    if column + len(text) <= WIDTH:
+    if column + len(text) <= WIDTH and not any(isinstance(e, Broken) for e in walk(expr)):
         return text
     return _broken(expr, column, indent, layout)
 
 
 def _broken(expr: Expr, column: int, indent: int, layout: Layout) -> str:
     inner = indent + len(INDENT)
+    if isinstance(expr, Broken):
+        return _broken(expr.inner, column, indent, layout)
+    if isinstance(expr, Hugging):
+        return _call(expr.call, column, indent, layout, hug=True)
     if isinstance(expr, Call):
         return _call(expr, column, indent, layout)
     if isinstance(expr, Dict):
@@ -558,11 +589,11 @@ def _broken(expr: Expr, column: int, indent: int, layout: Layout) -> str:
     return flat(expr)
 
 
-def _call(expr: Call, column: int, indent: int, layout: Layout) -> str:
+def _call(expr: Call, column: int, indent: int, layout: Layout, hug: bool = False) -> str:
     inner = indent + len(INDENT)
     func = _wrap(expr.func, Precedence.ATOM)
     last = expr.args[-1] if expr.args and not expr.kwargs else None
-    if layout.hug and last is not None and _huggable(last):
+    if (layout.hug or hug) and last is not None and _huggable(last):
         head = f"{func}(" + "".join(flat(a) + ", " for a in expr.args[:-1])
         if column + len(head) + 1 <= WIDTH:
             return head + _broken(last, column + len(head), indent, layout) + ")"
@@ -578,6 +609,8 @@ def _huggable(expr: Expr) -> bool:
     ending in one (``retry(lambda: call_tool("t", {``)."""
     if isinstance(expr, Dict | List | Comprehension | Tuple):
         return True
+    if isinstance(expr, Broken):
+        return _huggable(expr.inner)
     if isinstance(expr, Lambda):
         return _huggable(expr.body)
     if isinstance(expr, Call):
@@ -661,6 +694,8 @@ class _Printer:
                 self.add("return", depth)
             else:
                 self.headed("return ", statement.value, depth)
+        elif isinstance(statement, ReturnTuple):
+            self.add("return " + ", ".join(flat(v) for v in statement.values), depth)
         elif isinstance(statement, If):
             self.if_(statement, depth, path, "if ")
         elif isinstance(statement, For):
@@ -685,7 +720,7 @@ class _Printer:
         self.headed(keyword_, statement.test, depth, ":")
         self.body(statement.body, depth + 1, path)
         orelse, after = statement.orelse, len(statement.body)
-        if len(orelse) == 1 and isinstance(orelse[0], If):
+        if self.layout.elif_chains and len(orelse) == 1 and isinstance(orelse[0], If):
             first = len(self.lines) + 1
             self.if_(orelse[0], depth, (*path, after), "elif ")
             self.spans[(*path, after)] = (first, len(self.lines))
@@ -725,7 +760,9 @@ def walk(expr: Expr) -> Iterator[Expr]:
         children = [expr.operand]
     elif isinstance(expr, Cond):
         children = [expr.body, expr.test, expr.orelse]
-    elif isinstance(expr, Paren | Unbroken):
+    elif isinstance(expr, Paren | Unbroken | Broken):
         children = [expr.inner]
+    elif isinstance(expr, Hugging):
+        children = [expr.call]
     for child in children:
         yield from walk(child)

@@ -17,9 +17,8 @@ from importlib import resources
 
 import libcst as cst
 
-Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
-
 LIBRARY_NAME = "vmcp_compat.star"
+Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 
 @dataclass(frozen=True)

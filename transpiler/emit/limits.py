@@ -1,12 +1,13 @@
 """The emitter's own limits: past them a tool is not converted, with the reason, in bounded time.
 
 vMCP has no such limits (Go's template parser stops at 10,000 nested
-parentheses); these are the transpiler's, and each refusal names it. libcst
-builds, checks and source-maps every script, and it recurses once per level of
-nesting, so one statement nests at most :data:`MAX_NESTING` brackets; a
-template nests at most :data:`MAX_TEMPLATE_NESTING` control structures and
-parenthesised pipelines and holds at most :data:`MAX_TEMPLATE_ACTIONS` actions
-(emitting costs about 2 ms per action).
+parentheses); these are the transpiler's, and each refusal names it. The
+printer recurses once per level of nesting and Python's parser, which checks
+every exact script against the subset, reads at most 200 nested brackets, so
+one statement nests at most :data:`MAX_NESTING` brackets; a template nests at
+most :data:`MAX_TEMPLATE_NESTING` control structures and parenthesised
+pipelines and holds at most :data:`MAX_TEMPLATE_ACTIONS` actions (emitting
+costs about 2 ms per action).
 """
 
 from __future__ import annotations

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from transpiler.deviations import Deviation
-from transpiler.emit.exact.layout import Code, DictOf, Expr, ListOf, call, render, string
+from transpiler.emit import ir
+from transpiler.emit.exact.nodes import constant, string
 from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.exact.templates import TemplateEnv
 from transpiler.emit.fixes import FIXES, MISSING_PARAMETER, lone_parameter, optional_parameters
 from transpiler.emit.limits import MAX_DEPTH, too_deep
-from transpiler.emit.literals import literal
 from transpiler.golang.timefmt import time_rfc3339_nano
 from transpiler.golang.values import GoTime
 
@@ -31,7 +31,7 @@ from transpiler.golang.values import GoTime
 class Arguments:
     """The arguments expression and whether a template in it can yield an error."""
 
-    expr: Expr
+    expr: ir.Expr
     fallible: bool
 
 
@@ -47,25 +47,26 @@ def arguments(
 ) -> Arguments:
     """The Starlark expression for a step's arguments (``{}`` when it has none)."""
     if not values:
-        return Arguments(Code("{}"), False)
+        return Arguments(ir.Dict(()), False)
     fallible: list[bool] = []
     # The map itself is not counted: vMCP expands its values at depth 0 (S80).
     expr = _value(state, values, env, -1, fallible, schema)
     omittable = _omittable(state, values)
-    if omittable and isinstance(expr, DictOf):
-        expr = DictOf(
+    if omittable and isinstance(expr, ir.Dict):
+        expr = ir.Dict(
             tuple(
-                (
-                    key,
-                    Code(f"{render(item)} if {literal(omittable[i])} in params else VMCP_OMITTED"),
-                )
-                if i in omittable
-                else (key, item)
+                (key, _unless_omitted(item, omittable[i])) if i in omittable else (key, item)
                 for i, (key, item) in enumerate(expr.items)
             )
         )
-        return Arguments(call("vmcp_without_omitted", expr), any(fallible))
+        return Arguments(ir.call("vmcp_without_omitted", expr), any(fallible))
     return Arguments(expr, any(fallible))
+
+
+def _unless_omitted(value: ir.Expr, parameter: str) -> ir.Expr:
+    """``value``, or ``VMCP_OMITTED`` when the client left ``parameter`` out."""
+    given = ir.Binary(string(parameter), "in", ir.Name("params"))
+    return ir.Unbroken(ir.Cond(value, given, ir.Name("VMCP_OMITTED")))
 
 
 def _omittable(state: EmitState, values: dict[str, Any]) -> dict[int, str]:
@@ -85,7 +86,7 @@ def _omittable(state: EmitState, values: dict[str, Any]) -> dict[int, str]:
 
 def _value(
     state: EmitState, value: Any, env: TemplateEnv, depth: int, fallible: list[bool], schema: Any
-) -> Expr:
+) -> ir.Expr:
     if depth > MAX_DEPTH:
         raise too_deep()
     kind = schema.get("type") if isinstance(schema, dict) else None
@@ -93,10 +94,10 @@ def _value(
         compiled = state.template(value, env)
         fallible.append(compiled.can_fail)
         if kind in _CONVERTERS:
-            return Code(f"{_CONVERTERS[kind]}({compiled.code})")
-        return Code(compiled.code)
+            return ir.Unbroken(ir.call(_CONVERTERS[kind], compiled.expr))
+        return compiled.expr
     if isinstance(value, dict):
-        return DictOf(
+        return ir.Dict(
             tuple(
                 (
                     string(str(key)),
@@ -107,10 +108,12 @@ def _value(
         )
     if isinstance(value, list):
         items = schema.get("items") if kind == "array" else None
-        return ListOf(tuple(_value(state, item, env, depth + 1, fallible, items) for item in value))
+        return ir.List(
+            tuple(_value(state, item, env, depth + 1, fallible, items) for item in value)
+        )
     if isinstance(value, GoTime):
-        return Code(literal(time_rfc3339_nano(value)))
-    return Code(literal(value))
+        return string(time_rfc3339_nano(value))
+    return constant(value)
 
 
 def _property(schema: Any, kind: Any, key: Any) -> Any:

@@ -15,11 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from transpiler.config.model import ElicitationResponseConfig, WorkflowStepConfig
-from transpiler.emit.exact import statements as st
-from transpiler.emit.exact.layout import Code, call, string
+from transpiler.emit import ir
+from transpiler.emit.exact.nodes import Body, assign, constant, string
 from transpiler.emit.exact.scope import COMPLETED, EmitState
 from transpiler.emit.exact.step_code import FAILED, Record, with_condition
-from transpiler.emit.literals import literal
 from transpiler.golang.jsonenc import JSONEncodeError, marshal
 from transpiler.golang.runes import go_bytes
 
@@ -29,22 +28,22 @@ MAX_SCHEMA_DEPTH = 10
 
 def elicitation_step(
     state: EmitState, step: WorkflowStepConfig, record: Record, depth: int
-) -> st.Body:
+) -> Body:
     """The whole step, condition included."""
     _notes(state, step)
-    return with_condition(state, step, record, depth, lambda d: _run(state, step, record, d))
+    return with_condition(state, step, record, depth, lambda _: _run(state, step, record))
 
 
 def _handler(config: ElicitationResponseConfig | None) -> str:
     return "" if config is None else config.action
 
 
-def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> st.Body:
+def _run(state: EmitState, step: WorkflowStepConfig, record: Record) -> Body:
     message = state.template(step.message, state.env())
     arguments = (
         string(step.id),
-        Code(message.code),
-        Code(literal(step.schema or {})),
+        message.expr,
+        constant(step.schema or {}),
         string(_handler(step.on_decline)),
         string(_handler(step.on_cancel)),
     )
@@ -53,18 +52,15 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     output = record.products.output
     if not step.continues_on_error:
         return [
-            st.assign(output, call("vmcp_elicit", *arguments, **keywords), depth),
-            *record.completed(depth),
+            assign(output, ir.call("vmcp_elicit", *arguments, **keywords)),
+            *record.completed(),
         ]
-    outcome = state.variable(step.id, "_answer")
+    outcome = ir.Name(state.variable(step.id, "_answer"))
+    answer, problem_text = ir.Index(outcome, ir.Literal(0)), ir.Index(outcome, ir.Literal(1))
+    answered = ir.Binary(problem_text, "==", ir.Literal(None))
     return [
-        st.assign(outcome, call("vmcp_elicit_outcome", *arguments, **keywords), depth),
-        *record.ended(
-            depth,
-            Code(f"{outcome}[0]"),
-            f"{COMPLETED} if {outcome}[1] == None else {FAILED}",
-            Code(f"{outcome}[1]"),
-        ),
+        assign(outcome.id, ir.call("vmcp_elicit_outcome", *arguments, **keywords)),
+        *record.ended(answer, ir.Unbroken(ir.Cond(COMPLETED, answered, FAILED)), problem_text),
     ]
 
 

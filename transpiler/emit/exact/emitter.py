@@ -21,11 +21,11 @@ from transpiler.config.model import (
 from transpiler.declaration import TITLE as DECLARATION_TITLE
 from transpiler.deviations import Deviation
 from transpiler.diagnostics import TranspilerError
-from transpiler.emit.exact import statements as st
+from transpiler.emit import ir
 from transpiler.emit.exact.elicitation_step import elicitation_step
 from transpiler.emit.exact.foreach_step import for_each_step
-from transpiler.emit.exact.layout import Code, ListOf, call
 from transpiler.emit.exact.metadata import workflow_map
+from transpiler.emit.exact.nodes import Body, checked, introduce
 from transpiler.emit.exact.outputs import last_completed, output_block
 from transpiler.emit.exact.params import params_prelude
 from transpiler.emit.exact.scope import COMPLETED, EmitState, Products
@@ -38,7 +38,9 @@ from transpiler.inert import comment_text
 from transpiler.plan.levels import ancestors, execution_levels
 from transpiler.plan.reads import workflow_reads
 
-StepEmitter = Callable[[EmitState, WorkflowStepConfig, Record, int], st.Body]
+#: A step kind's code generator: the state, the step, its record and the block depth its code
+#: sits at (which a forEach step's layout reads).
+StepEmitter = Callable[[EmitState, WorkflowStepConfig, Record, int], Body]
 
 
 class Lowering(NamedTuple):
@@ -65,17 +67,18 @@ def _lowering(step: WorkflowStepConfig) -> Lowering:
     return LOWERINGS[step.kind or StepKind.TOOL]
 
 
-def run_function(state: EmitState) -> tuple[st.Statement, dict[int, str]]:
-    """``def run(params):`` and, for the source map, which top-level statement is which step."""
+def run_function(state: EmitState) -> tuple[ir.Def, dict[int, str]]:
+    """``def run(params):`` and, for the source map, which statement of its body is which
+    step (by position)."""
     tool = state.tool
     levels = execution_levels(tool.steps)
     by_id = {step.id: step for step in tool.steps}
     needs_status = tool.output is None or _reads_step_count(state)
     for step in tool.steps:
         state.products[step.id] = products_for(state, step, needs_status)
-    state.workflow = workflow_map(state, "pending", "0")
+    state.workflow = workflow_map(state, "pending", ir.Literal(0))
     _note_run_conditions(state, levels)
-    body: st.Body = params_prelude(state, 1)
+    body: Body = params_prelude(state)
     owners: dict[int, str] = {}
     for level in levels:
         start = len(body)
@@ -89,10 +92,10 @@ def run_function(state: EmitState) -> tuple[st.Statement, dict[int, str]]:
         state.visible.update({step_id: state.products[step_id] for step_id in level})
     state.workflow = _final_workflow(state)
     if tool.output is not None:
-        body += output_block(state, tool.output, 1)
+        body += output_block(state, tool.output)
     else:
-        body += last_completed(state, levels, 1)
-    return st.def_("run", ["params"], body, blank=True), owners
+        body += last_completed(state, levels)
+    return ir.Def("run", (ir.Parameter("params"),), tuple(body)), owners
 
 
 def _note_run_conditions(state: EmitState, levels: Sequence[Sequence[str]]) -> None:
@@ -132,9 +135,7 @@ def _title(step: WorkflowStepConfig) -> str:
     return f"Step {comment_text(step.id)} ({_lowering(step).title(step)})."
 
 
-def _step_code(
-    state: EmitState, step: WorkflowStepConfig, depth: int, comment: str | None
-) -> st.Body:
+def _step_code(state: EmitState, step: WorkflowStepConfig, depth: int, comment: str | None) -> Body:
     record = Record(state, step, state.products[step.id])
     try:
         code = _lowering(step).code(state, step, record, depth)
@@ -142,60 +143,55 @@ def _step_code(
         where = step.where.at
         raise TranspilerError(f"step {step.id} ({where.file}:{where.line}): {error}") from None
     if comment and code:
-        code[0] = st.introduce(code[0], comment, blank=True)
+        code = introduce(code, comment, blank=True)
     return code
 
 
-def _returned(products: Products) -> list[str]:
+def _returned(products: Products) -> list[ir.Name]:
     names = [products.output]
     for extra in (products.status, products.error, products.content):
-        if extra is not None and extra not in (COMPLETED, products.output) and extra not in names:
+        if extra is not None and extra != products.output and extra not in names:
             names.append(extra)
-    return names
+    return [ir.Name(name) for name in names]
 
 
-def _parallel_level(state: EmitState, steps: Sequence[WorkflowStepConfig], depth: int) -> st.Body:
+def _parallel_level(state: EmitState, steps: Sequence[WorkflowStepConfig], depth: int) -> Body:
     """One local function per step, run together through parallel()."""
-    body: st.Body = []
-    functions: list[str] = []
-    targets: list[str] = []
+    body: Body = []
+    functions: list[ir.Expr] = []
+    targets: list[ir.Expr] = []
     for step in steps:
         name = state.variable(step.id, "_step")
-        functions.append(name)
+        functions.append(ir.Name(name))
         returned = _returned(state.products[step.id])
         code = _step_code(state, step, depth + 1, comment=None)
-        code.append(st.simple("return " + ", ".join(returned)))
+        code.append(
+            ir.Return(returned[0]) if len(returned) == 1 else ir.ReturnTuple(tuple(returned))
+        )
         comment = _title(step)
-        if len(body) == 0:
+        if not body:
             comment = (
                 "These steps do not depend on each other: vMCP runs them at the same time.\n"
                 + comment
             )
-        body.append(st.def_(name, [], code, comment=comment, blank=True))
-        targets.append(returned[0] if len(returned) == 1 else "(" + ", ".join(returned) + ")")
-    body.append(
-        st.assign(
-            ", ".join(targets),
-            call("parallel", ListOf(tuple(Code(f) for f in functions))),
-            depth,
-            blank=True,
-        )
-    )
-    return body
+        body += introduce([ir.Def(name, (), tuple(code))], comment, blank=True)
+        targets.append(returned[0] if len(returned) == 1 else ir.Tuple(tuple(returned)))
+    run_all = ir.Assign(tuple(targets), ir.call("parallel", ir.List(tuple(functions))))
+    return [*body, ir.Blank(), checked(run_all)]
 
 
 def _reads_step_count(state: EmitState) -> bool:
     return bool(workflow_reads(state.site_reads, output_only=True) & {"step_count", "*"})
 
 
-def _final_workflow(state: EmitState) -> Code:
+def _final_workflow(state: EmitState) -> ir.Expr:
     """``.workflow`` while the output is built: completed, with the step count (S73)."""
-    statuses = [state.products[step.id].status for step in state.tool.steps]
-    count = (
-        str(len(statuses))
-        if all(s == COMPLETED for s in statuses)
-        else f"len([s for s in [{', '.join(statuses)}] if s == {COMPLETED}])"
-    )
+    statuses = [state.products[step.id].status_value() for step in state.tool.steps]
+    count: ir.Expr = ir.Literal(len(statuses))
+    if any(status != COMPLETED for status in statuses):
+        each = ir.ForClause(("s",), ir.List(tuple(statuses)))
+        completed = ir.IfClause(ir.Binary(ir.Name("s"), "==", COMPLETED))
+        count = ir.call("len", ir.Comprehension(ir.Name("s"), (each, completed)))
     return workflow_map(state, "completed", count)
 
 

@@ -8,12 +8,13 @@ so the script can use X directly instead of encoding and decoding text.
 
 from __future__ import annotations
 
+from transpiler.emit import ir
 from transpiler.emit.exact.templates import TemplateEnv, lone_value
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
 from transpiler.gotemplate.functions import FUNCTIONS, Codec
 
 
-def json_value(source: str, env: TemplateEnv) -> str | None:
+def json_value(source: str, env: TemplateEnv) -> ir.Expr | None:
     """X's value expression when ``source`` is exactly ``{{json X}}``, else None."""
     try:
         template = parse(source)

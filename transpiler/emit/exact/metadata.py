@@ -10,16 +10,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER, Deviation
-from transpiler.emit.exact.layout import Code
-from transpiler.emit.literals import string_literal
+from transpiler.emit import ir
 from transpiler.plan.reads import workflow_reads
 
 if TYPE_CHECKING:
     from transpiler.emit.exact.scope import EmitState
 
 
-
-def workflow_map(state: EmitState, status: str, step_count: str) -> Code:
+def workflow_map(state: EmitState, status: str, step_count: ir.Expr) -> ir.Expr:
     """``.workflow`` as the script can know it, noting what it cannot."""
     read = workflow_reads(state.site_reads, output_only=status == "completed")
     if read & {"id", "*"}:
@@ -41,10 +39,12 @@ def workflow_map(state: EmitState, status: str, step_count: str) -> Code:
             Deviation.WORKFLOW_METADATA,
             ".workflow.duration_ms in the output: the script has no clock and reports 0",
         )
-    return Code(
-        "{"
-        f'"id": {string_literal(RUN_ID_PLACEHOLDER)}, "duration_ms": 0, '
-        f'"step_count": {step_count}, "status": {string_literal(status)}, '
-        f'"start_time": {string_literal(START_TIME_PLACEHOLDER)}'
-        "}"
+    return ir.Dict(
+        (
+            (ir.Str("id"), ir.Str(RUN_ID_PLACEHOLDER)),
+            (ir.Str("duration_ms"), ir.Literal(0)),
+            (ir.Str("step_count"), step_count),
+            (ir.Str("status"), ir.Str(status)),
+            (ir.Str("start_time"), ir.Str(START_TIME_PLACEHOLDER)),
+        )
     )

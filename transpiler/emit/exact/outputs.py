@@ -15,12 +15,11 @@ from collections.abc import Mapping, Sequence
 
 from transpiler.config.model import OutputConfig, OutputProperty
 from transpiler.deviations import Deviation
-from transpiler.emit.exact import statements as st
+from transpiler.emit import ir
 from transpiler.emit.exact.defaults import coerce_default
 from transpiler.emit.exact.json_values import json_value
-from transpiler.emit.exact.layout import Code, DictOf, Expr, call, string
+from transpiler.emit.exact.nodes import Body, constant, if_, introduce, return_, string
 from transpiler.emit.exact.scope import COMPLETED, EmitState
-from transpiler.emit.literals import literal
 
 
 def has_default(default: object) -> bool:
@@ -28,30 +27,24 @@ def has_default(default: object) -> bool:
     return not (default is None or (isinstance(default, dict | list) and not default))
 
 
-def output_block(state: EmitState, config: OutputConfig, depth: int) -> st.Body:
+def output_block(state: EmitState, config: OutputConfig) -> Body:
     """``return`` the output block's value."""
     value = _properties(state, config.properties, "", "")
-    return [
-        st.return_(
-            call("vmcp_result", value),
-            depth,
-            comment="The result, built from the output block as vMCP builds it.",
-            blank=True,
-        )
-    ]
+    result = return_(ir.call("vmcp_result", value))
+    return introduce([result], "The result, built from the output block as vMCP builds it.", True)
 
 
 def _properties(
     state: EmitState, properties: Mapping[str, OutputProperty], prefix: str, top: str
-) -> DictOf:
-    items: list[tuple[Expr, Expr]] = []
+) -> ir.Dict:
+    items: list[tuple[ir.Expr, ir.Expr]] = []
     for name, definition in properties.items():
         full = prefix + name
         items.append((string(name), _property(state, full, top or name, definition)))
-    return DictOf(tuple(items))
+    return ir.Dict(tuple(items))
 
 
-def _property(state: EmitState, name: str, top: str, definition: OutputProperty) -> Expr:
+def _property(state: EmitState, name: str, top: str, definition: OutputProperty) -> ir.Expr:
     if not definition.value:
         return _properties(state, definition.properties, name + ".", top)
     fallback = _fallback(definition)
@@ -59,11 +52,11 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
     if definition.type in ("object", "array"):
         value = json_value(definition.value, env)
         if value is not None:
-            return call(
+            return ir.call(
                 "vmcp_output_json",
                 string(name),
                 string(definition.type),
-                Code(value),
+                value,
                 fallback,
                 **_top(name, top),
             )
@@ -73,63 +66,51 @@ def _property(state: EmitState, name: str, top: str, definition: OutputProperty)
         and not has_default(definition.default)
         and not compiled.can_fail
     ):
-        return Code(compiled.code)
-    return call(
+        return compiled.expr
+    return ir.call(
         "vmcp_output_value",
         string(name),
         string(definition.type),
-        Code(compiled.code),
+        compiled.expr,
         fallback,
         **_top(name, top),
     )
 
 
-def _top(name: str, top: str) -> dict[str, Expr]:
+def _top(name: str, top: str) -> dict[str, ir.Expr]:
     """``top=`` for a nested property (the top-level property vMCP names in errors)."""
     return {} if name == top else {"top": string(top)}
 
 
-def _fallback(definition: OutputProperty) -> Expr:
+def _fallback(definition: OutputProperty) -> ir.Expr:
+    """``[value, error]`` of the converted default (None without a default)."""
     if not has_default(definition.default):
-        return Code("None")
+        return ir.Literal(None)
     coerced = coerce_default(definition.default, definition.type)
     if coerced.error is not None:
-        return Code(f"[None, {literal(coerced.error)}]")
-    return Code(f"[{literal(coerced.value)}, None]")
+        return constant([None, coerced.error])
+    return constant([coerced.value, None])
 
 
-def last_completed(state: EmitState, levels: Sequence[Sequence[str]], depth: int) -> st.Body:
+def last_completed(state: EmitState, levels: Sequence[Sequence[str]]) -> Body:
     """``return`` the output of the step that completed last (S150)."""
-    body: st.Body = []
+    body: Body = []
     comment = "No output block: vMCP returns the output of the step that completed last."
     for level in reversed(levels):
         for step_id in reversed(level):
             products = state.products[step_id]
-            result = st.return_(call("vmcp_result", Code(products.output)), depth + 1)
-            if products.status == COMPLETED:
-                body.append(
-                    st.return_(
-                        call("vmcp_result", Code(products.output)),
-                        depth,
-                        comment=comment,
-                        blank=True,
-                    )
-                )
+            result = return_(ir.call("vmcp_result", ir.Name(products.output)))
+            if products.status is None:
+                body += introduce([result], comment, blank=True)
                 if len(level) > 1:
                     _race_note(state, level)
                 return body
-            body.append(
-                st.if_(
-                    Code(f"{products.status} == {COMPLETED}"),
-                    [result],
-                    depth,
-                    comment=comment if not body else None,
-                    blank=not body,
-                )
-            )
+            test = ir.Binary(ir.Name(products.status), "==", COMPLETED)
+            guarded = [if_(test, [result])]
+            body += guarded if body else introduce(guarded, comment, blank=True)
         if len(level) > 1:
             _race_note(state, level)
-    body.append(st.return_(Code("None"), depth))
+    body.append(return_(ir.Literal(None)))
     return body
 
 

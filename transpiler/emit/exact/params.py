@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from transpiler.emit.exact import statements as st
-from transpiler.emit.exact.layout import Code, call, string
+from transpiler.emit import ir
+from transpiler.emit.exact.nodes import Body, assign, constant, expression, introduce, string
 from transpiler.emit.exact.scope import EmitState
-from transpiler.emit.literals import literal
 from transpiler.plan.reads import params_read, reads_params
 
 
@@ -31,24 +30,17 @@ def parameter_defaults(parameters: dict[str, Any] | None) -> list[tuple[str, Any
     ]
 
 
-def params_prelude(state: EmitState, depth: int) -> st.Body:
+def params_prelude(state: EmitState) -> Body:
     """``params = go_floats(params)`` and one ``setdefault`` per parameter default."""
     tool = state.tool
     defaults = parameter_defaults(tool.parameters)
     if not reads_params(state.site_reads):
         return []
-    body = [
-        st.assign(
-            "params",
-            call("go_floats", Code("params")),
-            depth,
-            comment="vMCP decodes the arguments from JSON: every number is a float.",
-        )
-    ]
+    decoded = assign("params", ir.call("go_floats", ir.Name("params")))
+    comment = "vMCP decodes the arguments from JSON: every number is a float."
+    body = introduce([decoded], comment, blank=False)
     for name, value in defaults:
-        body.append(
-            st.expression(call("params.setdefault", string(name), Code(literal(value))), depth)
-        )
+        body.append(expression(ir.call("params.setdefault", string(name), constant(value))))
     _note_missing(state, {name for name, _ in defaults})
     return body
 

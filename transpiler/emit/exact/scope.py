@@ -16,14 +16,14 @@ from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.diagnostics import SourceLocation
-from transpiler.emit.exact.layout import Code, Expr, render
+from transpiler.emit import ir
+from transpiler.emit.exact.nodes import rewrite, string
 from transpiler.emit.exact.templates import (
     CompiledTemplate,
     ForEachEnv,
     TemplateEnv,
     compile_template,
 )
-from transpiler.emit.literals import string_literal
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import Note
 from transpiler.gotemplate import TemplateSyntaxError, parse
@@ -31,17 +31,24 @@ from transpiler.plan.dataflow import dataflow
 from transpiler.plan.reads import reads_of, site_reads
 
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-COMPLETED = '"completed"'
+COMPLETED = ir.Str("completed")
+_PARAMS = ir.Name("params")
+_PARAMS_GET = ir.Attribute(_PARAMS, "get")
 
 
 @dataclass
 class Products:
-    """Where a step's record lives in the script."""
+    """Where a step's record lives in the script: variable names (``status`` None when the
+    step always completes, ``error`` and ``content`` None when nothing reads them)."""
 
     output: str
-    status: str = COMPLETED
+    status: str | None = None
     error: str | None = None
     content: str | None = None
+
+    def status_value(self) -> ir.Expr:
+        """The step's status as the script knows it."""
+        return COMPLETED if self.status is None else ir.Name(self.status)
 
 
 class EmitState:
@@ -59,14 +66,16 @@ class EmitState:
         self.fixes = fixes
         self.required_strings = required_string_parameters(tool.parameters)
         self.namer = namer
-        self.definitions: list[str] = []
+        self.definitions: list[ir.Def] = []
         self.notes: list[Note] = []
         self.visible: dict[str, Products] = {}
         self.products: dict[str, Products] = {}
         self.site_reads = site_reads(tool)
         self.edges = dataflow(tool)
         self.needs = reads_of(tool, self.site_reads, self.edges)
-        self.workflow: Expr = Code('{"duration_ms": 0, "status": "pending", "step_count": 0}')
+        self.workflow: ir.Expr = ir.json_literal(
+            {"duration_ms": 0, "status": "pending", "step_count": 0}
+        )
 
     def input_schema(self, tool: str, step: str, location: SourceLocation) -> Any:
         """The backend tool's ``inputSchema`` when the caller gave the tool list."""
@@ -91,7 +100,7 @@ class EmitState:
             )
         return schema
 
-    def _simplified(self, code: str) -> str:
+    def _simplified(self, expr: ir.Expr) -> ir.Expr:
         """Print a required string parameter as itself.
 
         Under the claimed domain (arguments conform to the parameter schema) a
@@ -99,9 +108,26 @@ class EmitState:
         prints it unchanged: ``go_text(params.get("x", GO_MISSING))`` is
         ``params["x"]``.
         """
-        for name in self.required_strings:
-            code = code.replace(f'go_text(params.get("{name}", GO_MISSING))', f'params["{name}"]')
-        return code
+        if not self.required_strings:
+            return expr
+
+        def simpler(node: ir.Expr) -> ir.Expr:
+            if not (isinstance(node, ir.Call) and node.func == ir.Name("go_text")):
+                return node
+            read = node.args[0] if len(node.args) == 1 and not node.kwargs else None
+            if (
+                isinstance(read, ir.Call)
+                and read.func == _PARAMS_GET
+                and not read.kwargs
+                and len(read.args) == 2
+                and isinstance(read.args[0], ir.Str)
+                and read.args[0].text in self.required_strings
+                and read.args[1] == ir.Name("GO_MISSING")
+            ):
+                return ir.Index(_PARAMS, read.args[0])
+            return node
+
+        return rewrite(expr, simpler)
 
     def note(
         self,
@@ -128,10 +154,10 @@ class EmitState:
         """The template root as the script sees it here."""
         shown = self.visible if visible is None else {k: self.products[k] for k in visible}
         return TemplateEnv(
-            params="params",
+            params=_PARAMS,
             step=_step_lookup(shown),
             steps_map=lambda: _steps_map(shown),
-            workflow=render(self.workflow),
+            workflow=self.workflow,
             for_each=for_each,
         )
 
@@ -141,10 +167,10 @@ class EmitState:
         for definition in compiled.definitions:
             if definition not in self.definitions:
                 self.definitions.append(definition)
-        compiled = replace(compiled, code=self._simplified(compiled.code))
+        compiled = replace(compiled, expr=self._simplified(compiled.expr))
         if compiled.parse_error:
             message = "failed to parse template: " + _parse_message(source)
-            return replace(compiled, code=f"go_error({string_literal(message)})")
+            return replace(compiled, expr=ir.Unbroken(ir.call("go_error", string(message))))
         return compiled
 
 
@@ -173,32 +199,37 @@ def _parse_message(source: str) -> str:
     raise ValueError("the template parses")
 
 
-def _step_lookup(shown: dict[str, Products]) -> Callable[[str, str], str | None]:
-    def lookup(step_id: str, part: str) -> str | None:
+def _content(products: Products) -> ir.Expr:
+    return ir.Dict(()) if products.content is None else ir.Name(products.content)
+
+
+def _step_lookup(shown: dict[str, Products]) -> Callable[[str, str], ir.Expr | None]:
+    def lookup(step_id: str, part: str) -> ir.Expr | None:
         products = shown.get(step_id)
         if products is None:
             return None
         if part == "output":
-            return products.output
+            return ir.Name(products.output)
         if part == "status":
-            return products.status
+            return products.status_value()
         if part == "error":
-            return products.error
-        return products.content or "{}"
+            return None if products.error is None else ir.Name(products.error)
+        return _content(products)
 
     return lookup
 
 
-def _steps_map(shown: dict[str, Products]) -> str:
-    entries = []
+def _steps_map(shown: dict[str, Products]) -> ir.Expr:
+    entries: list[tuple[ir.Expr, ir.Expr]] = []
     for step_id, products in shown.items():
-        record = [
-            f'"status": {products.status}',
-            f'"output": {products.output}',
-            f'"content": {products.content or "{}"}',
-        ]
-        entry = "{" + ", ".join(record) + "}"
+        entry: ir.Expr = ir.Dict(
+            (
+                (ir.Str("status"), products.status_value()),
+                (ir.Str("output"), ir.Name(products.output)),
+                (ir.Str("content"), _content(products)),
+            )
+        )
         if products.error is not None:
-            entry = f"vmcp_record({entry}, {products.error})"
-        entries.append(f"{string_literal(step_id)}: {entry}")
-    return "{" + ", ".join(entries) + "}"
+            entry = ir.call("vmcp_record", entry, ir.Name(products.error))
+        entries.append((string(step_id), entry))
+    return ir.Dict(tuple(entries))

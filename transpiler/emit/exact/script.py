@@ -2,43 +2,41 @@
 
 The helpers come from ``vmcp_compat.star``: the script loads the names its
 code refers to, or (``inline_helpers``) carries their definitions after
-``run()``, self-contained. The script's own code is parsed once (Python's
-``ast``, the subset being Python syntax): that parse is checked against the
-Starlark subset we emit (grammar/starlark-subset.md), names the helpers used,
-and places each statement of ``run()`` for the source map back to the
-workflow's steps.
+``run()``, self-contained. The script's own code is IR nodes: the names they
+use say which helpers to load, and the printer's statement lines place each
+statement of ``run()`` for the source map back to the workflow's steps. The
+printed code is checked against the Starlark subset we emit
+(grammar/starlark-subset.md).
 """
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-import libcst as cst
-
 from transpiler.config.model import CompositeToolConfig
+from transpiler.emit import ir
 from transpiler.emit.exact.emitter import header_text, run_function
-from transpiler.emit.exact.layout import LINE_WIDTH
+from transpiler.emit.exact.nodes import LAYOUT, TEMPLATE_LAYOUT, names_in
 from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.fixes import checked_fixes
-from transpiler.emit.library import LIBRARY_NAME, Library, helper_library, library_text
+from transpiler.emit.library import LIBRARY_NAME, helper_library, library_text
 from transpiler.emit.limits import EmitterLimit
-from transpiler.emit.literals import string_literal
 from transpiler.emit.naming import Namer
 from transpiler.emit.report import EmitResult, SourceMapEntry
-from transpiler.emit.subset import check_subset, parse_script
+from transpiler.emit.subset import check_subset
 
-HELPERS_INTRO = """\
-# ---------------------------------------------------------------------------
-# Helpers. They reproduce what vMCP's Go engine does (Go templates, vMCP's
-# step semantics), so the script above behaves exactly like the composite tool.
-# ---------------------------------------------------------------------------
-"""
-LOAD_INTRO = """\
-# Helpers that reproduce what vMCP's Go engine does (Go templates, vMCP's step
-# semantics), from vmcp_compat.star (`vmcp-transpile library --out DIR` writes it).
-"""
+_RULE = "-" * 75
+HELPERS_INTRO = ir.Comment(
+    f"{_RULE}\n"
+    "Helpers. They reproduce what vMCP's Go engine does (Go templates, vMCP's\n"
+    "step semantics), so the script above behaves exactly like the composite tool.\n"
+    f"{_RULE}"
+)
+LOAD_INTRO = ir.Comment(
+    "Helpers that reproduce what vMCP's Go engine does (Go templates, vMCP's step\n"
+    "semantics), from vmcp_compat.star (`vmcp-transpile library --out DIR` writes it)."
+)
 
 
 def emit_script(
@@ -75,68 +73,50 @@ def _emit(
     namer = Namer(frozenset(library.definitions))
     state = EmitState(tool, namer, tool_schemas, checked_fixes(fixes))
     run, owners = run_function(state)
-    own_code = "\n\n".join([*state.definitions, cst.Module(body=[run]).code.strip("\n")])
-    tree = parse_script(own_code)
-    check_subset(tree, frozenset(library.definitions))
-    used = _names_used(tree, library)
+    run_printed = ir.print_statements([run], LAYOUT)
+    definitions = [ir.print_statements([d], TEMPLATE_LAYOUT).text for d in state.definitions]
+    own_code = "\n\n".join([*definitions, run_printed.text])
+    check_subset(own_code, frozenset(library.definitions))
+    used = names_in([*state.definitions, run]) & set(library.definitions)
     header = header_text(tool, state, source)
     loads = bool(used) and not inline_helpers
-    code = header + "\n" + (LOAD_INTRO + load_statement(sorted(used)) + "\n" if loads else "")
-    code += own_code + "\n"
-    run_offset = code.count("\n", 0, code.index("\ndef run(") + 1)
+    code = header + "\n"
+    if loads:
+        load = ir.Load(LIBRARY_NAME, tuple(sorted(used)))
+        code += ir.print_statements([LOAD_INTRO, load], LAYOUT).text + "\n"
+    run_offset = code.count("\n") + sum(text.count("\n") + 2 for text in definitions)
+    code += own_code
     if used and inline_helpers:
-        code += "\n\n" + HELPERS_INTRO + "\n" + library.source(used) + "\n"
+        intro = ir.print_statements([HELPERS_INTRO], LAYOUT).text
+        code += "\n\n" + intro + "\n" + library.source(used) + "\n"
     return EmitResult(
         tool=tool.name,
         script=code,
-        source_map=_source_map(tree, owners, state, run_offset),
+        source_map=_source_map(run, run_printed, owners, state, run_offset),
         notes=tuple(state.notes),
         modules={LIBRARY_NAME: library_text()} if loads else {},
     )
 
 
-def load_statement(names: Sequence[str]) -> str:
-    """``load("vmcp_compat.star", ...)`` of ``names``: one line, or one name a line."""
-    arguments = [string_literal(LIBRARY_NAME), *(string_literal(name) for name in names)]
-    line = f"load({', '.join(arguments)})\n"
-    if len(line) <= LINE_WIDTH + 1:
-        return line
-    return "load(\n" + "".join(f"    {argument},\n" for argument in arguments) + ")\n"
-
-
-def _names_used(tree: ast.Module, library: Library) -> set[str]:
-    """Library definitions the script's own code refers to (by name, not in strings)."""
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            name = node.id
-        elif isinstance(node, ast.FunctionDef):
-            name = node.name
-        elif isinstance(node, ast.arg):
-            name = node.arg
-        else:
-            continue
-        if name in library:
-            found.add(name)
-    return found
 
 
 def _source_map(
-    tree: ast.Module, owners: dict[int, str], state: EmitState, offset: int
+    run: ir.Def, printed: ir.Printed, owners: dict[int, str], state: EmitState, offset: int
 ) -> tuple[SourceMapEntry, ...]:
-    """Which script lines implement which step, from the parse of the script's own code
-    (``offset``: lines of the whole script before ``def run``)."""
-    run = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "run")
-    shift = offset - run.lineno + 1
+    """Which script lines implement which step, from the lines the printer gave each statement
+    of ``run`` (``offset``: lines of the whole script before ``def run``)."""
     by_id = {step.id: step for step in state.tool.steps}
     entries: list[SourceMapEntry] = []
     for index, statement in enumerate(run.body):
+        if isinstance(statement, ir.Comment | ir.Blank):
+            continue
+        first, last = printed.spans[(0, index)]
         owner = owners.get(index)
         step = by_id.get(owner) if owner is not None else None
         entries.append(
             SourceMapEntry(
-                first_line=statement.lineno + shift,
-                last_line=(statement.end_lineno or statement.lineno) + shift,
+                first_line=first + offset,
+                last_line=last + offset,
                 part="step" if owner is not None else "run",
                 step=owner,
                 location=step.where.at if step is not None else None,

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from transpiler.config.model import WorkflowStepConfig
-from transpiler.emit.exact import statements as st
-from transpiler.emit.exact.layout import Code, Expr, call, string
+from transpiler.emit import ir
+from transpiler.emit.exact.nodes import Body, assign, constant, if_, string
 from transpiler.emit.exact.scope import COMPLETED, EmitState, Products
-from transpiler.emit.literals import literal
 
-FAILED = '"failed"'
-SKIPPED = '"skipped"'
+FAILED = ir.Str("failed")
+SKIPPED = ir.Str("skipped")
+GO_NIL_MAP = ir.Name("GO_NIL_MAP")
 
 
 @dataclass(frozen=True)
@@ -39,56 +39,56 @@ def shape(step: WorkflowStepConfig) -> StepShape:
     return StepShape(can_skip=bool(step.condition), can_fail_quietly=step.continues_on_error)
 
 
-def defaults(step: WorkflowStepConfig) -> Expr:
+def defaults(step: WorkflowStepConfig) -> ir.Expr:
     """What a skipped step (or a tool step whose call failed under continue) leaves as output."""
     if step.default_results is None:
-        return Code("GO_NIL_MAP")
-    return Code(literal(step.default_results))
+        return GO_NIL_MAP
+    return constant(step.default_results)
 
 
 class Record:
-    """Assignments of one step's output and companions, at one block depth."""
+    """Assignments of one step's output and companions."""
 
     def __init__(self, state: EmitState, step: WorkflowStepConfig, products: Products) -> None:
         self.state = state
         self.step = step
         self.products = products
 
-    def ended(self, depth: int, output: Expr, status: str, error: Expr | None) -> st.Body:
+    def ended(self, output: ir.Expr, status: ir.Expr, error: ir.Expr | None) -> Body:
         """The step ended with this output, status and error."""
-        return [
-            st.assign(self.products.output, output, depth),
-            *self._companions(depth, status, error),
-        ]
+        return [assign(self.products.output, output), *self._companions(status, error)]
 
-    def completed(self, depth: int) -> st.Body:
+    def completed(self) -> Body:
         """The step completed and its output variable is already set: the companions."""
-        return self._companions(depth, COMPLETED, None)
+        return self._companions(COMPLETED, None)
 
-    def _companions(self, depth: int, status: str, error: Expr | None) -> st.Body:
-        body: st.Body = []
-        if self.products.status not in (COMPLETED,):
-            body.append(st.assign(self.products.status, Code(status), depth))
+    def _companions(self, status: ir.Expr, error: ir.Expr | None) -> Body:
+        body: Body = []
+        if self.products.status is not None:
+            body.append(assign(self.products.status, status))
         if self.products.error is not None:
-            body.append(st.assign(self.products.error, error or Code("None"), depth))
+            body.append(assign(self.products.error, ir.Literal(None) if error is None else error))
         content_var = self.products.content
         if content_var is not None and content_var != self.products.output:
+            output = ir.Name(self.products.output)
+            content: ir.Expr
             if status == COMPLETED:
-                content: Expr = Code(self.products.output)
+                content = output
             elif status in (FAILED, SKIPPED):
-                content = Code("{}")
+                content = ir.Dict(())
             else:
-                content = Code(f"{self.products.output} if ({status}) == {COMPLETED} else {{}}")
-            body.append(st.assign(content_var, content, depth))
+                completed = ir.Binary(ir.Paren(status), "==", COMPLETED)
+                content = ir.Unbroken(ir.Cond(output, completed, ir.Dict(())))
+            body.append(assign(content_var, content))
         return body
 
-    def skipped(self, depth: int) -> st.Body:
+    def skipped(self) -> Body:
         """The condition was false: defaults (or a nil map) and status ``skipped``."""
-        return self.ended(depth, defaults(self.step), SKIPPED, None)
+        return self.ended(defaults(self.step), SKIPPED, None)
 
-    def failed(self, depth: int, error: Expr) -> st.Body:
+    def failed(self, error: ir.Expr) -> Body:
         """A swallowed failure that leaves no defaults (templates, elicitation)."""
-        return self.ended(depth, Code("GO_NIL_MAP"), FAILED, error)
+        return self.ended(GO_NIL_MAP, FAILED, error)
 
 
 def products_for(state: EmitState, step: WorkflowStepConfig, needs_status: bool) -> Products:
@@ -120,36 +120,29 @@ def with_condition(
     step: WorkflowStepConfig,
     record: Record,
     depth: int,
-    run: Callable[[int], st.Body],
-) -> st.Body:
-    """Guard ``run`` with the step's condition, as vMCP evaluates it (S64, S65)."""
+    run: Callable[[int], Body],
+) -> Body:
+    """Guard ``run`` (given the block depth it runs at) with the step's condition, as vMCP
+    evaluates it (S64, S65); ``depth`` is the step's own."""
     if not step.condition:
         return run(depth)
-    compiled = state.template(step.condition, state.env())
-    rendered = Code(compiled.code)
+    condition = state.template(step.condition, state.env()).expr
     step_id = string(step.id)
     if not step.continues_on_error:
         return [
-            st.if_(
-                call("vmcp_condition", step_id, rendered),
-                run(depth + 1),
-                depth,
-                orelse=record.skipped(depth + 1),
-            )
+            if_(ir.call("vmcp_condition", step_id, condition), run(depth + 1), record.skipped())
         ]
-    decision = state.variable(step.id, "_runs")
+    decision = ir.Name(state.variable(step.id, "_runs"))
     return [
-        st.assign(decision, call("vmcp_condition_outcome", step_id, rendered), depth),
-        st.if_(
-            Code(f"{decision} == True"),
+        assign(decision.id, ir.call("vmcp_condition_outcome", step_id, condition)),
+        if_(
+            ir.Binary(decision, "==", ir.Literal(True)),
             run(depth + 1),
-            depth,
-            orelse=[
-                st.if_(
-                    Code(f"{decision} == False"),
-                    record.skipped(depth + 2),
-                    depth + 1,
-                    orelse=record.failed(depth + 2, Code(decision)),
+            [
+                if_(
+                    ir.Binary(decision, "==", ir.Literal(False)),
+                    record.skipped(),
+                    record.failed(decision),
                 )
             ],
         ),

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from transpiler.diagnostics import TranspilerError
+from transpiler.emit import ir
 
 
 class UnsupportedTemplate(TranspilerError):
@@ -17,15 +18,15 @@ class ForEachEnv:
     """``.forEach`` while expanding a forEach step's inner arguments."""
 
     item_var: str
-    item: str
-    index: str
+    item: ir.Expr
+    index: ir.Expr
 
 
 @dataclass(frozen=True)
 class TemplateEnv:
     """Where a template's data lives in the emitted script.
 
-    Every field is Starlark source. ``params`` and ``workflow`` evaluate to
+    Every field is a Starlark expression. ``params`` and ``workflow`` evaluate to
     dicts. ``step(id, part)`` gives the expression of ``.steps.<id>.<part>``
     for part ``output`` (a dict or ``GO_NIL_MAP``), ``status`` (a string),
     ``content`` (a dict) or ``error`` (a string); None means the step has not
@@ -35,10 +36,10 @@ class TemplateEnv:
     always an empty map.
     """
 
-    params: str
-    step: Callable[[str, str], str | None]
-    steps_map: Callable[[], str]
-    workflow: str
+    params: ir.Expr
+    step: Callable[[str, str], ir.Expr | None]
+    steps_map: Callable[[], ir.Expr]
+    workflow: ir.Expr
     for_each: ForEachEnv | None = None
 
 
@@ -46,19 +47,20 @@ class TemplateEnv:
 class CompiledTemplate:
     """A template as Starlark.
 
-    ``code`` evaluates to the rendered ``str`` or to an error value
-    (``go_is_error``). ``can_fail`` is False when it never is one.
-    ``definitions`` are functions ``code`` calls, to be placed before use.
+    ``expr`` evaluates to the rendered ``str`` or to an error value
+    (``go_is_error``); it is written on one line. ``can_fail`` is False when
+    it never is one. ``definitions`` are functions ``expr`` calls, to be
+    placed before use.
     ``helpers`` are the library helpers used (see :func:`helper_source`).
     ``reads`` names the env parts read: ``params``, ``workflow``, ``steps``,
     ``forEach``, and ``step:<id>:<part>``. ``parse_error`` marks a template
-    that does not parse: ``code`` is then the constant error
+    that does not parse: ``expr`` is then the constant error
     ``template: expand:<line>: <msg>`` (vMCP reports it as a parse failure).
     """
 
-    code: str
+    expr: ir.Expr
     helpers: frozenset[str]
     can_fail: bool
-    definitions: tuple[str, ...] = ()
+    definitions: tuple[ir.Def, ...] = ()
     parse_error: bool = False
     reads: frozenset[str] = frozenset()

@@ -3,7 +3,7 @@
 Each operand is translated as ``text/template/exec.go`` evaluates it, in
 Go's order, into an expression over ``vmcp_compat.star`` helpers; an error is a
 value every helper passes on, so the first error Go would meet is the one
-the expression gives. Alongside the code, an :class:`Operand` tracks the
+the expression gives. Alongside the expression, an :class:`Operand` tracks the
 node Go's executor last stood on (errors quote it) and whether the value
 is still an interface.
 """
@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from transpiler.emit import ir
 from transpiler.emit.exact.template_env import TemplateEnv, UnsupportedTemplate
 from transpiler.emit.exact.template_functions import check_format
 from transpiler.emit.exact.template_root import (
-    ATOM,
     MISSING,
     TemplateData,
     root_operand,
-    starlark_string,
+    template_string,
 )
-from transpiler.emit.exact.template_values import Kind, Operand
-from transpiler.emit.literals import float_literal
+from transpiler.emit.exact.template_values import Kind, Operand, bool_expr
 from transpiler.golang.strconv import quote
 from transpiler.gotemplate import ast
 from transpiler.gotemplate.functions import FUNCTIONS, Param, Printing, Result
@@ -30,7 +29,7 @@ from transpiler.gotemplate.parser import Template
 from transpiler.gotemplate.printer import node_text
 
 TEMPLATE_NAME = "expand"
-_NO_POSITION = '""'  # the position after an operand that is always an error (never shown)
+_NO_POSITION = ir.Str("")  # the position after an operand that is always an error (never shown)
 
 
 class NeedStatements(Exception):
@@ -39,10 +38,10 @@ class NeedStatements(Exception):
 
 @dataclass
 class FunctionBody:
-    """The statements of a template compiled as a function."""
+    """The statements of a template compiled as a function: the blocks being written, the
+    innermost last (each expression kept on one line)."""
 
-    lines: list[str] = field(default_factory=list)
-    depth: int = 1
+    blocks: list[list[ir.Statement]] = field(default_factory=lambda: [[]])
     temps: int = 0
     names: set[str] = field(default_factory=set)
     returns_error: bool = False
@@ -85,36 +84,37 @@ class OperandCompiler:
         where = f"{TEMPLATE_NAME}:{node.pos.line}:{node.pos.column}"
         return f"template: {where}: executing {name} at <{node_text(node)}>: "
 
-    def at(self, node: ast.Node) -> str:
-        return starlark_string(self.prefix(node))
+    def at(self, node: ast.Node) -> ir.Str:
+        return template_string(self.prefix(node))
 
     def error(self, node_prefix: str, message: str, before: list[Operand | None]) -> Operand:
         """An operand that is Go's error, after the errors of what ran before it."""
-        code = f"go_error({starlark_string(node_prefix + message)})"
-        return Operand(code=self.after(before, code), at=_NO_POSITION, fails=True)
+        expr = ir.call("go_error", template_string(node_prefix + message))
+        return Operand(expr=self.after(before, expr), at=_NO_POSITION, fails=True)
 
-    def after(self, before: list[Operand | None], code: str) -> str:
-        failing = [op.code for op in before if op is not None and op.fails and op.code]
+    def after(self, before: list[Operand | None], expr: ir.Expr) -> ir.Expr:
+        failing = [op.expr for op in before if op is not None and op.fails and op.expr is not None]
         if not failing:
-            return code
-        return f"go_then([{', '.join(failing)}], {code})"
+            return expr
+        return ir.call("go_then", ir.List(tuple(failing)), expr)
 
-    def need_at(self, operand: Operand) -> str:
+    def need_at(self, operand: Operand) -> ir.Expr:
         if operand.at is None:
             raise NeedStatements
         return operand.at
 
     def settled(self, operand: Operand) -> Operand:
         """The operand as a pipeline leaves it: a nil interface becomes missing."""
-        if operand.nil_iface and operand.code is not None:
-            return replace(operand, code=f"go_unwrap({operand.code})", nil_iface=False, iface=False)
+        if operand.nil_iface and operand.expr is not None:
+            unwrapped = ir.call("go_unwrap", operand.expr)
+            return replace(operand, expr=unwrapped, nil_iface=False, iface=False)
         return replace(operand, iface=False)
 
     # --- pipelines and commands ---------------------------------------------
 
     def pipeline(self, pipe: ast.PipeNode, dot: Operand) -> Operand:
         """evalPipeline (without its variable declarations)."""
-        at: str | None = self.at(pipe)
+        at: ir.Expr | None = self.at(pipe)
         value: Operand | None = None
         for command in pipe.cmds:
             final = None if value is None else self.settled(value)
@@ -124,7 +124,7 @@ class OperandCompiler:
         return value
 
     def command(
-        self, cmd: ast.CommandNode, dot: Operand, final: Operand | None, at: str | None
+        self, cmd: ast.CommandNode, dot: Operand, final: Operand | None, at: ir.Expr | None
     ) -> Operand:
         first = cmd.args[0]
         if isinstance(first, ast.FieldNode):
@@ -145,18 +145,18 @@ class OperandCompiler:
             return self.settled(self.pipeline(first, dot))
         return self.literal(first, dot)
 
-    def dynamic_error(self, where: str, message: str, before: list[Operand | None]) -> Operand:
+    def dynamic_error(self, where: ir.Expr, message: str, before: list[Operand | None]) -> Operand:
         """Go's error at a position known only as Starlark (a literal or an expression)."""
-        code = f"go_error({where} + {starlark_string(message)})"
-        return Operand(code=self.after(before, code), at=_NO_POSITION, fails=True)
+        expr = ir.call("go_error", ir.Binary(where, "+", template_string(message)))
+        return Operand(expr=self.after(before, expr), at=_NO_POSITION, fails=True)
 
     def literal(self, node: ast.Node, dot: Operand) -> Operand:
         """A constant operand, or dot (evalCommand's and evalEmptyInterface's cases)."""
         at = self.at(node)
         if isinstance(node, ast.BoolNode):
-            return Operand(code="True" if node.value else "False", at=at, kind=Kind.BOOL)
+            return Operand(expr=ir.Literal(node.value), at=at, kind=Kind.BOOL)
         if isinstance(node, ast.StringNode):
-            return Operand(code=starlark_string(node.text), at=at, kind=Kind.STRING)
+            return Operand(expr=template_string(node.text), at=at, kind=Kind.STRING)
         if isinstance(node, ast.NumberNode):
             return self.number(node)
         if isinstance(node, ast.DotNode):
@@ -174,12 +174,12 @@ class OperandCompiler:
         hex_int = len(text) > 2 and text[0] == "0" and text[1] in "xX" and not set(text) & set("pP")
         rune = text.startswith("'")
         if node.is_float and not hex_int and not rune and set(text) & set(".eEpP"):
-            return Operand(code=float_literal(node.float_value), at=at, kind=Kind.FLOAT)
+            return Operand(expr=ir.Literal(float(node.float_value)), at=at, kind=Kind.FLOAT)
         if node.is_int:
-            return Operand(code=str(node.int_value), at=at, kind=Kind.INT)
+            return Operand(expr=ir.Literal(int(node.int_value)), at=at, kind=Kind.INT)
         if node.is_uint:
             return self.error(self.prefix(node), f"{text} overflows int", [])
-        return Operand(code=MISSING, at=at, kind=Kind.MISSING)
+        return Operand(expr=MISSING, at=at, kind=Kind.MISSING)
 
     # --- fields ---------------------------------------------------------------
 
@@ -217,7 +217,7 @@ class OperandCompiler:
         self,
         receiver: Operand,
         names: tuple[str, ...],
-        at: str,
+        at: ir.Expr,
         has_args: bool,
         before: list[Operand | None],
     ) -> Operand:
@@ -230,39 +230,35 @@ class OperandCompiler:
             value = self.data.symbol_field(value, rest.pop(0))
         failed_before = any(op is not None and op.fails for op in before)
         if not rest:
-            code = value.code and self.after(before, value.code)
-            return replace(value, at=at, code=code, fails=value.fails or failed_before)
+            expr = None if value.expr is None else self.after(before, value.expr)
+            return replace(value, at=at, expr=expr, fails=value.fails or failed_before)
         if value.kind is Kind.MISSING:
-            code = self.after([*before, value], MISSING)
-            return Operand(code=code, at=at, fails=value.fails or failed_before, kind=Kind.MISSING)
-        code = self.data.value(value)
+            expr = self.after([*before, value], MISSING)
+            return Operand(expr=expr, at=at, fails=value.fails or failed_before, kind=Kind.MISSING)
+        expr = self.data.value(value)
         fails = value.fails or failed_before
         if (
             value.kind in (Kind.DICT, Kind.MAP)
             and not value.fails
             and not (has_args and len(rest) == 1)
         ):
-            key = starlark_string(rest.pop(0))
-            if value.kind is Kind.DICT:
-                code = (
-                    f"{code}.get({key}, {MISSING})"
-                    if ATOM.fullmatch(code)
-                    else f"go_map_get({code}, {key})"
-                )
+            key = template_string(rest.pop(0))
+            if value.kind is Kind.DICT and isinstance(expr, ir.Name):
+                expr = ir.call(ir.Attribute(expr, "get"), key, MISSING)
             else:
-                code = f"go_map_get({code}, {key})"
-            value = Operand(code=code, at=at, iface=True, nil_iface=True)
+                expr = ir.call("go_map_get", expr, key)
+            value = Operand(expr=expr, at=at, iface=True, nil_iface=True)
         if rest:
-            keys = ", ".join(starlark_string(name) for name in rest)
-            options = [f"at = {at}"]
+            keys = tuple(template_string(name) for name in rest)
+            options: list[tuple[str, ir.Expr]] = [("at", at)]
             if value.iface is not True:
-                options.append(f"iface = {value.iface}")
+                options.append(("iface", bool_expr(value.iface)))
             if has_args:
-                options.append("has_args = True")
-            code = f"go_field({code}, {keys}, {', '.join(options)})"
+                options.append(("has_args", ir.Literal(True)))
+            expr = _spaced("go_field", (expr, *keys), options)
             fails = True
         return Operand(
-            code=self.after(before, code), at=at, fails=fails, iface=True, nil_iface=True
+            expr=self.after(before, expr), at=at, fails=fails, iface=True, nil_iface=True
         )
 
     # --- functions ------------------------------------------------------------
@@ -298,24 +294,26 @@ class OperandCompiler:
         operands = [self.argument(arg, function.param_at(i), dot) for i, arg in enumerate(args)]
         last_at = operands[-1].at if operands else self.at(ident)
         if final is not None:
-            checked = replace(final, code=self.data.value(final), at=last_at, symbol=None)
+            checked = replace(final, expr=self.data.value(final), at=last_at, symbol=None)
             operands.append(self.check_type(checked, function.param_at(count - 1)))
-        values = [self.data.value(op) for op in operands]
-        options = []
+        values = tuple(self.data.value(op) for op in operands)
+        options: list[tuple[str, ir.Expr]] = []
         if function.fails:
-            options.append(f"at = {starlark_string(self.prefix(cmd) + f'error calling {name}: ')}")
+            options.append(("at", template_string(self.prefix(cmd) + f"error calling {name}: ")))
         if name == "call":
             callee = node_text(args[0]) if args else None
-            options.append(f"callee = {starlark_string(callee) if callee is not None else 'None'}")
-        code = f"{function.helper}({', '.join(values + options)})"
+            options.append(
+                ("callee", template_string(callee) if callee is not None else ir.Literal(None))
+            )
+        expr: ir.Expr = _spaced(function.helper, values, options)
         kind = {Result.BOOL: Kind.BOOL, Result.STRING: Kind.STRING}.get(
             function.result, Kind.UNKNOWN
         )
         fails = function.fails or any(op.fails for op in operands)
         if final is not None and final.fails and any(op.fails for op in operands[:-1]):
-            code = f"go_then([{self.data.value(final)}], {code})"
+            expr = ir.call("go_then", ir.List((self.data.value(final),)), expr)
         return Operand(
-            code=code,
+            expr=expr,
             at=last_at,
             fails=fails,
             kind=kind,
@@ -333,10 +331,12 @@ class OperandCompiler:
         """The short-circuit builtins: the operand where evaluation stopped."""
         operands = [self.bind(self.argument(arg, Param.VALUE, dot)) for arg in args]
         candidates = operands + ([final] if final is not None else [])
-        code = f"{FUNCTIONS[name].helper}({', '.join(self.data.value(op) for op in candidates)})"
+        helper = FUNCTIONS[name].helper
+        assert helper is not None  # and, or: both have helpers
+        expr: ir.Expr = ir.call(helper, *(self.data.value(op) for op in candidates))
         if final is not None and final.fails:
-            code = f"go_then([{self.data.value(final)}], {code})"
-        at: str | None
+            expr = ir.call("go_then", ir.List((self.data.value(final),)), expr)
+        at: ir.Expr | None
         if not operands:
             at = self.at(ident)
         elif len(operands) == 1:
@@ -344,11 +344,11 @@ class OperandCompiler:
         elif self.function is None or any(op.at is None for op in operands):
             at = None
         else:
-            values = ", ".join(self.data.value(op) for op in operands)
-            positions = ", ".join(op.at or "" for op in operands)
-            at = f"go_short_circuit_at([{values}], [{positions}], {name == 'or'})"
+            values = ir.List(tuple(self.data.value(op) for op in operands))
+            positions = ir.List(tuple(op.at for op in operands if op.at is not None))
+            at = ir.call("go_short_circuit_at", values, positions, ir.Literal(name == "or"))
         return Operand(
-            code=code,
+            expr=expr,
             at=at,
             fails=any(op.fails for op in candidates),
             nil_iface=any(op.nil_iface for op in candidates),
@@ -359,8 +359,8 @@ class OperandCompiler:
         if isinstance(node, ast.NilNode):
             if param is Param.STRING:
                 return self.error(self.prefix(node), "cannot assign nil to string", [])
-            code = "None" if param is Param.ANY else MISSING
-            return Operand(code=code, at=self.at(node), kind=Kind.MISSING)
+            nil = ir.Literal(None) if param is Param.ANY else MISSING
+            return Operand(expr=nil, at=self.at(node), kind=Kind.MISSING)
         if isinstance(node, ast.FieldNode):
             operand = self.field_node(node, dot, False, None)
         elif isinstance(node, ast.VariableNode):
@@ -385,8 +385,9 @@ class OperandCompiler:
         """validateType for a string parameter (other parameters take anything)."""
         if param is not Param.STRING or operand.kind is Kind.STRING:
             return operand
-        code = f"go_want_string({self.data.value(operand)}, at = {self.need_at(operand)})"
-        return replace(operand, code=code, fails=True, kind=Kind.STRING, nil_iface=False)
+        at = self.need_at(operand)
+        expr = _spaced("go_want_string", (self.data.value(operand),), [("at", at)])
+        return replace(operand, expr=expr, fails=True, kind=Kind.STRING, nil_iface=False)
 
     # --- variables ------------------------------------------------------------
 
@@ -399,17 +400,34 @@ class OperandCompiler:
 
     def bind(self, operand: Operand) -> Operand:
         """Inside a function, the operand in a fresh local (evaluated once, here)."""
-        if self.function is None or operand.code is None or ATOM.fullmatch(operand.code):
+        if self.function is None or operand.expr is None or _word(operand.expr):
             return operand
         name = self.temp("v")
-        self.emit(f"{name} = {operand.code}")
-        return replace(operand, code=name)
+        self.assign(ir.Name(name), operand.expr)
+        return replace(operand, expr=ir.Name(name))
 
-    def emit(self, line: str) -> None:
+    def emit(self, statement: ir.Statement) -> None:
+        """Add a statement to the innermost block being written."""
         assert self.function is not None
-        self.function.lines.append("    " * self.function.depth + line)
+        self.function.blocks[-1].append(statement)
+
+    def assign(self, target: ir.Expr, value: ir.Expr) -> None:
+        """``target = value`` (on one line)."""
+        self.emit(ir.Assign((target,), ir.Unbroken(value)))
 
     def temp(self, base: str) -> str:
         assert self.function is not None
         self.function.temps += 1
         return f"{base}{self.function.temps}"
+
+
+def _word(expr: ir.Expr) -> bool:
+    """A name, or a constant written as one (``True``, ``False``, ``None``)."""
+    if isinstance(expr, ir.Literal):
+        return expr.value is True or expr.value is False or expr.value is None
+    return isinstance(expr, ir.Name)
+
+
+def _spaced(helper: str, args: tuple[ir.Expr, ...], options: list[tuple[str, ir.Expr]]) -> ir.Call:
+    """A helper call whose options are written ``name = value``."""
+    return ir.Call(ir.dotted(helper), args, tuple(options), spaced_keywords=True)

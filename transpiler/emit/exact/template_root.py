@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import re
 
+from transpiler.emit import ir
+from transpiler.emit.exact.nodes import string
 from transpiler.emit.exact.template_env import TemplateEnv, UnsupportedTemplate
 from transpiler.emit.exact.template_values import Kind, Operand, Symbol
-from transpiler.inert import UnrepresentableValue, string_literal
+from transpiler.inert import UnrepresentableValue
 
-MISSING = "GO_MISSING"
+MISSING = ir.Name("GO_MISSING")
 STEP_PARTS = {"output": Kind.MAP, "status": Kind.STRING, "error": Kind.STRING, "content": Kind.DICT}
-ATOM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def starlark_string(text: str) -> str:
+def template_string(text: str) -> ir.Str:
     """A Starlark string literal (template text must be valid UTF-8)."""
     try:
-        return string_literal(text)
+        return string(text)
     except UnrepresentableValue as error:
         raise UnsupportedTemplate(f"template text is not valid UTF-8: {error}") from None
 
@@ -34,7 +35,7 @@ def identifier(text: str) -> str:
 
 def root_operand() -> Operand:
     """The root map itself (``.`` or ``$`` at the top of a template)."""
-    return Operand(code=None, at=None, symbol=Symbol.ROOT, kind=Kind.DICT)
+    return Operand(expr=None, at=None, symbol=Symbol.ROOT, kind=Kind.DICT)
 
 
 class TemplateData:
@@ -43,9 +44,9 @@ class TemplateData:
     def __init__(self, env: TemplateEnv, inside_function: bool) -> None:
         self.env = env
         self.inside_function = inside_function
-        self.reads: dict[str, tuple[str, str]] = {}
+        self.reads: dict[str, tuple[str, ir.Expr]] = {}
 
-    def read(self, key: str, expr: str, hint: str) -> str:
+    def read(self, key: str, expr: ir.Expr, hint: str) -> ir.Expr:
         """An env expression, recorded; a parameter name inside a function."""
         if key not in self.reads:
             taken = {name for name, _ in self.reads.values()}
@@ -54,51 +55,51 @@ class TemplateData:
                 name, counter = f"{hint}_{counter}", counter + 1
             self.reads[key] = (name, expr)
         if self.inside_function:
-            return self.reads[key][0]
-        return expr if ATOM.fullmatch(expr) else f"({expr})"
+            return ir.Name(self.reads[key][0])
+        return expr if isinstance(expr, ir.Name) else ir.Paren(expr)
 
     def symbol_field(self, operand: Operand, name: str) -> Operand:
         """``.name`` of a root map known at compile time."""
-        missing = Operand(code=MISSING, at=None, kind=Kind.MISSING)
+        missing = Operand(expr=MISSING, at=None, kind=Kind.MISSING)
         if operand.symbol is Symbol.ROOT:
             if name == "params":
-                code = self.read("params", self.env.params, "params")
-                return Operand(code=code, at=None, iface=True, kind=Kind.DICT)
+                expr = self.read("params", self.env.params, "params")
+                return Operand(expr=expr, at=None, iface=True, kind=Kind.DICT)
             if name == "workflow":
-                code = self.read("workflow", self.env.workflow, "workflow")
-                return Operand(code=code, at=None, iface=True, kind=Kind.DICT)
+                expr = self.read("workflow", self.env.workflow, "workflow")
+                return Operand(expr=expr, at=None, iface=True, kind=Kind.DICT)
             if name == "vars":
-                return Operand(code="{}", at=None, iface=True, kind=Kind.DICT)
+                return Operand(expr=ir.Dict(()), at=None, iface=True, kind=Kind.DICT)
             if name == "steps":
-                return Operand(code=None, at=None, symbol=Symbol.STEPS, kind=Kind.DICT)
+                return Operand(expr=None, at=None, symbol=Symbol.STEPS, kind=Kind.DICT)
             if name == "forEach" and self.env.for_each is not None:
-                return Operand(code=None, at=None, symbol=Symbol.FOR_EACH, kind=Kind.DICT)
+                return Operand(expr=None, at=None, symbol=Symbol.FOR_EACH, kind=Kind.DICT)
             return missing
         if operand.symbol is Symbol.STEPS:
             if self.env.step(name, "status") is None:
                 return missing
-            return Operand(code=None, at=None, symbol=Symbol.STEP, kind=Kind.DICT, step_id=name)
+            return Operand(expr=None, at=None, symbol=Symbol.STEP, kind=Kind.DICT, step_id=name)
         if operand.symbol is Symbol.STEP:
-            expr = self.env.step(operand.step_id, name) if name in STEP_PARTS else None
-            if expr is None:
+            part = self.env.step(operand.step_id, name) if name in STEP_PARTS else None
+            if part is None:
                 return missing
             hint = f"step_{identifier(operand.step_id)}_{name}"
-            code = self.read(f"step:{operand.step_id}:{name}", expr, hint)
-            return Operand(code=code, at=None, iface=True, kind=STEP_PARTS[name])
+            expr = self.read(f"step:{operand.step_id}:{name}", part, hint)
+            return Operand(expr=expr, at=None, iface=True, kind=STEP_PARTS[name])
         for_each = self.env.for_each
         assert operand.symbol is Symbol.FOR_EACH and for_each is not None
         if name == for_each.item_var:
-            code = self.read("forEach:item", for_each.item, "for_each_item")
-            return Operand(code=code, at=None, iface=True, nil_iface=True)
+            expr = self.read("forEach:item", for_each.item, "for_each_item")
+            return Operand(expr=expr, at=None, iface=True, nil_iface=True)
         if name == "index":
-            code = self.read("forEach:index", for_each.index, "for_each_index")
-            return Operand(code=code, at=None, iface=True, kind=Kind.INT)
+            expr = self.read("forEach:index", for_each.index, "for_each_index")
+            return Operand(expr=expr, at=None, iface=True, kind=Kind.INT)
         return missing
 
-    def value(self, operand: Operand) -> str:
+    def value(self, operand: Operand) -> ir.Expr:
         """The Starlark value of an operand (building root maps when needed)."""
-        if operand.code is not None:
-            return operand.code
+        if operand.expr is not None:
+            return operand.expr
         if operand.symbol is Symbol.STEPS:
             return self.read("steps", self.env.steps_map(), "steps")
         names: list[str]
@@ -114,5 +115,5 @@ class TemplateData:
         items = []
         for name in names:
             part = self.symbol_field(operand, name)
-            items.append(f"{starlark_string(name)}: {self.value(part)}")
-        return "{" + ", ".join(items) + "}"
+            items.append((template_string(name), self.value(part)))
+        return ir.Dict(tuple(items))

@@ -10,12 +10,14 @@ and ``with`` are ``if`` statements. A template of text, printing actions and
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
+from transpiler.emit import ir
 from transpiler.emit.exact.template_env import UnsupportedTemplate
 from transpiler.emit.exact.template_operands import NeedStatements, OperandCompiler
-from transpiler.emit.exact.template_root import MISSING, identifier, starlark_string
-from transpiler.emit.exact.template_values import Kind, Operand
+from transpiler.emit.exact.template_root import MISSING, identifier, template_string
+from transpiler.emit.exact.template_values import Kind, Operand, bool_expr
 from transpiler.golang.strconv import quote
 from transpiler.gotemplate import ast
 from transpiler.gotemplate.printer import node_text
@@ -27,15 +29,15 @@ class TemplateCompiler(OperandCompiler):
     def checked(self, operand: Operand, reused: bool = False) -> Operand:
         """The operand as a value, returning from the function first if it is an
         error; ``reused`` values are computed once into a local."""
-        operand = replace(operand, code=self.data.value(operand), symbol=None)
+        operand = replace(operand, expr=self.data.value(operand), symbol=None)
         if reused:
             operand = self.bind(operand)
         if not operand.fails:
             return operand
         operand = self.bind(operand)
-        assert self.function is not None
-        self.emit(f"if go_is_error({operand.code}):")
-        self.emit(f"    return {operand.code}")
+        assert self.function is not None and operand.expr is not None
+        error = ir.call("go_is_error", operand.expr)
+        self.emit(ir.If(error, (ir.Return(operand.expr),)))
         self.function.returns_error = True
         return replace(operand, fails=False)
 
@@ -53,11 +55,11 @@ class TemplateCompiler(OperandCompiler):
         """
         if assign:
             current = self.lookup(name)
-            if current is None or current.code is None or not isinstance(current.iface, str):
+            if current is None or current.expr is None or not isinstance(current.iface, ir.Name):
                 raise UnsupportedTemplate(f"assignment to {name}, which is not a plain variable")
-            self.emit(f"{current.code} = {self.data.value(value)}")
-            self.emit(f"{current.iface} = {value.iface}")
-            self.rebind(name, replace(value, code=current.code, iface=current.iface))
+            self.assign(current.expr, self.data.value(value))
+            self.assign(current.iface, bool_expr(value.iface))
+            self.rebind(name, replace(value, expr=current.expr, iface=current.iface))
             return
         assert self.function is not None
         local = f"var_{identifier(name[1:]) or 'root'}"
@@ -65,12 +67,13 @@ class TemplateCompiler(OperandCompiler):
         while candidate in self.function.names:
             candidate, counter = f"{local}_{counter}", counter + 1
         self.function.names.add(candidate)
-        self.emit(f"{candidate} = {self.data.value(value)}")
+        variable = ir.Name(candidate)
+        self.assign(variable, self.data.value(value))
         iface = value.iface
         if name in self.assigned:
-            iface = f"{candidate}_iface"
-            self.emit(f"{iface} = {value.iface}")
-        self.scopes[-1][name] = replace(value, code=candidate, at=None, fails=False, iface=iface)
+            iface = ir.Name(f"{candidate}_iface")
+            self.assign(iface, bool_expr(value.iface))
+        self.scopes[-1][name] = replace(value, expr=variable, at=None, fails=False, iface=iface)
 
     def rebind(self, name: str, value: Operand) -> None:
         """What is known of the visible variable ``name`` after it is set."""
@@ -82,21 +85,24 @@ class TemplateCompiler(OperandCompiler):
     def walk(self, nodes: ast.ListNode | None, dot: Operand) -> None:
         """Emit the statements of a list of nodes (walk)."""
         assert self.function is not None
-        start = len(self.function.lines)
+        block = self.function.blocks[-1]
+        start = len(block)
         for node in nodes.nodes if nodes is not None else ():
             self.walk_node(node, dot)
-        if len(self.function.lines) == start:
-            self.emit("pass")
+        if len(block) == start:
+            self.emit(ir.Pass())
 
     def walk_node(self, node: ast.Node, dot: Operand) -> None:
         if isinstance(node, ast.TextNode):
-            self.emit(f"out.append({starlark_string(node.text)})")
+            self.append_out(template_string(node.text))
         elif isinstance(node, ast.ActionNode):
             value = self.pipeline(node.pipe, dot)
             if node.pipe.decl:
                 self.declare(node.pipe, self.checked(self.settled(value)))
             else:
-                self.emit(f"out.append({self.checked(self.text(value)).code})")
+                printed = self.checked(self.text(value)).expr
+                assert printed is not None
+                self.append_out(printed)
         elif isinstance(node, ast.IfNode | ast.WithNode):
             self.walk_if_or_with(node, dot)
         elif isinstance(node, ast.RangeNode):
@@ -104,29 +110,43 @@ class TemplateCompiler(OperandCompiler):
         elif isinstance(node, ast.TemplateNode):
             self.walk_template(node, dot)
         elif isinstance(node, ast.BreakNode):
-            self.emit("break")
+            self.emit(ir.Break())
         elif isinstance(node, ast.ContinueNode):
-            self.emit("continue")
+            self.emit(ir.Continue())
         elif not isinstance(node, ast.CommentNode):
             raise UnsupportedTemplate(f"unexpected node {node_text(node)}")
 
-    def block(self, header: str, nodes: ast.ListNode | None, dot: Operand) -> None:
+    def append_out(self, text: ir.Expr) -> None:
+        """``out.append(text)``."""
+        self.emit(ir.ExprStmt(ir.Unbroken(ir.call("out.append", text))))
+
+    def opened(self) -> None:
+        """Start writing a nested block."""
         assert self.function is not None
-        self.emit(header)
-        self.function.depth += 1
+        self.function.blocks.append([])
+
+    def closed(self) -> tuple[ir.Statement, ...]:
+        """The nested block just written."""
+        assert self.function is not None
+        return tuple(self.function.blocks.pop())
+
+    def block(self, nodes: ast.ListNode | None, dot: Operand) -> tuple[ir.Statement, ...]:
+        """The statements of ``nodes`` as a nested block, in a scope of their own."""
+        self.opened()
         self.scopes.append({})
         self.walk(nodes, dot)
         self.scopes.pop()
-        self.function.depth -= 1
+        return self.closed()
 
     def walk_if_or_with(self, node: ast.IfNode | ast.WithNode, dot: Operand) -> None:
         self.scopes.append({})
         value = self.checked(self.settled(self.pipeline(node.pipe, dot)), reused=True)
         self.declare(node.pipe, value)
         inner = value if isinstance(node, ast.WithNode) else dot
-        self.block(f"if go_truth({self.data.value(value)}):", node.list, inner)
-        if node.else_list is not None:
-            self.block("else:", node.else_list, dot)
+        test = ir.Unbroken(ir.call("go_truth", self.data.value(value)))
+        body = self.block(node.list, inner)
+        orelse = self.block(node.else_list, dot) if node.else_list is not None else ()
+        self.emit(ir.If(test, body, orelse))
         self.scopes.pop()
 
     def walk_range(self, node: ast.RangeNode, dot: Operand) -> None:
@@ -134,37 +154,30 @@ class TemplateCompiler(OperandCompiler):
         value = self.settled(self.pipeline(node.pipe, dot))
         at = self.need_at(value)
         collection = self.checked(value, reused=True)
+        assert collection.expr is not None
         self.declare(node.pipe, collection)
-        pairs = len(node.pipe.decl) > 1
-        items = Operand(
-            code=f"go_range_items({collection.code}, at = {at}, pairs = {pairs})",
-            at=None,
-            fails=True,
-        )
-        items = self.checked(items)
+        pairs = ir.Literal(len(node.pipe.decl) > 1)
+        options = (("at", at), ("pairs", pairs))
+        ranged = ir.Call(ir.Name("go_range_items"), (collection.expr,), options, True)
+        items = self.checked(Operand(expr=ranged, at=None, fails=True)).expr
+        assert items is not None
         key, element = self.temp("key"), self.temp("item")
-        iface: bool | str = True
+        iface: bool | ir.Expr = True
         if collection.kind in (Kind.INT,):
             iface = False
         elif collection.kind not in (Kind.DICT, Kind.MAP):
-            iface = f'type({collection.code}) != "int"'
-        elem = Operand(code=element, at=None, iface=iface, nil_iface=True)
-        header = f"for {key}, {element} in {items.code}:"
-        if node.else_list is not None:
-            self.emit(f"if {items.code}:")
-            assert self.function is not None
-            self.function.depth += 1
-        self.emit(header)
-        assert self.function is not None
-        self.function.depth += 1
+            iface = ir.Binary(ir.call("type", collection.expr), "!=", ir.Str("int"))
+        elem = Operand(expr=ir.Name(element), at=None, iface=iface, nil_iface=True)
+        self.opened()
         self.scopes.append({})
-        self.range_variables(node.pipe, Operand(code=key, at=None), elem)
+        self.range_variables(node.pipe, Operand(expr=ir.Name(key), at=None), elem)
         self.walk(node.list, elem)
         self.scopes.pop()
-        self.function.depth -= 1
-        if node.else_list is not None:
-            self.function.depth -= 1
-            self.block("else:", node.else_list, dot)
+        loop = ir.For((key, element), items, self.closed())
+        if node.else_list is None:
+            self.emit(loop)
+        else:
+            self.emit(ir.If(items, (loop,), self.block(node.else_list, dot)))
         self.scopes.pop()
 
     def range_variables(self, pipe: ast.PipeNode, key: Operand, element: Operand) -> None:
@@ -175,13 +188,13 @@ class TemplateCompiler(OperandCompiler):
         targets = [(decl[-1], element)] if len(decl) == 1 else [(decl[0], key), (decl[1], element)]
         for name, value in targets:
             current = self.lookup(name)
-            assert current is not None and current.code is not None
-            self.emit(f"{current.code} = {value.code}")
+            assert current is not None and current.expr is not None and value.expr is not None
+            self.assign(current.expr, value.expr)
             iface = value.iface
-            if isinstance(current.iface, str) and current.iface.endswith("_iface"):
-                self.emit(f"{current.iface} = {value.iface}")
+            if isinstance(current.iface, ir.Name) and current.iface.id.endswith("_iface"):
+                self.assign(current.iface, bool_expr(value.iface))
                 iface = current.iface
-            self.rebind(name, replace(value, code=current.code, iface=iface))
+            self.rebind(name, replace(value, expr=current.expr, iface=iface))
 
     def walk_template(self, node: ast.TemplateNode, dot: Operand) -> None:
         """walkTemplate: the named template inlined, with its own dot and ``$``."""
@@ -193,11 +206,11 @@ class TemplateCompiler(OperandCompiler):
         if node.name in self.running:
             raise UnsupportedTemplate(f"recursive template {node.name!r}")
         if node.pipe is None:
-            value = Operand(code=MISSING, at=None, kind=Kind.MISSING)
+            value = Operand(expr=MISSING, at=None, kind=Kind.MISSING)
         else:
             value = self.checked(self.settled(self.pipeline(node.pipe, dot)), reused=True)
             self.declare(node.pipe, value)
-        inner = self.bind(replace(value, code=self.data.value(value), symbol=None))
+        inner = self.bind(replace(value, expr=self.data.value(value), symbol=None))
         saved = self.scopes
         self.scopes = [{"$": (inner)}]
         self.running.append(node.name)
@@ -209,28 +222,29 @@ class TemplateCompiler(OperandCompiler):
 
     def text(self, value: Operand) -> Operand:
         """What ``{{value}}`` prints (printValue)."""
-        code = self.data.value(value)
+        expr = self.data.value(value)
         if value.kind is Kind.STRING:
-            return replace(value, code=code)
-        if value.kind is Kind.INT and re.fullmatch(r"-?[0-9]+", code):
-            return replace(value, code=starlark_string(code), kind=Kind.STRING)
-        return replace(value, code=f"go_text({code})", kind=Kind.STRING)
+            return replace(value, expr=expr)
+        if value.kind is Kind.INT and isinstance(expr, ir.Literal) and type(expr.value) is int:
+            return replace(value, expr=ir.Str(str(expr.value)), kind=Kind.STRING)
+        return replace(value, expr=ir.call("go_text", expr), kind=Kind.STRING)
 
     def expression(self, nodes: ast.ListNode | None, dot: Operand) -> Operand:
         """A list of nodes as one expression: text, printing actions and ``if``."""
         parts: list[Operand] = []
         for node in nodes.nodes if nodes is not None else ():
             if isinstance(node, ast.TextNode):
-                parts.append(Operand(code=starlark_string(node.text), at=None, kind=Kind.STRING))
+                parts.append(Operand(expr=template_string(node.text), at=None, kind=Kind.STRING))
             elif isinstance(node, ast.ActionNode) and not node.pipe.decl:
                 parts.append(self.text(self.pipeline(node.pipe, dot)))
             elif isinstance(node, ast.IfNode) and not node.pipe.decl:
                 condition = self.pipeline(node.pipe, dot)
                 then_part = self.expression(node.list, dot)
                 else_part = self.expression(node.else_list, dot)
-                code = f"go_if({self.data.value(condition)}, {then_part.code}, {else_part.code})"
+                assert then_part.expr is not None and else_part.expr is not None
+                expr = ir.call("go_if", self.data.value(condition), then_part.expr, else_part.expr)
                 fails = condition.fails or then_part.fails or else_part.fails
-                parts.append(Operand(code=code, at=None, fails=fails, kind=Kind.STRING))
+                parts.append(Operand(expr=expr, at=None, fails=fails, kind=Kind.STRING))
             elif not isinstance(node, ast.CommentNode):
                 raise NeedStatements
         return _join(parts)
@@ -244,30 +258,37 @@ def _join(parts: list[Operand]) -> Operand:
     """The concatenation of text parts (the first error wins)."""
     merged: list[Operand] = []
     for part in parts:
-        if merged and _is_plainstarlark_string(part) and _is_plainstarlark_string(merged[-1]):
-            text = _unquote_plain(merged[-1]) + _unquote_plain(part)
-            merged[-1] = Operand(code=starlark_string(text), at=None, kind=Kind.STRING)
+        previous, current = merged[-1].expr if merged else None, part.expr
+        if _plain(previous) and _plain(current):
+            assert isinstance(previous, ir.Str) and isinstance(current, ir.Str)
+            text = ir.Str(previous.text + current.text)
+            merged[-1] = Operand(expr=text, at=None, kind=Kind.STRING)
         else:
             merged.append(part)
-    codes = [part.code or '""' for part in merged]
-    if not codes:
-        return Operand(code='""', at=None, kind=Kind.STRING)
+    exprs = [ir.Str("") if part.expr is None else part.expr for part in merged]
+    if not exprs:
+        return Operand(expr=ir.Str(""), at=None, kind=Kind.STRING)
     if any(part.fails for part in merged):
-        code = codes[0] if len(codes) == 1 else f"go_concat([{', '.join(codes)}])"
-        return Operand(code=code, at=None, fails=True, kind=Kind.STRING)
-    if len(codes) > MAX_PLUS_CHAIN:
+        expr = exprs[0] if len(exprs) == 1 else ir.call("go_concat", ir.List(tuple(exprs)))
+        return Operand(expr=expr, at=None, fails=True, kind=Kind.STRING)
+    if len(exprs) > MAX_PLUS_CHAIN:
         # One flat list: a long ``a + b + ...`` chain is a tree as deep as it is long.
-        return Operand(code=f'"".join([{", ".join(codes)}])', at=None, kind=Kind.STRING)
-    return Operand(code=" + ".join(codes), at=None, kind=Kind.STRING)
+        joined = ir.call(ir.Attribute(ir.Str(""), "join"), ir.List(tuple(exprs)))
+        return Operand(expr=joined, at=None, kind=Kind.STRING)
+    return Operand(expr=_sum(exprs), at=None, kind=Kind.STRING)
+
+
+def _sum(exprs: Sequence[ir.Expr]) -> ir.Expr:
+    """``a + b + ...``."""
+    total = exprs[0]
+    for expr in exprs[1:]:
+        total = ir.Binary(total, "+", expr)
+    return total
 
 
 _PLAIN = re.compile(r'"[^"\\]*"')
 
 
-def _is_plainstarlark_string(part: Operand) -> bool:
-    return part.code is not None and _PLAIN.fullmatch(part.code) is not None
-
-
-def _unquote_plain(part: Operand) -> str:
-    assert part.code is not None
-    return part.code[1:-1]
+def _plain(expr: ir.Expr | None) -> bool:
+    """Whether ``expr`` is a string literal written as one quoted text without escapes."""
+    return isinstance(expr, ir.Str) and _PLAIN.fullmatch(ir.flat(expr)) is not None

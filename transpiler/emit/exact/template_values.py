@@ -9,8 +9,10 @@ executor last stood on (errors raised later quote that node). A
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
+
+from transpiler.emit import ir
 
 
 class Symbol(Enum):
@@ -40,7 +42,7 @@ class Kind(Enum):
 class Operand:
     """A translated operand.
 
-    ``code`` is its Starlark expression (None for a symbol not yet turned
+    ``expr`` is its Starlark expression (None for a symbol not yet turned
     into a value). ``fails``: it may be an error value. ``iface``: an
     interface value for Go's type names in field errors (a bool, or the
     Starlark expression of a bool). ``nil_iface``: it may be None standing
@@ -49,15 +51,16 @@ class Operand:
     only statements can compute it.
     """
 
-    code: str | None
-    at: str | None
+    expr: ir.Expr | None
+    at: ir.Expr | None
     fails: bool = False
-    iface: bool | str = False
+    iface: bool | ir.Expr = False
     nil_iface: bool = False
     kind: Kind = Kind.UNKNOWN
     symbol: Symbol | None = None
     step_id: str = ""
 
-    def with_code(self, code: str, fails: bool | None = None) -> Operand:
-        """The same facts over other code."""
-        return replace(self, code=code, fails=self.fails if fails is None else fails)
+
+def bool_expr(value: bool | ir.Expr) -> ir.Expr:
+    """An ``iface`` fact as Starlark: a bool known now, or the expression computing it."""
+    return ir.Literal(value) if isinstance(value, bool) else value

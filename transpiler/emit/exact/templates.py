@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from transpiler.emit.exact.template_compiler import compile_source, lone_value_code
+from transpiler.emit import ir
+from transpiler.emit.exact.template_compiler import compile_source, lone_value_expr
 from transpiler.emit.exact.template_env import (
     CompiledTemplate,
     ForEachEnv,
@@ -32,13 +33,13 @@ def compile_template(source: str, env: TemplateEnv) -> CompiledTemplate:
     return compile_source(source, env)
 
 
-def lone_value(source: str, env: TemplateEnv) -> str | None:
+def lone_value(source: str, env: TemplateEnv) -> ir.Expr | None:
     """For ``{{X}}`` or ``{{json X}}`` alone, the expression of X's value, else None.
 
     None also when X could be an error value: then use :func:`compile_template`.
     The value is Go's: ``None`` for a JSON null, ``GO_MISSING`` for a missing key.
     """
-    return lone_value_code(source, env)
+    return lone_value_expr(source, env)
 
 
 def library() -> Library:

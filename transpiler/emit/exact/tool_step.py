@@ -9,9 +9,9 @@
 from __future__ import annotations
 
 from transpiler.config.model import StepErrorHandling, WorkflowStepConfig
-from transpiler.emit.exact import statements as st
+from transpiler.emit import ir
 from transpiler.emit.exact.arguments import Arguments, arguments
-from transpiler.emit.exact.layout import Code, Expr, Lambda, call, render, string
+from transpiler.emit.exact.nodes import Body, assign, if_, string
 from transpiler.emit.exact.scope import COMPLETED, EmitState
 from transpiler.emit.exact.step_code import FAILED, Record, defaults, with_condition
 from transpiler.golang.duration import format_duration
@@ -30,83 +30,72 @@ def retry_delay(step: WorkflowStepConfig) -> str:
     return format_duration(on_error.first_delay_ns)
 
 
-def tool_step(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> st.Body:
+def tool_step(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> Body:
     """The whole step, condition included."""
-    return with_condition(state, step, record, depth, lambda d: _run(state, step, record, d))
+    return with_condition(state, step, record, depth, lambda _: _run(state, step, record))
 
 
-def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> st.Body:
+def _run(state: EmitState, step: WorkflowStepConfig, record: Record) -> Body:
     schema = state.input_schema(step.tool, step.id, step.where.at)
     args = arguments(state, step.arguments, state.env(), schema)
     step_id, tool = string(step.id), string(step.tool)
     output = record.products.output
     if step.continues_on_error:
-        return _continued(state, step, record, depth, args)
-    body: st.Body = []
-    args_expr: Expr = args.expr
+        return _continued(state, step, record, args)
+    body: Body = []
+    args_expr = args.expr
     if args.fallible:
-        args_expr = call("vmcp_arguments", step_id, args.expr)
+        args_expr = ir.call("vmcp_arguments", step_id, args.expr)
     attempts = retry_attempts(step)
     if attempts is None:
-        body.append(st.assign(output, call("vmcp_call", step_id, tool, args_expr), depth))
+        body.append(assign(output, ir.call("vmcp_call", step_id, tool, args_expr)))
     else:
         arguments_var = state.variable(step.id, "_args")
-        body.append(st.assign(arguments_var, args_expr, depth))
-        body.append(
-            st.assign(
-                output,
-                call(
-                    "retry",
-                    Lambda(call("vmcp_call", step_id, tool, Code(arguments_var))),
-                    max_attempts=Code(str(attempts)),
-                    delay=string(retry_delay(step)),
-                ),
-                depth,
-            )
+        body.append(assign(arguments_var, args_expr))
+        call = ir.Lambda((), ir.call("vmcp_call", step_id, tool, ir.Name(arguments_var)))
+        retried = ir.call(
+            "retry", call, max_attempts=ir.Literal(attempts), delay=string(retry_delay(step))
         )
-    return body + record.completed(depth)
+        body.append(assign(output, retried))
+    return body + record.completed()
 
 
-def _continued(
-    state: EmitState, step: WorkflowStepConfig, record: Record, depth: int, args: Arguments
-) -> st.Body:
+def _continued(state: EmitState, step: WorkflowStepConfig, record: Record, args: Arguments) -> Body:
     """``onError: continue``: the run goes on; a template error leaves no defaults (S102)."""
     if not args.fallible:
-        return _call_continued(state, step, record, depth, args.expr)
-    arguments_var = state.variable(step.id, "_args")
-    problem = state.variable(step.id, "_problem")
+        return _call_continued(state, step, record, args.expr)
+    arguments_var = ir.Name(state.variable(step.id, "_args"))
+    problem = ir.Name(state.variable(step.id, "_problem"))
     return [
-        st.assign(arguments_var, args.expr, depth),
-        st.assign(
-            problem, call("vmcp_arguments_error", string(step.id), Code(arguments_var)), depth
-        ),
-        st.if_(
-            Code(f"{problem} == None"),
-            _call_continued(state, step, record, depth + 1, Code(arguments_var)),
-            depth,
-            orelse=record.failed(depth + 1, Code(problem)),
+        assign(arguments_var.id, args.expr),
+        assign(problem.id, ir.call("vmcp_arguments_error", string(step.id), arguments_var)),
+        if_(
+            ir.Binary(problem, "==", ir.Literal(None)),
+            _call_continued(state, step, record, arguments_var),
+            record.failed(problem),
         ),
     ]
 
 
 def _call_continued(
-    state: EmitState, step: WorkflowStepConfig, record: Record, depth: int, args: Expr
-) -> st.Body:
+    state: EmitState, step: WorkflowStepConfig, record: Record, args: ir.Expr
+) -> Body:
     """``try_call_tool``; a failed call leaves ``defaultResults`` (S101)."""
-    result = state.variable(step.id, "_call")
-    fallback = render(defaults(step))
-    error: Expr | None = None
+    result = ir.Name(state.variable(step.id, "_call"))
+    ok = ir.Attribute(result, "ok")
+    fallback = defaults(step)
+    error: ir.Expr | None = None
     if record.products.error is not None:
-        error = Code(
-            f"None if {result}.ok else vmcp_call_error("
-            f"{render(string(step.id))}, {render(string(step.tool))}, {result}.error)"
+        failure = ir.call(
+            "vmcp_call_error", string(step.id), string(step.tool), ir.Attribute(result, "error")
         )
+        error = ir.Unbroken(ir.Cond(ir.Literal(None), ok, failure))
+    output = ir.call("go_floats", ir.Attribute(result, "output"))
     return [
-        st.assign(result, call("try_call_tool", string(step.tool), args), depth),
+        assign(result.id, ir.call("try_call_tool", string(step.tool), args)),
         *record.ended(
-            depth,
-            Code(f"go_floats({result}.output) if {result}.ok else {fallback}"),
-            f"{COMPLETED} if {result}.ok else {FAILED}",
+            ir.Unbroken(ir.Cond(output, ok, fallback)),
+            ir.Unbroken(ir.Cond(COMPLETED, ok, FAILED)),
             error,
         ),
     ]
