@@ -91,7 +91,7 @@ def _kind_advice(
         if key in step.where.keys and not (key == "message" and not written.type):
             yield warn(
                 "W.S2.ignoredField",
-                f"{key} does nothing on a {row.kind} step (S2)",
+                f"{key} does nothing on {_article(row.kind)} {row.kind} step (S2)",
                 step.where.of(key),
                 sid,
             )
@@ -108,3 +108,8 @@ def _kind_advice(
 
 def _has_default(schema: object) -> bool:
     return isinstance(schema, dict) and "default" in schema
+
+
+def _article(word: str) -> str:
+    """``a`` or ``an`` before ``word`` (by its first letter)."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
