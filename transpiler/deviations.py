@@ -394,9 +394,11 @@ class Deviation(StrEnum):
             "a value that starlark-rust formats differently from go.starlark.net",
             "on starlark-rust only, some numbers, JSON key order and string lengths differ",
             "prints `1234567.8` as `1.2345678e+06` and `0.00001` as `1e-05`, sorts the keys "
-            "of encoded JSON objects and counts the bytes of a string (go.starlark.net agrees)",
+            "of encoded JSON objects, escapes `<`, `>` and `&` in encoded text beyond ASCII and "
+            "counts the bytes of a string (go.starlark.net agrees)",
             "on starlark-rust only: six significant digits (`1.234568e+06`), plain decimals "
-            "(`0.00001`), JSON keys in insertion order, string length in code points",
+            "(`0.00001`), JSON keys in insertion order, `<`, `>` and `&` never escaped, string "
+            "length in code points",
             "vMCP runs scripts on go.starlark.net; this is a difference of the rust engine we "
             "use for speed, never of production",
             finding="prints a value that starlark-rust writes otherwise than go.starlark.net",

@@ -256,6 +256,10 @@ def test_workflow_metadata_fires_where_a_template_reads_what_a_script_cannot_kno
 def test_rust_engine_fires_for_numbers_starlark_rust_prints_its_own_way() -> None:
     assert ("rust-engine", "b", "arguments.text") in _printed("{{.params.n}}", {}, {"n": 1234567.8})
     assert ("rust-engine", "b", "arguments.text") not in _printed("{{.params.n}}", {}, {"n": 12.5})
+    # go.starlark.net HTML-escapes JSON text beyond ASCII (Go's encoding/json), starlark-rust not
+    encoded = "{{json .steps.a.output.v}}"
+    assert ("rust-engine", "b", "arguments.text") in _printed(encoded, {"v": ["\u00e9<"]})
+    assert ("rust-engine", "b", "arguments.text") not in _printed(encoded, {"v": ["e<"]})
 
 
 def test_step_timeout_fires_where_a_call_crosses_the_steps_deadline_or_five_minutes() -> None:

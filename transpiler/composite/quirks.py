@@ -234,6 +234,11 @@ def _judge_json(log: QuirkLog, site: Site, value: Any) -> None:
         if isinstance(item, str):
             if not _HTML_SENSITIVE.isdisjoint(item):
                 log.add(Deviation.JSON_TEXT, site, "HTML-escaped characters")
+                if not all(" " <= char <= _DEL for char in item):
+                    # go.starlark.net escapes them in text beyond ASCII (Go's encoding/json);
+                    # starlark-rust never does.
+                    detail = "HTML characters in non-ASCII JSON text"
+                    log.add(Deviation.RUST_ENGINE, site, detail, notable=False)
             if _DEL in item:
                 log.add(Deviation.JSON_TEXT, site, "a DEL character")
         elif isinstance(item, float) and math.isfinite(item):
