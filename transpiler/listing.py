@@ -54,15 +54,22 @@ _SAFER = {READ_ONLY: True, DESTRUCTIVE: False, OPEN_WORLD: False}
 
 @dataclass(frozen=True)
 class ListedTool:
-    """One ``tools/list`` entry as a client sees it (plain JSON values; None: absent), and the
-    tool's ``timeout`` beside it (not listed: it bounds each run; None: the composite tool's)."""
+    """One ``tools/list`` entry as a client sees it (plain JSON values; None: absent)."""
 
     name: str
     description: str | None
     input_schema: Any
     output_schema: Any
     annotations: ToolAnnotations | None
-    timeout_ns: int | None = None
+
+
+@dataclass(frozen=True)
+class ScriptedEntry:
+    """A scripted tool as its entry in the configuration declares it: what clients see of it
+    (``listed``) and the ``timeout`` that bounds each run (not listed)."""
+
+    listed: ListedTool
+    timeout_ns: int
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from transpiler.diagnostics import Diagnostic, InputError
 from transpiler.inputs.files import Inputs, inputs_from, read_files
 from transpiler.inputs.git import read_revision
 from transpiler.inputs.scripted import Counterpart, one_of
-from transpiler.listing import ListedTool
+from transpiler.listing import ListedTool, ScriptedEntry
 from transpiler.pipeline import judging_units, rejection, tool_key, tool_location
 from transpiler.reading import UnreadableFile, read_text
 from transpiler.sidecar import SUFFIX, find_sidecars, sidecar_path
@@ -87,7 +87,7 @@ class Script:
     text: str
     where: str
     modules: dict[str, str] = field(default_factory=dict)
-    listed: ListedTool | None = None
+    entry: ScriptedEntry | None = None
 
 
 @dataclass(frozen=True)
@@ -176,14 +176,15 @@ def scripts_of(inputs: Inputs, library_path: Sequence[str] = ()) -> dict[str, Lo
         except UnreadableFile as error:
             found[counterpart.where] = error
             continue
-        entry = ListedTool(
+        listed = ListedTool(
             counterpart.tool,
             counterpart.description,
             counterpart.parameters,
             counterpart.output,
             counterpart.annotations,
-            counterpart.timeout_ns or 0,  # none written: THV-0051's default, as vMCP's 0 is
         )
+        # No timeout written: THV-0051's default, as vMCP's 0 is.
+        entry = ScriptedEntry(listed, counterpart.timeout_ns or 0)
         found[counterpart.where] = Script(counterpart.script, counterpart.where, modules, entry)
     return found
 

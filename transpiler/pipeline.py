@@ -27,7 +27,7 @@ from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult, Note
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.verdict import Verdict
-from transpiler.listing import BackendAnnotations, ListedTool, hint_differences
+from transpiler.listing import BackendAnnotations, ScriptedEntry, hint_differences
 from transpiler.plan import plan_tool
 from transpiler.validate import PhaseVerdict, UnitReport, ValidationReport
 
@@ -225,7 +225,7 @@ def decide_script(
     where: str,
     modules: Mapping[str, str],
     options: CheckOptions,
-    entry: ListedTool | None = None,
+    entry: ScriptedEntry | None = None,
 ) -> ToolOutcome:
     """The outcome of a script someone wrote (or edited) for a valid tool, its scripted tool
     listed with ``entry`` (None: the entry ``migrate`` writes): the harness's verdict on it."""
@@ -242,7 +242,7 @@ def _checked(
     script: str | None = None,
     modules: Mapping[str, str] | None = None,
     source: str = "",
-    entry: ListedTool | None = None,
+    entry: ScriptedEntry | None = None,
 ) -> ToolOutcome:
     try:
         harness = check_tool(

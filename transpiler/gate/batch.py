@@ -51,7 +51,7 @@ def check_one(
     options = replace(options, served=served_beside(tool, inputs))
     modules: Mapping[str, str]
     emitted: EmitResult | None = None
-    entry = item.script.listed if item.script is not None else None
+    entry = item.script.entry if item.script is not None else None
     if item.script is not None:
         text, modules = item.script.text, item.script.modules
     else:
@@ -84,7 +84,7 @@ def _checked(
     else:
         assert item.script is not None
         script = item.script
-        outcome = decide_script(tool, script.text, script.where, modules, options, script.listed)
+        outcome = decide_script(tool, script.text, script.where, modules, options, script.entry)
     if outcome.report is not None:
         return replace(outcome.report, emitted=None)  # the emit result is not worth pickling
     where = tool_location(tool)

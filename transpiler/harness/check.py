@@ -69,7 +69,7 @@ from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.sites import SiteValues, site_values, value_text
 from transpiler.harness.verdict import Verdict
 from transpiler.inert import has_unsafe_text
-from transpiler.listing import ListedTool, listed, migrated
+from transpiler.listing import ListedTool, ScriptedEntry, listed, migrated
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace
@@ -590,7 +590,7 @@ def check_tool(
     emitted: EmitResult | None = None,
     modules: Mapping[str, str] | None = None,
     source: str = "",
-    entry: ListedTool | None = None,
+    entry: ScriptedEntry | None = None,
 ) -> ToolReport:
     """Emit (unless ``emitted`` or a bare ``script`` is given) and check one tool.
 
@@ -644,7 +644,7 @@ def check_tool(
         return report
     backends = options.tool_annotations
     vmcp = listed(tool.effective, backends, options.served)
-    shown = entry or migrated(tool.config, backends)
+    shown = entry.listed if entry is not None else migrated(tool.config, backends)
     report.listing = listing_differences(tool.effective, vmcp, shown, backends)
     report.findings = (*findings(tool), *_listing_findings(report.listing))
     if isinstance(vmcp, Hidden):
@@ -925,7 +925,7 @@ def pair_digest(
     script: str,
     modules: Mapping[str, str],
     options: CheckOptions,
-    entry: ListedTool | None = None,
+    entry: ScriptedEntry | None = None,
 ) -> str:
     """SHA-256 of everything a check's verdict depends on: the composite tool as vMCP runs it,
     the script and its modules and scripted entry, the options, the interpreters and this
