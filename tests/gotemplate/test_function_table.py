@@ -18,6 +18,7 @@ import pytest
 
 from tests.gotemplate.differential import DISAGREE, compare
 from tests.gotemplate.function_cases import CALLS, CONTEXT
+from tests.gotemplate.strategies import FUNCTIONS_WEIGHTED
 from transpiler.cli.template import render_request
 from transpiler.deviations import Deviation
 from transpiler.emit.library import helper_library
@@ -92,3 +93,8 @@ def _strings(node: ast.expr) -> set[str]:
     if isinstance(node, ast.Tuple):
         return {text for item in node.elts for text in _strings(item)}
     return set()
+
+
+def test_the_template_generator_draws_every_function() -> None:
+    """The generated templates of the differential tests call every row (a new one too)."""
+    assert {name for name, _ in FUNCTIONS_WEIGHTED} == set(FUNCTIONS)
