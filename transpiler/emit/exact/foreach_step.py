@@ -23,7 +23,7 @@ from transpiler.emit.exact.nodes import Body, assign, if_, string
 from transpiler.emit.exact.scope import EmitState
 from transpiler.emit.exact.step_code import Record, with_condition
 from transpiler.emit.exact.templates import ForEachEnv
-from transpiler.emit.exact.tool_step import retry_attempts, retry_delay
+from transpiler.emit.retries import retry_policy
 from transpiler.profile import PARALLEL_CAP
 
 INDEX, ITEM = ir.Name("index"), ir.Name("item")
@@ -37,7 +37,7 @@ def for_each_step(state: EmitState, step: WorkflowStepConfig, record: Record, de
     """The whole step, condition included."""
     inner = step.inner_step
     assert inner is not None
-    if step.continues_on_error and retry_attempts(inner) is not None:
+    if step.continues_on_error and retry_policy(inner) is not None:
         raise NotExpressible(
             f"forEach step {step.id} records failed iterations (onError: continue) and retries "
             "its inner step: retry() halts after its last attempt, so a script cannot record "
@@ -65,17 +65,16 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
     args = arguments(state, inner.arguments, item_env, schema)
     step_id, tool = string(step.id), string(inner.tool)
     recording = step.continues_on_error
-    attempts = retry_attempts(inner)
+    policy = retry_policy(inner)
     common = (step_id, INDEX, ITEM, tool, args.expr)
     per_item: ir.Expr
     if recording:
         per_item = ir.call("vmcp_iterate_recording", *common)
-    elif attempts is None:
+    elif policy is None:
         per_item = ir.call("vmcp_iterate", *common)
     else:
-        per_item = ir.call(
-            "vmcp_iterate_retrying", *common, ir.Literal(attempts), string(retry_delay(inner))
-        )
+        attempts, delay = policy
+        per_item = ir.call("vmcp_iterate_retrying", *common, ir.Literal(attempts), string(delay))
     iterations = _iterations(step, per_item, items, depth)
     output = record.products.output
     if not recording:

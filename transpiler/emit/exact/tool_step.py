@@ -8,26 +8,13 @@
 
 from __future__ import annotations
 
-from transpiler.config.model import StepErrorHandling, WorkflowStepConfig
+from transpiler.config.model import WorkflowStepConfig
 from transpiler.emit import ir
 from transpiler.emit.exact.arguments import Arguments, arguments
 from transpiler.emit.exact.nodes import Body, assign, if_, string
 from transpiler.emit.exact.scope import COMPLETED, EmitState
 from transpiler.emit.exact.step_code import FAILED, Record, defaults, with_condition
-from transpiler.golang.duration import format_duration
-
-
-def retry_attempts(step: WorkflowStepConfig) -> int | None:
-    """``max_attempts`` for an ``onError: retry`` step (None when it does not retry)."""
-    if step.on_error is None or step.on_error.action != "retry":
-        return None
-    return step.on_error.retries + 1
-
-
-def retry_delay(step: WorkflowStepConfig) -> str:
-    """The initial backoff as a Go duration string (1s when unset or not positive)."""
-    on_error = step.on_error if step.on_error is not None else StepErrorHandling()
-    return format_duration(on_error.first_delay_ns)
+from transpiler.emit.retries import retry_policy
 
 
 def tool_step(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int) -> Body:
@@ -46,16 +33,15 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record) -> Body:
     args_expr = args.expr
     if args.fallible:
         args_expr = ir.call("vmcp_arguments", step_id, args.expr)
-    attempts = retry_attempts(step)
-    if attempts is None:
+    policy = retry_policy(step)
+    if policy is None:
         body.append(assign(output, ir.call("vmcp_call", step_id, tool, args_expr)))
     else:
+        attempts, delay = policy
         arguments_var = state.variable(step.id, "_args")
         body.append(assign(arguments_var, args_expr))
         call = ir.Lambda((), ir.call("vmcp_call", step_id, tool, ir.Name(arguments_var)))
-        retried = ir.call(
-            "retry", call, max_attempts=ir.Literal(attempts), delay=string(retry_delay(step))
-        )
+        retried = ir.call("retry", call, max_attempts=ir.Literal(attempts), delay=string(delay))
         body.append(assign(output, retried))
     return body + record.completed()
 

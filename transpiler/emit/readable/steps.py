@@ -60,7 +60,7 @@ from transpiler.emit.readable.values import (
     status,
     status_under,
 )
-from transpiler.golang.duration import format_duration
+from transpiler.emit.retries import retry_policy
 from transpiler.golang.strconv import NumError, parse_bool, parse_float, parse_int
 from transpiler.profile import PARALLEL_CAP
 
@@ -184,13 +184,6 @@ def _coerced(text: str, kind: str) -> Any:
 
 
 # --- calls -------------------------------------------------------------------
-
-
-def retry_policy(step: WorkflowStepConfig) -> tuple[int, str] | None:
-    """``max_attempts`` and ``delay`` for an ``onError: retry`` step."""
-    if step.on_error is None or step.on_error.action != "retry":
-        return None
-    return step.on_error.retries + 1, format_duration(step.on_error.first_delay_ns)
 
 
 def call_expression(state: State, step: WorkflowStepConfig, args: Expr) -> Expr:
