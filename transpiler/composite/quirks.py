@@ -227,6 +227,12 @@ def _engine_sensitive(value: Any) -> bool:
     return False
 
 
+def quoted_as_go_string(text: str) -> bool:
+    """Whether go.starlark.net's ``json.encode`` writes ``text`` as Go's ``strconv.Quote``
+    (every character in 0x20-0x7f, DEL included), not as Go's ``encoding/json``."""
+    return all(" " <= char <= _DEL for char in text)
+
+
 def _judge_json(log: QuirkLog, site: Site, value: Any) -> None:
     stack = [value]
     while stack:
@@ -234,9 +240,9 @@ def _judge_json(log: QuirkLog, site: Site, value: Any) -> None:
         if isinstance(item, str):
             if not _HTML_SENSITIVE.isdisjoint(item):
                 log.add(Deviation.JSON_TEXT, site, "HTML-escaped characters")
-                if not all(" " <= char <= _DEL for char in item):
-                    # go.starlark.net escapes them in text beyond ASCII (Go's encoding/json);
-                    # starlark-rust never does.
+                if not quoted_as_go_string(item):
+                    # go.starlark.net escapes them there (Go's encoding/json); starlark-rust
+                    # never does.
                     detail = "HTML characters in non-ASCII JSON text"
                     log.add(Deviation.RUST_ENGINE, site, detail, notable=False)
             if _DEL in item:

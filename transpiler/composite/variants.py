@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from transpiler.composite.quirks import Site
+from transpiler.composite.quirks import Site, quoted_as_go_string
 from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER, Deviation
 from transpiler.golang.fmt import format_value
 from transpiler.golang.jsonenc import encode_string
@@ -253,6 +253,6 @@ STARLARK_JSON: Final[Mapping[str, Callable[..., Any]]] = {
 def _json_string(text: str) -> str:
     """go.starlark.net's ``quote``: Go's ``strconv.Quote`` when every byte is in 0x20-0x7f
     (DEL included, written ``\\x7f``), else Go's ``encoding/json``."""
-    if all(" " <= char <= "\x7f" for char in text):
+    if quoted_as_go_string(text):
         return quote(text)
     return encode_string(text)
