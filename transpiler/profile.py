@@ -25,8 +25,6 @@ MAX_PRINT_BYTES = 64 * 1024
 MAX_LOG_BYTES = 64 * 1024
 LOG_TRUNCATED = "[log output truncated]"
 PARALLEL_CAP = 10
-DEFAULT_RETRY_ATTEMPTS = 3
-DEFAULT_RETRY_DELAY = "1s"
 
 FAILURE_PREFIX = "Script execution failed: "
 TIMEOUT_TEXT = "Script execution timeout exceeded"
