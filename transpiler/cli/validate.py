@@ -5,13 +5,21 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from transpiler.cli.common import EXIT_FAILED, EXIT_INPUT, EXIT_OK, add_format_option, print_json
+from transpiler.cli.common import (
+    EXIT_FAILED,
+    EXIT_INPUT,
+    EXIT_OK,
+    add_format_option,
+    add_target_option,
+    print_json,
+)
 from transpiler.composite.advertise import implied_catalog
 from transpiler.config.loader import load_paths
-from transpiler.config.target import TARGETS, target_named
+from transpiler.config.target import target_named
 from transpiler.diagnostics import Diagnostic, Severity, phase_text
 from transpiler.emit.tools_file import load_tool_annotations
 from transpiler.inert import one_line, shown_lines
+from transpiler.policy import find_policy, load_policy
 from transpiler.validate import UnitReport, ValidationReport, validate
 
 #: Which command fails at which phase (in the order it checks), per kind of input; a
@@ -48,28 +56,19 @@ def register(subparsers: Any) -> None:
     )
     add_target_option(
         parser,
-        "default: thv-0051 for a file that holds scripted tools (scriptedTools, "
-        "scriptedToolRefs, a VirtualMCPScriptedToolDefinition), vmcp for any other",
+        "default: the policy's target, else thv-0051 for a file that holds scripted tools "
+        "(scriptedTools, scriptedToolRefs, a VirtualMCPScriptedToolDefinition) and vmcp for "
+        "any other",
     )
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
 
-def add_target_option(parser: argparse.ArgumentParser, default: str) -> None:
-    """``--target NAME``: which vMCP the configuration is judged against."""
-    parser.add_argument(
-        "--target",
-        choices=tuple(TARGETS),
-        help="the vMCP the configuration is for: vmcp (toolhive e25de16, composite tools only), "
-        "thv-0051 (that vMCP with the RFC's scripted tools, which have no annotations), "
-        f"thv-0051+annotations (scripted tools that take annotations too); {default} "
-        "(docs/target.md)",
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     """Validate and print; the exit code says valid, invalid or unreadable."""
-    load = load_paths(args.paths, target_named(args.target) if args.target else None)
+    found = find_policy([str(path) for path in args.paths])
+    policy = load_policy(found).target if found is not None else None
+    load = load_paths(args.paths, target_named(args.target) if args.target else policy)
     annotations = load_tool_annotations(args.tools) if args.tools else None
     report = validate(load, implied_catalog((), annotations))
     if args.format == "json":

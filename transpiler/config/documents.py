@@ -214,7 +214,7 @@ def _annotations_notes(builder: ModelBuilder, item: Node, target: Target) -> lis
 
 
 def read_definition(
-    file: str, document: Document, keys: dict[str, tuple[Node, Node]]
+    file: str, document: Document, keys: dict[str, tuple[Node, Node]], target: Target = THV_0051
 ) -> ConfigUnit:
     """A ``VirtualMCPCompositeToolDefinition``: admission, then its ``spec`` with CRD defaults."""
     name, namespace = metadata(keys)
@@ -243,6 +243,7 @@ def read_definition(
         decode_issues=tuple(decoder.issues),
         admission_issues=tuple(admission.issues),
         namespace=namespace,
+        target=target,
     )
 
 

@@ -263,7 +263,7 @@ class _Loader:
             self.entries.append(read_server(file, document, keys, self.tools_left, self.target))
             return DocumentKind.VIRTUAL_MCP_SERVER
         if kind == "VirtualMCPCompositeToolDefinition":
-            self.entries.append(read_definition(file, document, keys))
+            self.entries.append(read_definition(file, document, keys, self.target))
             return DocumentKind.COMPOSITE_TOOL_DEFINITION
         if kind == SCRIPTED_KIND:
             self.entries.append(read_scripted_definition(file, document, keys, self.target))
@@ -290,7 +290,7 @@ class _Loader:
                 "no apiVersion/kind: read as a VirtualMCPCompositeToolDefinition (spec has a name)"
             )
             self._note("LOAD.snippet", message, where)
-            self.entries.append(read_definition(file, document, keys))
+            self.entries.append(read_definition(file, document, keys, self.target))
             return DocumentKind.COMPOSITE_TOOL_DEFINITION
         if spec.keys() & {"config", "compositeTools"}:
             self._note(

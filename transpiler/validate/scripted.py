@@ -188,7 +188,7 @@ def _names(unit: ConfigUnit) -> Iterator[Diagnostic]:
                 PHASE,
             )
         seen.add(name)
-        if tool.origin.referenced_by is None and name in composite:
+        if name in composite:
             yield Diagnostic(
                 "W.THV0051.nameConflict",
                 f"{name} is both a composite and a scripted tool here: THV-0051 allows both kinds "
