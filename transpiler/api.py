@@ -42,9 +42,12 @@ from transpiler.pipeline import (
     decide,
     decide_script,
     emit,
+    hidden,
     judging_units,
+    rejected_files,
     rejection,
     source_label,
+    tool_key,
 )
 from transpiler.plan import ToolPlan, plan_tool
 from transpiler.reading import read_text
@@ -277,11 +280,23 @@ class Config:
         return outcomes[tool]
 
     def deprecation_messages(self) -> dict[str, str]:
-        """For each composite tool, the line a gateway logs about migrating it."""
+        """The line a gateway logs about migrating each composite tool, as ``migrate`` decides
+        it: converted, left as it is because vMCP hides it, or not converted because vMCP
+        rejects its configuration (or the emitter cannot express it); and, keyed by the file,
+        one for each file vMCP rejects before any composite tool of it is read."""
         messages: dict[str, str] = {}
+        units = judging_units(self.validate())
         for name in self._unique():
-            result = self.transpile(name)
-            messages[name] = deprecation_message(name, self.name, result.reason)
+            tool = self._tool(name)
+            unit = units.get(tool_key(tool))
+            refused = rejection(tool, unit) or hidden(tool, unit, CheckOptions())
+            reason = refused.reason if refused is not None else self.transpile(name).reason
+            messages[name] = deprecation_message(name, self.name, reason)
+        for file, why in rejected_files(self.validate()).items():
+            messages[file] = (
+                f'configuration "{file}" cannot be migrated: {why}; no composite tool of it is '
+                "read, so migrate converts nothing in it"
+            )
         return messages
 
     def _unique(self) -> tuple[str, ...]:

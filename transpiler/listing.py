@@ -246,17 +246,24 @@ def entry_classes(
 def hints_text(
     tool: CompositeToolConfig, wire: Mapping[str, Any], backends: BackendAnnotations | None = None
 ) -> str:
-    """``title "Deploy", readOnlyHint false``: each value; with ``backends``, each hint vMCP
-    derives (``tool`` does not write it) says which step tools it comes from."""
+    """``title "Deploy", readOnlyHint false``: each value; with ``backends``, the step tools each
+    hint vMCP derives (``tool`` does not write it) comes from, once when they are the same."""
     explicit = annotations_to_mcp(tool.annotations) or {}
+    derived: dict[str, tuple[str, ...]] = {}
+    if backends is not None:
+        for key, value in wire.items():
+            if key in FIELDS and key != TITLE and key not in explicit:
+                derived[key] = floor_sources(tool, key, value, backends)
+    shared = set(derived.values())
     parts = []
     for key, value in wire.items():
-        sources: tuple[str, ...] = ()
-        if backends is not None and key in FIELDS and key != TITLE and key not in explicit:
-            sources = floor_sources(tool, key, value, backends)
-        derived = f" (derived from {', '.join(sources)})" if sources else ""
-        parts.append(f"{key} {_wire(value)}{derived}")
-    return ", ".join(parts)
+        sources = derived.get(key, ())
+        each = f" (derived from {', '.join(sources)})" if sources and len(shared) > 1 else ""
+        parts.append(f"{key} {_wire(value)}{each}")
+    text = ", ".join(parts)
+    if len(shared) == 1 and (sources := next(iter(shared))):
+        text += f" ({', '.join(derived)} derived from {', '.join(sources)})"
+    return text
 
 
 def _wire(value: Any) -> str:

@@ -175,6 +175,16 @@ def rejection(tool: LoadedTool, report: UnitReport | None) -> ToolOutcome | None
     return ToolOutcome(tool, Verdict.NOT_CONVERTED, reason, remarks=_warnings(tool, report))
 
 
+def rejected_files(report: ValidationReport) -> dict[str, str]:
+    """Each file vMCP rejects before any composite tool of it is read (a legacy snake_case
+    layout, YAML the loader cannot decode), with the phase and vMCP's finding."""
+    return {
+        unit.unit.file: unit_rejection(unit, unit.unit.file)
+        for unit in report.units
+        if not unit.valid and not unit.unit.tools and not unit.unit.scripted
+    }
+
+
 def unit_rejection(report: UnitReport, file: str) -> str:
     """Why vMCP rejects a unit, in one line: the phase and the finding vMCP reports."""
     failing, reported = _reported(report)

@@ -56,9 +56,9 @@ from transpiler.pipeline import (
     emit,
     hidden,
     judging_units,
+    rejected_files,
     rejection,
     tool_key,
-    unit_rejection,
 )
 from transpiler.sidecar import SidecarError
 from transpiler.validate import UnitReport, validate
@@ -153,11 +153,7 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
         noted(_outcome(tool, units.get(tool_key(tool)), inputs, sources, options), options.check)
         for tool in inputs.load.tools
     )
-    rejected = {
-        unit.unit.file: unit_rejection(unit, unit.unit.file)
-        for unit in report.units
-        if not unit.valid and not unit.unit.tools
-    }
+    rejected = rejected_files(report)
     results, writes, scripts, sidecars = _files(inputs, outcomes, rejected, options)
     library = _library(outcomes, results, options)
     write = options.write and (library is None or not library.blocks(options.force))
