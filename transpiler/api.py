@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Final, overload
 
 from transpiler.cache import SingleFlightCache
-from transpiler.config.loader import MAX_FILE_BYTES, discover, read_source
+from transpiler.config.loader import MAX_FILE_BYTES, discover, load_sources, read_source
 from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.yamlv3 import MAX_DEPTH
 from transpiler.diagnostics import InputError
@@ -148,8 +148,20 @@ class Config:
         return tuple(dict.fromkeys(names))
 
     def validate(self) -> ValidationReport:
-        """Every finding vMCP (and Kubernetes) would report, phase by phase."""
-        return _CACHE.get(_digest(self.digest, "validate"), lambda: validate(self._load))
+        """Every finding vMCP (and Kubernetes) would report, phase by phase, about the files as
+        written, their scripted tools included (each file judged against its own target:
+        ``thv-0051`` when it holds scripted tools, docs/target.md)."""
+        return _CACHE.get(_digest(self.digest, "validate"), self._validate_as_written)
+
+    def _validate_as_written(self) -> ValidationReport:
+        files = self._inputs.files
+        written = ((f.name, f.data, f.problem) for f in files)
+        return validate(load_sources(written), read=read_text)
+
+    def _judged(self) -> ValidationReport:
+        """vMCP's verdict on the composite tools, as ``migrate`` and ``check`` judge them (each
+        file's composite view: its scripted entries aside)."""
+        return _CACHE.get(_digest(self.digest, "judged"), lambda: validate(self._load))
 
     @property
     def valid(self) -> bool:
@@ -285,14 +297,14 @@ class Config:
         rejects its configuration (or the emitter cannot express it); and, keyed by the file,
         one for each file vMCP rejects before any composite tool of it is read."""
         messages: dict[str, str] = {}
-        units = judging_units(self.validate())
+        units = judging_units(self._judged())
         for name in self._unique():
             tool = self._tool(name)
             unit = units.get(tool_key(tool))
             refused = rejection(tool, unit) or hidden(tool, unit, CheckOptions())
             reason = refused.reason if refused is not None else self.transpile(name).reason
             messages[name] = deprecation_message(name, self.name, reason)
-        for file, why in rejected_files(self.validate()).items():
+        for file, why in rejected_files(self._judged()).items():
             messages[file] = (
                 f'configuration "{file}" cannot be migrated: {why}; no composite tool of it is '
                 "read, so migrate converts nothing in it"
@@ -317,7 +329,7 @@ class Config:
 
     def _unit(self, tool: LoadedTool) -> UnitReport | None:
         key = (tool.origin.file, tool.origin.document, tool.origin.path)
-        return judging_units(self.validate()).get(key)
+        return judging_units(self._judged()).get(key)
 
     def _transpiled(self, tool: LoadedTool, options: CheckOptions, options_key: str) -> Transpiled:
         key = _digest(self.digest, "transpile", tool.config.name, options_key)

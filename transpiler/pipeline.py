@@ -32,11 +32,11 @@ from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.verdict import Verdict
 from transpiler.listing import (
     ScriptedEntry,
+    advertised,
     entry_annotations,
     entry_classes,
     hidden_advice,
     hints_text,
-    listed,
     lost_annotations,
 )
 from transpiler.plan import plan_tool
@@ -204,11 +204,11 @@ def _reported(report: UnitReport) -> tuple[PhaseVerdict | None, Diagnostic]:
 
 
 def hidden(tool: LoadedTool, unit: UnitReport | None, options: CheckOptions) -> ToolOutcome | None:
-    """``not converted`` when vMCP hides the tool (its annotations contradict the floor its step
-    tools give, or its name is a backend tool's): clients do not see it and no call of it runs,
-    so there is nothing to migrate; it is left as it is, with the two ways out."""
-    served = tuple(other.effective for other in unit.unit.tools) if unit is not None else ()
-    verdict = listed(tool.effective, options.tool_annotations, served)
+    """``not converted`` when vMCP hides the tool for its annotations (they claim more than the
+    floor its step tools give): clients do not see it and no call of it runs, so there is
+    nothing to migrate; it is left as it is, with the two ways out. (A name that collides with
+    a backend tool's depends on the session's backends, which ``check`` reports.)"""
+    verdict = advertised(tool.effective, options.tool_annotations)
     if not isinstance(verdict, Hidden):
         return None
     reason = hidden_advice(tool.effective, verdict)

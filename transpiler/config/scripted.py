@@ -23,7 +23,6 @@ from typing import Final
 
 from transpiler.config.model import NOWHERE, DocumentKind, ToolAnnotations, ToolOrigin, Where
 from transpiler.config.target import Target
-from transpiler.filenames import inside
 from transpiler.golang.values import GoValue
 
 #: The Go type a strict decoder names in ``field X not found in type ...``.
@@ -119,11 +118,3 @@ class LoadedScripted:
         if self.origin.kind is DocumentKind.SCRIPTED_TOOL_DEFINITION:
             return "spec"
         return self.origin.path.rpartition("scriptedTools[")[0].rstrip(".")
-
-
-def script_path(config_file: str, script_file: str) -> Path | None:
-    """The file a ``scriptFile`` names, read from the folder of its configuration and below
-    (:func:`~transpiler.filenames.inside`, the rule ``load()`` follows for modules); None when
-    it could name anything outside. THV-0051 gives ``scriptFile`` as a relative path
-    (``workflows/weather-alert.star``) and states no rule beyond."""
-    return inside(Path(config_file).parent, script_file)

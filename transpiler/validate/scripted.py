@@ -27,10 +27,10 @@ from transpiler.config.scripted import (
     LoadedScripted,
     ScriptedToolConfig,
     ScriptReader,
-    script_path,
 )
 from transpiler.config.units import ConfigUnit
 from transpiler.diagnostics import Diagnostic, Severity
+from transpiler.filenames import inside
 from transpiler.golang.duration import DurationError, parse_duration
 from transpiler.reading import UnreadableFile
 from transpiler.starlark_runtime.syntax import run_problem, syntax_problem
@@ -124,6 +124,14 @@ def _check(unit: ConfigUnit, tool: LoadedScripted, read: ScriptReader) -> Script
     if script is not None:
         _script(script, file, findings, "scriptFile" if file is not None else "script")
     return ScriptedCheck(tool, script, file, unreadable, timeout_ns, tuple(findings.found))
+
+
+def script_path(config_file: str, script_file: str) -> Path | None:
+    """The file a ``scriptFile`` names, read from the folder of its configuration and below
+    (:func:`~transpiler.filenames.inside`, the rule ``load()`` follows for modules); None when
+    it could name anything outside. THV-0051 gives ``scriptFile`` as a relative path
+    (``workflows/weather-alert.star``) and states no rule beyond."""
+    return inside(Path(config_file).parent, script_file)
 
 
 def _timeout(text: str, path: str, findings: _Findings) -> int | None:
