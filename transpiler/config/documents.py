@@ -42,6 +42,11 @@ CONFIG_KEYS: Final = frozenset(
 MAX_TOOLS_PER_FILE: Final = 10_000
 _TOOL_LIST: Final = Field("array", items=COMPOSITE_TOOL)
 _REF_LIST: Final = Field("array", items=COMPOSITE_TOOL_REF)
+#: The reference lists of a config, and the kind each names.
+_REFERENCED: Final = {
+    "compositeToolRefs": DocumentKind.COMPOSITE_TOOL_DEFINITION.value,
+    "scriptedToolRefs": SCRIPTED_KIND,
+}
 #: Read but not judged: a scripted tool under a target without them (so that it can be named).
 _EVERY_SCRIPTED_FIELD: Final = SCRIPTED_FIELDS
 
@@ -109,11 +114,11 @@ def read_vmcp_config(
                 if tool is not None:
                     origin = ToolOrigin(file, document.index, DocumentKind.VMCP_CONFIG, path)
                     tools.append(LoadedTool(origin, tool, apply_loader_defaults(tool)))
-        elif key == "compositeToolRefs":
-            if decoder.sequence(value, "[]config.CompositeToolRef"):
+        elif key in _REFERENCED:
+            if decoder.sequence(value, _ref_type(key)):
                 message = (
-                    "compositeToolRefs name VirtualMCPCompositeToolDefinition resources; only the "
-                    "Kubernetes operator resolves them, so those tools are not checked here"
+                    f"{key} name {_REFERENCED[key]} resources; only the Kubernetes operator "
+                    "resolves them, so those tools are not checked here"
                 )
                 diagnostics.append(_unresolvable(message, builder.location(key_node)))
         elif key in ("name", "groupRef"):
@@ -132,13 +137,6 @@ def read_vmcp_config(
                 if found is not None:
                     origin = ToolOrigin(file, document.index, DocumentKind.VMCP_CONFIG, path)
                     scripted.append(LoadedScripted(origin, found))
-        elif key == "scriptedToolRefs":
-            if decoder.sequence(value, "[]config.ScriptedToolRef"):
-                message = (
-                    "scriptedToolRefs name VirtualMCPScriptedToolDefinition resources; only the "
-                    "Kubernetes operator resolves them, so those tools are not checked here"
-                )
-                diagnostics.append(_unresolvable(message, builder.location(key_node)))
         elif key == STARLARK_CONFIG:
             builder.starlark_config(value, STARLARK_CONFIG)
         elif key not in CONFIG_KEYS:
@@ -165,6 +163,11 @@ def read_vmcp_config(
         scripted=tuple(scripted),
         target=target,
     )
+
+
+def _ref_type(key: str) -> str:
+    """A reference list's Go type: ``compositeToolRefs`` is ``[]config.CompositeToolRef``."""
+    return f"[]config.{key[0].upper()}{key[1:-1]}"
 
 
 def _unresolvable(message: str, where: SourceLocation) -> Diagnostic:
