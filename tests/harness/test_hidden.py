@@ -33,7 +33,6 @@ def test_before_migration_the_advice_can_be_acted_on(tmp_path: Path) -> None:
 
 def test_declaring_the_difference_still_points_at_the_two_ways_out(tmp_path: Path) -> None:
     config = tmp_path / "gw.yaml"
-    config.write_text(HIDDEN)
     script = (
         "# Where it differs from vMCP (see docs/deviations.md):\n"
         "#   - listing\n#   - listing-safety\n#   - error-text\n"

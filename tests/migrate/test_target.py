@@ -20,12 +20,14 @@ import yaml
 import transpiler
 from tests.conftest import CORPUS
 from transpiler.cli import main
-from transpiler.config.target import THV_0051_ANNOTATIONS, VMCP
+from transpiler.config.target import THV_0051, THV_0051_ANNOTATIONS, VMCP
 from transpiler.declaration import declared_in
 from transpiler.deviations import Deviation
 from transpiler.harness.check import CheckOptions
 from transpiler.migrate.runner import FileStatus, MigrateOptions, MigrationReport, migrate, state
 from transpiler.migrate.summary import summary_text
+from transpiler.migrate.verify import TargetRefuses, target_refusal
+from transpiler.reading import read_text
 
 QUICK = CheckOptions(examples=4, paths=4)
 LISTING = CORPUS / "listing" / "vmcp-config.yaml"
@@ -192,3 +194,19 @@ def test_deprecation_messages_agree_with_migrate(tmp_path: Path) -> None:
     assert refused.path == rejected
     assert "field composite_tools not found in type config.Config" in messages[str(rejected)]
     assert "field composite_tools not found" in refused.reason
+
+
+def test_the_target_check_names_the_field_it_refuses() -> None:
+    """A rewritten file with a field the target does not define is refused at its place;
+    what the original already held is not the migration's doing."""
+    original = LISTING.read_text()
+    scripted = "scriptedTools:\n  - name: extra\n    annotations: {readOnlyHint: true}\n"
+    rewritten = original + scripted + "    script: |\n      def run(params):\n          return {}\n"
+    line = rewritten[: rewritten.index("    annotations: {read")].count("\n") + 1
+    with pytest.raises(TargetRefuses) as refused:
+        target_refusal(("gw.yaml", original), ("gw.yaml", rewritten), THV_0051, read_text)
+    assert str(refused.value).endswith(
+        f"gw.yaml:{line}:5 (P1): field annotations not found in type config.ScriptedToolConfig"
+    )
+    target_refusal(("gw.yaml", rewritten), ("gw.yaml", rewritten), THV_0051, read_text)
+    target_refusal(("gw.yaml", original), ("gw.yaml", rewritten), THV_0051_ANNOTATIONS, read_text)
