@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.migrate.test_target import HIDDEN
+from tests.conftest import CORPUS
 from transpiler.cli import main
 
 SMALL = ["--examples", "4", "--paths", "4"]
+HIDDEN = (CORPUS / "listing" / "hidden.yaml").read_text()
 
 
 def _check(tmp_path: Path, config: Path) -> tuple[int, dict[str, object]]:
@@ -27,7 +28,7 @@ def test_before_migration_the_advice_can_be_acted_on(tmp_path: Path) -> None:
     assert code == 1 and tool["verdict"] == "unchecked"
     assert "vMCP hides force_release" in reason
     assert "every call of it is answered not found" in reason
-    assert "remove `readOnlyHint: true` (line 5)" in reason and "or retire it" in reason
+    assert "remove `readOnlyHint: true` (line 8)" in reason and "or retire it" in reason
     assert "header" not in reason  # no script exists yet: nothing to declare anything in
 
 

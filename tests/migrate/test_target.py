@@ -33,30 +33,7 @@ QUICK = CheckOptions(examples=4, paths=4)
 LISTING = CORPUS / "listing" / "vmcp-config.yaml"
 #: One composite tool vMCP hides (``readOnlyHint: true`` over a step tool that declares
 #: nothing: not read-only), and one it lists.
-HIDDEN = """\
-compositeTools:
-  - name: force_release
-    description: Cut a release branch
-    annotations:
-      readOnlyHint: true
-    steps:
-      - id: cut
-        tool: github.create_branch
-        arguments:
-          name: release
-  - name: echo
-    description: Echo a parameter
-    parameters:
-      type: object
-      properties:
-        x: {type: string}
-      required: [x]
-    steps:
-      - id: a
-        tool: svc.echo
-        arguments:
-          v: "{{.params.x}}"
-"""
+HIDDEN = (CORPUS / "listing" / "hidden.yaml").read_text()
 
 
 def _run(path: Path, **options: object) -> MigrationReport:
@@ -121,7 +98,7 @@ def test_a_tool_vmcp_hides_is_left_as_it_is_and_the_others_migrate(tmp_path: Pat
     hidden, echo = report.tools
     assert state(hidden) == "hidden by vMCP" and hidden.hidden
     assert "vMCP hides force_release" in hidden.reason
-    fix = "Two ways out: fix its annotations: remove `readOnlyHint: true` (line 5)"
+    fix = "Two ways out: fix its annotations: remove `readOnlyHint: true` (line 8)"
     assert fix in hidden.reason
     assert "or retire it" in hidden.reason and "header" not in hidden.reason
     assert echo.passes(None)
