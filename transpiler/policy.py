@@ -18,6 +18,7 @@ run of ``check`` is the same run::
                                           # gaps accepted by name: a step no scenario may
                                           # complete, the script's call sites on a line
                                           # (tool/MODULE:LINE: a module's) none may reach
+    target: thv-0051                      # the vMCP the configuration is for (docs/target.md)
 
 Options given on the command line win over the file. The file is read as
 configurations are (a regular file of at most 2 MiB, nested at most as deep,
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from transpiler.config.datafile import load_yaml
+from transpiler.config.target import TARGETS, Target, target_named
 from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
 from transpiler.reading import MAX_FILE_BYTES
@@ -55,6 +57,7 @@ class Policy:
     style: str | None = None
     library_path: tuple[Path, ...] = ()
     accept_gaps: frozenset[str] = frozenset()
+    target: Target | None = None
 
 
 def find_policy(paths: list[str]) -> Path | None:
@@ -85,6 +88,7 @@ def load_policy(path: Path) -> Policy:
         "style",
         "library_path",
         "accept_gaps",
+        "target",
     }
     unknown = sorted(str(key) for key in data if key not in known)
     if unknown:
@@ -99,7 +103,13 @@ def load_policy(path: Path) -> Policy:
         style=_choice(path, data, "style", STYLE_CHOICES),
         library_path=tuple(path.parent / entry for entry in _strings(path, data, "library_path")),
         accept_gaps=frozenset(_strings(path, data, "accept_gaps")),
+        target=_target(path, data),
     )
+
+
+def _target(path: Path, data: Mapping[str, Any]) -> Target | None:
+    name = _choice(path, data, "target", tuple(TARGETS))
+    return target_named(name) if name is not None else None
 
 
 def _accept(path: Path, data: Mapping[str, Any]) -> frozenset[Deviation] | None:
