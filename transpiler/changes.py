@@ -138,5 +138,6 @@ def markdown_section(changes: Sequence[Change], revision: str) -> str:
             f"{markdown_text(change.summary)}"
         )
         if change.details:
-            lines += ["", "  " + markdown_block("\n".join(change.details)).replace("\n", "\n  ")]
+            block = markdown_block("\n".join(one_line(line) for line in change.details))
+            lines += ["", "  " + block.replace("\n", "\n  ")]
     return "\n".join(lines) + "\n"

@@ -320,8 +320,9 @@ def _unrecorded(name: str, counterpart: Counterpart) -> Pair:
     """A scripted tool whose composite-baseline entry the change removed: not checked."""
     why = (
         f"the revision's composite baseline records {name}, but the change removed that entry "
-        f"while its scripted tool stays at {counterpart.where}: restore the entry, or retire the "
-        "tool by removing its scripted tool in the same change"
+        f"while its scripted tool stays at {counterpart.where}: restore the entry (to rename "
+        "the tool, rename the entry and its scripted tool together), or retire the tool by "
+        "removing its scripted tool in the same change"
     )
     file = counterpart.where.split(" (")[0].rpartition(":")[0]
     return Pair(True, -1, name, file, None, why)

@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CORPUS, UPSTREAM_CORPUS
+from transpiler.changes import Change, ChangeKind, markdown_section
 from transpiler.cli import main
+from transpiler.harness.github import workflow_annotations
 from transpiler.sidecar import read_entries, render
 
 FAST = ["--examples", "6", "--paths", "4", "--jobs", "1"]
@@ -361,3 +363,85 @@ def test_a_composite_tool_beside_a_recorded_script_does_not_replace_its_record(
     (notice,) = commands(out, "notice")
     assert "a composite tool beside its script" in notice
     assert "the script against the composite tool beside it: equivalent" in notice
+
+
+def test_scripts_in_script_files_are_read_as_the_revision_holds_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A revision's ``scriptFile`` is read from the revision (not from a file named
+    ``REV:path`` on disk): no input is unreadable, and a class added to a script file's header
+    is reported at its line there."""
+    repository = tmp_path / "gateway"
+    (repository / "vmcp").mkdir(parents=True)
+    shutil.copy(CORPUS / "example" / "vmcp-config.yaml", repository / CONFIG)
+    monkeypatch.chdir(repository)
+    monkeypatch.setenv("TRANSPILER_CACHE", str(tmp_path / "cache"))
+    git(repository, "init", "-q")
+    migrated = main(["migrate", "vmcp", "--write", "--no-diff", "--script-dir", "vmcp/scripts"])
+    assert migrated == 0
+    git(repository, "add", "-A")
+    git(repository, "commit", "-qm", "migrated")
+    script = Path("vmcp/scripts/sync_inventory.star")
+    edit(script, "#   - error-text", "#   - listing\n#   - error-text")
+    capsys.readouterr()
+    code, out = ci(capsys, rev="HEAD")
+    assert code == 0, out
+    assert "cannot be read" not in out and "INPUT.unreadable" not in out
+    (notice,) = commands(out, "notice")
+    line = script.read_text().splitlines().index("#   - listing") + 1
+    assert notice.startswith(f"::notice file={script},title=sync_inventory%3A widen,line={line}::")
+
+
+@pytest.mark.parametrize("recorded", [True, False])
+def test_a_scripted_tool_added_says_what_it_is_checked_against(
+    recorded: bool, work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = CONFIG.read_text()
+    start, end = tool_span(text, "sync_inventory")
+    copy = text[start:end].replace("  - name: sync_inventory\n", "  - name: sync_copy\n")
+    CONFIG.write_text(text + copy)
+    if recorded:
+        (entry,) = [e for e in read_entries(SIDECAR) if e.name == "sync_inventory"]
+        body = entry.body.replace("  - name: sync_inventory\n", "  - name: sync_copy\n")
+        SIDECAR.write_text(SIDECAR.read_text() + body)
+    hooked, hook_out, code, out = change(capsys, "copy")
+    assert (hooked, code) == (0, 0), hook_out + out
+    (notice,) = commands(out, "notice")
+    if recorded:
+        assert "sync_copy: added: a scripted tool" in notice
+        assert "certified against its record" in notice
+        assert re.search(r"PASS +equivalent(-except)? +sync_copy", out)
+    else:
+        assert "sync_copy: added: a scripted tool" in notice
+        assert "with no record: nothing checks it" in notice
+        assert "with no composite tool to check against: sync_copy" in out
+
+
+def test_a_configuration_vmcp_rejects_alone_is_not_converted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(LEGACY, tmp_path / "legacy.yaml")
+    code = main(["check", str(tmp_path / "legacy.yaml"), *FAST])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "nothing to check" not in out
+    assert re.search(r"FAIL +not-converted +vmcp-config", out)
+    assert "vMCP rejects the configuration at P1 (config load)" in out
+
+
+def test_a_change_is_shown_inert_in_every_report() -> None:
+    """Names and texts from the input never become markup, commands or extra lines."""
+    hostile = "x\n::error::y`|<b>"
+    change = Change(
+        ChangeKind.RENAME, (hostile, "z"), f"{hostile} -> z: renamed", "f.yaml", 3, (hostile,)
+    )
+    assert "\n" not in change.console()
+    (annotation,) = workflow_annotations([], None, None, [change])
+    command = annotation.command()
+    assert command.startswith("::notice file=f.yaml,title=") and "\n" not in command
+    assert "\r" not in command and "%0A" in command  # the details are lines of the message
+    section = markdown_section([change], "origin/main")
+    (prose,) = [line for line in section.splitlines() if line.startswith("- **CHANGE**")]
+    assert "<b>" not in prose and "\\<b\\>" in prose and "\\`" in prose
+    assert "\n  ```\n  x\\x0a::error::y`|<b>\n  ```" in section  # the details, fenced
+    assert json.loads(json.dumps(Change.to_json(change)))["tools"] == [hostile, "z"]

@@ -319,4 +319,5 @@ def test_with_a_git_baseline_a_record_changes_only_in_the_open(
         return
     assert code == 1, out
     assert re.search(r"FAIL +not-converted +sync_inventory", out), out
-    assert "restore the entry, or retire the tool by removing its scripted tool" in out
+    assert "restore the entry (to rename the tool" in out
+    assert "or retire the tool by removing its scripted tool in the same change" in out
