@@ -357,10 +357,10 @@ def _pairs_of(
         item = Pair(baseline, index, tool.config.name, tool.origin.file, None, reason)
         found.append((item, inputs.counterpart(tool, unit.unit.namespace if unit else "default")))
     rejected = [
-        Pair(baseline, -1, unit.unit.label, unit.unit.file, None, f"{unit.unit.file}: {why}")
+        Pair(baseline, -1, unit.unit.label, unit.unit.file, None, unit_rejection(unit, file))
         for unit in report.units
         if not unit.valid and not unit.unit.tools
-        for why in (unit_rejection(unit, unit.unit.file),)
+        for file in (unit.unit.file,)
     ]
     return found, rejected
 

@@ -297,11 +297,17 @@ def test_a_widened_declaration_names_the_class_and_a_pinned_accept_refuses_it(
     assert re.search(r"FAIL +equivalent-except +scan_image_packages", out)
 
 
-def test_a_narrowed_declaration_is_reported(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def narrow() -> None:
+    """deploy_with_approval's header no longer declares rust-engine (which it never shows)."""
     text = CONFIG.read_text()
     start, end = tool_span(text, "deploy_with_approval")
     item = re.sub(r"      #   - rust-engine:.*\n(      #     .*\n)*", "", text[start:end])
+    assert item != text[start:end]
     CONFIG.write_text(text[:start] + item + text[end:])
+
+
+def test_a_narrowed_declaration_is_reported(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    narrow()
     hooked, hook_out, code, out = change(capsys, "narrow")
     assert (hooked, code) == (0, 0), hook_out + out
     (notice,) = commands(out, "notice")
@@ -324,6 +330,19 @@ def test_the_policy_can_deny_a_kind_and_a_change_cannot_loosen_it(
     (error,) = [a for a in commands(out, "error") if "widen" in a]
     assert "title=scan_image_packages%3A widen" in error and "changes: widen: deny" in error
     assert any("title=vmcp/vmcp-transpile.yaml%3A policy" in a for a in commands(out, "notice"))
+
+
+def test_the_policy_can_make_a_kind_a_warning(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    POLICY.write_text("changes: {narrow: warn}\n")
+    push("warn on narrowing")
+    narrow()
+    hooked, hook_out, code, out = change(capsys, "narrow")
+    assert (hooked, code) == (0, 0), hook_out + out
+    (warning,) = [a for a in commands(out, "warning") if "narrow" in a]
+    assert "title=deploy_with_approval%3A narrow" in warning
+    assert re.search(r"^WARN +narrow +deploy_with_approval:", out, re.MULTILINE)
 
 
 def test_a_bad_change_level_exits_2_naming_file_and_line(

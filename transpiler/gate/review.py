@@ -98,7 +98,9 @@ def holdings(inputs: Inputs) -> dict[str, Holding]:
     entries: dict[str, Record] = {}
     composites: dict[str, Record] = {}
     for index, tool in enumerate(inputs.load.tools):
-        record = Record(index, tool, entry_of(sources[tool.origin.file], tool, "").body)
+        source = sources[tool.origin.file]
+        text = entry_of(source, tool, "").body if source.documents is not None else ""
+        record = Record(index, tool, text)
         (entries if record.entry else composites).setdefault(tool.config.name, record)
     scripts: dict[str, Counterpart] = {}
     for counterpart in inputs.scripted.counterparts():
