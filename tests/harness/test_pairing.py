@@ -192,7 +192,9 @@ def test_a_baseline_from_git(config: Path, capsys: pytest.CaptureFixture[str]) -
     capsys.readouterr()
     code, out = check(capsys, config, "--baseline-git", "HEAD", *BOTH, *QUICK)
     assert code == 0, out
-    assert "(HEAD:vmcp-config.yaml; script " in out and len(verdicts(out)) == 4
+    # The change's record (the composite baseline migrate wrote) certifies each script.
+    assert f"({config}.composite-baseline; script " in out and len(verdicts(out)) == 4
+    assert out.count("CHANGE  migrate  ") == 4
     text = config.read_text()
     config.write_text(text[: text.index("  - name: sync_inventory")])  # the tool is gone
     code, out = check(capsys, config, "--baseline-git", "HEAD", *QUICK)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from transpiler.changes import Change, failing
 from transpiler.cli.common import (
     EXIT_FAILED,
     EXIT_INPUT,
@@ -25,6 +26,7 @@ from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_annotations, load_tool_schemas
 from transpiler.gate.batch import check_all, parse_shard, select
+from transpiler.gate.review import review
 from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
 from transpiler.harness.github import workflow_annotations
@@ -75,7 +77,8 @@ def register(subparsers: Any) -> None:
         "--baseline-git",
         metavar="REV",
         help="the baseline is PATH as git revision REV holds it (e.g. origin/main; symbolic "
-        "links are followed inside the revision)",
+        "links are followed inside the revision); each change since REV to what a script is "
+        "held to (its record, its declared classes, the policy) is reported for review",
     )
     pairing.add_argument(
         "--script", metavar="FILE.star", help="check this script against --tool's workflow"
@@ -239,7 +242,8 @@ def run(args: argparse.Namespace) -> int:
     options = options_from(args)
     request = request_from(args)
     since = read_since(Path(args.since)) if args.since is not None else None
-    selected, pairing = select(request, parse_shard(args.shard))
+    shard = parse_shard(args.shard)
+    selected, pairing = select(request, shard)
     for problem in pairing.unreadable:
         print(f"error: {one_line(problem.render())}", file=sys.stderr)
     total = len(selected)
@@ -265,19 +269,22 @@ def run(args: argparse.Namespace) -> int:
                 report.counterexample, directory, report.tool
             )
     accept = options.accept
-    _write_reports(args, reports, accept, pairing.unpaired)
+    # The reviewed changes are the whole request's: the first shard reports them.
+    changes = review(request, pairing, reports, options, args.jobs) if shard[0] == 1 else ()
+    _write_reports(args, reports, accept, pairing.unpaired, changes)
     if args.format == "json":
-        print_json(report_json(reports, accept, pairing.unpaired))
+        print_json(report_json(reports, accept, pairing.unpaired, changes))
     else:
-        _print(reports, pairing, accept, args.since)
+        _print(reports, pairing, accept, args.since, changes, args.baseline_git)
     if args.format == GITHUB:
-        for annotation in workflow_annotations(reports, accept, args.baseline_git):
+        for annotation in workflow_annotations(reports, accept, args.baseline_git, changes):
             print(annotation.command())
     if pairing.unreadable:
         return EXIT_INPUT
-    if not reports:
+    if not reports and not changes:
         return EXIT_FAILED  # a gate pointed at the wrong place must not pass
-    return EXIT_OK if all(r.passes(accept) for r in reports) else EXIT_FAILED
+    passed = all(r.passes(accept) for r in reports) and not failing(changes)
+    return EXIT_OK if passed else EXIT_FAILED
 
 
 def _print(
@@ -285,6 +292,8 @@ def _print(
     pairing: Pairing,
     accept: frozenset[Deviation] | None,
     since: str | None,
+    changes: tuple[Change, ...] = (),
+    revision: str | None = None,
 ) -> None:
     for report in reports:
         print(console_line(report, accept))
@@ -305,10 +314,14 @@ def _print(
             print(f"  scenario saved to {one_line(str(report.counterexample.saved_to))}")
         elif report.reason:
             print("  " + shown_lines(report.reason).replace("\n", "\n  "))
+    for change in changes:
+        print(change.console())
+        for line in change.details:
+            print(f"  {one_line(line)}")
     if pairing.unpaired:
         names = ", ".join(one_line(name) for name in pairing.unpaired)
         print(f"not checked: scripted tool(s) with no composite tool to check against: {names}")
-    if not reports:
+    if not reports and not changes:
         print(
             "nothing to check: no composite tool (give --baseline or --baseline-git to check "
             "scripted tools against the composite tools they replaced)"
@@ -319,7 +332,12 @@ def _print(
         print(f"{carried} pair(s) unchanged since {since}: not checked again; {checked} checked")
     passed = sum(r.passes(accept) for r in reports)
     unread = f"; {len(pairing.unreadable)} input(s) cannot be read" if pairing.unreadable else ""
-    print(f"{passed} of {len(reports)} tool(s) pass ({policy_text(accept)}){unread}")
+    reviewed = ""
+    if changes:
+        denied = len(failing(changes))
+        refused = f", {denied} the policy denies" if denied else ""
+        reviewed = f"; {len(changes)} change(s) since {one_line(str(revision))} to review{refused}"
+    print(f"{passed} of {len(reports)} tool(s) pass ({policy_text(accept)}){unread}{reviewed}")
 
 
 def _write_reports(
@@ -327,12 +345,13 @@ def _write_reports(
     reports: list[ToolReport],
     accept: frozenset[Deviation] | None,
     unpaired: tuple[str, ...],
+    changes: tuple[Change, ...] = (),
 ) -> None:
-    document = report_json(reports, accept, unpaired)
+    document = report_json(reports, accept, unpaired, changes)
     texts = {
         args.report_json: json.dumps(document, indent=2, sort_keys=True) + "\n",
         args.junit: junit(reports, accept, args.baseline_git),
-        args.report_md: markdown(reports, accept),
+        args.report_md: markdown(reports, accept, changes, args.baseline_git or ""),
     }
     for target, text in texts.items():
         if target:

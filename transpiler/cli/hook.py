@@ -7,7 +7,10 @@ configuration of the repository that names it (directly, or through a script
 that loads it), a changed policy file the configurations of its folder, a
 changed composite baseline the configuration it belongs to. A directory among
 the arguments (the hook's ``args``, e.g. ``vmcp/``) limits the check to files
-under it. Other options go to ``check`` as they are.
+under it. Other options go to ``check`` as they are; without a baseline among
+them, the hook gives ``--baseline-git HEAD`` (once the repository has a
+commit), so that the commit's changes to what each script is held to are
+reported for review, as CI reports a pull request's.
 
 Each run reuses the last one's report (``check --since``), kept in the
 project's cache directory (outside the work tree), one per repository: pairs
@@ -103,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
     paths = [str(path) for path in configs]
     if not any(option.split("=")[0] == "--jobs" for option in options):
         options = ["--jobs", "1", *options]  # a commit has few pairs: no worker processes
+    given = {option.split("=")[0] for option in options}
+    if not given & {"--baseline-git", "--baseline", "--script"} and _has_head():
+        options = [*options, "--baseline-git", "HEAD"]  # the commit's changes, for review
     code = cli(["check", *paths, *options, *since, "--report-json", str(fresh)])
     if fresh.is_file():
         _keep(fresh, report)
@@ -163,6 +169,14 @@ def _text(path: Path) -> str:
 def _within(path: Path, scopes: list[Path]) -> bool:
     resolved = path.resolve()
     return not scopes or any(resolved.is_relative_to(scope.resolve()) for scope in scopes)
+
+
+def _has_head() -> bool:
+    """Whether the repository has a commit to compare the staged change with."""
+    found = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", "HEAD"], capture_output=True, check=False
+    )
+    return found.returncode == 0
 
 
 def _tracked() -> list[Path]:

@@ -31,11 +31,12 @@ from transpiler.pipeline import decide, decide_script, emit, tool_key, tool_loca
 
 
 def select(request: Request, shard: tuple[int, int] = (1, 1)) -> tuple[list[Pair], Pairing]:
-    """This shard's share of the request's pairs, and the whole pairing (its unpaired
-    scripted tools and unreadable inputs: ``check`` exits 2 for those, however the rest fare)."""
+    """This shard's share of the request's pairs (the configurations vMCP rejects last), and
+    the whole pairing (its unpaired scripted tools and unreadable inputs: ``check`` exits 2 for
+    those, however the rest fare)."""
     pairing = pair(request)
     number, total = shard
-    return list(pairing.pairs[number - 1 :: total]), pairing
+    return list((*pairing.pairs, *pairing.rejected)[number - 1 :: total]), pairing
 
 
 def check_one(

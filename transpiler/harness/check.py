@@ -695,7 +695,7 @@ def check_tool(
     if report.counterexample is not None:
         report.verdict = Verdict.DIFFERS
         example = report.counterexample
-        example.advice = (*example.advice, *undeclared(example, declaration))
+        example.advice = (*example.advice, *undeclared(example, declaration, options.accept))
         report.reason = "\n".join([*(d.render() for d in example.differences), *example.advice])
     elif run.count == 0:
         report.verdict, report.reason = Verdict.UNCHECKED, "no scenario ran: nothing is certified"
@@ -707,7 +707,7 @@ def check_tool(
         if verdict is not None:
             report.verdict, report.reason = verdict, reason
         report.notes = (*report.notes, *accepted)
-    _judge_listing(report, declaration, vmcp, options.target)
+    _judge_listing(report, declaration, vmcp, options.target, options.accept)
     report.seconds = time.perf_counter() - started
     report.certificate = certificate(
         tool, script, modules, report, pair_digest(tool, script, modules, options, entry)
@@ -723,7 +723,11 @@ def _listing_findings(found: Sequence[ListingDifference]) -> tuple[Finding, ...]
 
 
 def _judge_listing(
-    report: ToolReport, declaration: Declaration, vmcp: ListedTool, target: Target
+    report: ToolReport,
+    declaration: Declaration,
+    vmcp: ListedTool,
+    target: Target,
+    accept: frozenset[Deviation] | None = None,
 ) -> None:
     """The verdict with the listing's differences: one the script does not declare differs
     (with what to declare, or, where the ``target`` takes them, the annotations to write), one
@@ -736,6 +740,7 @@ def _judge_listing(
             "the scripted tool is listed otherwise than vMCP lists the composite tool, which "
             "the script does not declare",
             missing,
+            accept,
         )
         hinted = any(d.site.startswith("annotations.") for d in undeclared)
         if hinted and target.annotations:
@@ -768,18 +773,29 @@ def _vacuous(options: CheckOptions) -> str | None:
     return None
 
 
-def undeclared(example: Counterexample, declaration: Declaration) -> tuple[str, ...]:
+def undeclared(
+    example: Counterexample,
+    declaration: Declaration,
+    accept: frozenset[Deviation] | None = None,
+) -> tuple[str, ...]:
     """What to add to the script's header if it may differ the way the workflow's run allowed,
-    for each class the run exercised that the script does not declare."""
+    for each class the run exercised that the script does not declare (and to the policy,
+    for those it does not accept)."""
     fired = sorted(example.composite.fired() - declaration.classes)
     if not fired:
         return ()
     why = "the workflow exercised " + ", ".join(fired) + ", which the script does not declare"
-    return tuple(_declare_advice(declaration, why, fired))
+    return tuple(_declare_advice(declaration, why, fired, accept))
 
 
-def _declare_advice(declaration: Declaration, why: str, classes: Sequence[Deviation]) -> list[str]:
-    """``why``, then the header lines that declare ``classes`` and where they go."""
+def _declare_advice(
+    declaration: Declaration,
+    why: str,
+    classes: Sequence[Deviation],
+    accept: frozenset[Deviation] | None = None,
+) -> list[str]:
+    """``why``, then the header lines that declare ``classes`` and where they go, and the
+    classes the policy (``accept``) must also name for the tool to pass."""
     lines = [why]
     if declaration.title_line is None:
         lines += ["if the script may differ that way, add to its header:", f"  # {TITLE}"]
@@ -789,6 +805,12 @@ def _declare_advice(declaration: Declaration, why: str, classes: Sequence[Deviat
             f"{declaration.title_line} (`Where it differs from vMCP`):"
         )
     lines.extend(f"  {header_item(class_id)}" for class_id in classes)
+    refused = [str(c) for c in classes if not accepts(accept, c)]
+    if refused:
+        lines.append(
+            f"and accept {', '.join(refused)} (the policy's `accept:`, or --accept), which the "
+            "gate does not accept now"
+        )
     return lines
 
 

@@ -1,6 +1,8 @@
 """``check --format github``: GitHub workflow commands that annotate the pull request.
 
-Each tool the gate does not let through gets an ``::error`` at the line a
+Each reviewed change (:mod:`transpiler.changes`) gets a ``::notice`` naming
+its tools (a ``::warning`` or ``::error`` where the policy says so). Each tool
+the gate does not let through gets an ``::error`` at the line a
 reviewer should read (:mod:`.places`): what differs, both sides' values. Each
 finding (a vMCP quirk on the tool's ordinary run) gets a ``::warning`` at its
 step; one that drops a safety hint from the ``tools/list`` entry an ``::error``.
@@ -14,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from transpiler.changes import Change
 from transpiler.deviations import Deviation, accepts
 from transpiler.harness.check import ToolReport
-from transpiler.harness.places import Place, Spot, difference_spot, place_of
+from transpiler.harness.places import Place, Spot, difference_spot, place_of, work_tree_file
 from transpiler.harness.reports import SHOWN_CHARACTERS, witness_lines
 from transpiler.inert import clipped, one_line, shown_lines
 
@@ -53,10 +56,22 @@ class Annotation:
 
 
 def workflow_annotations(
-    reports: Sequence[ToolReport], accept: frozenset[Deviation] | None, revision: str | None = None
+    reports: Sequence[ToolReport],
+    accept: frozenset[Deviation] | None,
+    revision: str | None = None,
+    changes: Sequence[Change] = (),
 ) -> list[Annotation]:
-    """An error per tool that does not pass, a warning per finding."""
-    found: list[Annotation] = []
+    """A notice (or the warning or error the policy makes it) per reviewed change, an error per
+    tool that does not pass, a warning per finding."""
+    found = [
+        Annotation(
+            change.level.command,
+            Place(work_tree_file(change.file, revision), change.line),
+            one_line(change.title),
+            "\n".join(one_line(line) for line in (change.summary, *change.details)),
+        )
+        for change in changes
+    ]
     for report in reports:
         name = one_line(report.tool)
         if not report.passes(accept):

@@ -22,6 +22,7 @@ from xml.etree import ElementTree
 import jinja2
 import yaml
 
+from transpiler.changes import Change, markdown_section
 from transpiler.deviations import Deviation, accepts
 from transpiler.filenames import safe_stem
 from transpiler.harness.check import Counterexample, ToolReport, Witness
@@ -50,6 +51,10 @@ _MARKDOWN.filters.update(
 _MARKDOWN_TEMPLATE = _MARKDOWN.from_string(
     """\
 **{{ passed }} of {{ reports | length }} tool(s) pass** ({{ policy | prose }}).
+{%- if changes %}
+
+{{ changes }}
+{%- endif %}
 {%- if failing %}
 
 ## Failing
@@ -190,17 +195,18 @@ def console_line(report: ToolReport, accept: frozenset[Deviation] | None) -> str
     verdict = one_line(str(report.verdict))
     decision = "PASS" if report.passes(accept) else "FAIL"
     head = f"{decision}  {verdict:>17}  {one_line(report.tool)}"
-    return f"{head}  ({one_line(report.file)}{script})  " + (
-        detail + observed
-    )
+    return f"{head}  ({one_line(report.file)}{script})  " + (detail + observed)
 
 
 def report_json(
-    reports: Sequence[ToolReport], accept: frozenset[Deviation] | None, unpaired: Sequence[str] = ()
+    reports: Sequence[ToolReport],
+    accept: frozenset[Deviation] | None,
+    unpaired: Sequence[str] = (),
+    changes: Sequence[Change] = (),
 ) -> dict[str, Any]:
     """Every tool's verdict, classes with witnesses, findings, certificate, counterexample; the
-    scripted tools that had no composite tool to be checked against. Every text is clipped
-    (:func:`~transpiler.inert.clipped_data`)."""
+    scripted tools that had no composite tool to be checked against; the reviewed changes.
+    Every text is clipped (:func:`~transpiler.inert.clipped_data`)."""
     document = {
         "tools": [
             dict(r.carried, passes=r.passes(accept))
@@ -225,6 +231,7 @@ def report_json(
         "passed": sum(r.passes(accept) for r in reports),
         "total": len(reports),
         "unpaired": list(unpaired),
+        "changes": [change.to_json() for change in changes],
     }
     return dict(clipped_data(document))
 
@@ -380,12 +387,18 @@ def _failure_text(report: ToolReport, accept: frozenset[Deviation] | None) -> st
     return "\n".join(filter(None, [*listing, report.reason])) or ", ".join(report.observed)
 
 
-def markdown(reports: Sequence[ToolReport], accept: frozenset[Deviation] | None) -> str:
-    """What a reviewer reads in a pull request: the failures first, each with what differs,
-    then a table of every tool, then each tool's witnesses (classes declared and not observed
-    on one line)."""
+def markdown(
+    reports: Sequence[ToolReport],
+    accept: frozenset[Deviation] | None,
+    changes: Sequence[Change] = (),
+    revision: str = "",
+) -> str:
+    """What a reviewer reads in a pull request: the reviewed changes since ``revision``, the
+    failures, each with what differs, then a table of every tool, then each tool's witnesses
+    (classes declared and not observed on one line)."""
     return str(
         _MARKDOWN_TEMPLATE.render(
+            changes=markdown_section(changes, revision),
             reports=reports,
             failing=[r for r in reports if not r.passes(accept)],
             passes=lambda report: report.passes(accept),
