@@ -161,7 +161,7 @@ def _encoded_argument(seen: Observation, printed: Any) -> Any:
 
 
 def _same_value(left: Any, right: Any) -> bool:
-    """JSON equality, numbers by value, typed nils as null."""
+    """JSON equality, numbers by their exact value, typed nils as null."""
     if isinstance(left, NilMap | NilList):
         left = None
     if isinstance(right, NilMap | NilList):
@@ -169,7 +169,7 @@ def _same_value(left: Any, right: Any) -> bool:
     if isinstance(left, bool) or isinstance(right, bool):
         return left is right
     if isinstance(left, int | float) and isinstance(right, int | float):
-        return float(left) == float(right)
+        return left == right  # Python compares an int with a float exactly
     if isinstance(left, dict) and isinstance(right, dict):
         return left.keys() == right.keys() and all(_same_value(left[k], right[k]) for k in left)
     if isinstance(left, list) and isinstance(right, list):

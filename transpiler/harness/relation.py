@@ -8,7 +8,7 @@ reported):
    (``Workflow execution failed: `` on vMCP's side, ``Script execution
    failed: `` on the script's), compared exactly; timeouts compare as a class;
 3. on success, ``structuredContent`` after JSON canonicalisation (numbers by
-   value) and the text item exactly (Go JSON on both sides);
+   their exact value) and the text item exactly (Go JSON on both sides);
 4. the backend calls as a multiset of (tool, arguments, attempt);
 5. the elicitation requests, message and schema, in order.
 
@@ -91,23 +91,23 @@ class Match:
 
 
 def canonical(value: Any) -> str:
-    """A JSON value as comparable text: sorted keys, every number a float."""
-    return json.dumps(_floats(plain_json(value)), sort_keys=True, ensure_ascii=False)
+    """A JSON value as comparable text: sorted keys, every number by its exact value (a whole
+    float is the integer it equals, so Go's float64 3 and int64 3 agree, and two integers that
+    differ anywhere, above 2^53 too, differ)."""
+    return json.dumps(_exact(plain_json(value)), sort_keys=True, ensure_ascii=False)
 
 
-def _floats(value: Any) -> Any:
-    """Plain JSON with every number a float (an integer too large for one is infinite, as
-    ``json.loads(..., parse_int=float)`` reads it) and every tuple a list."""
-    if isinstance(value, bool) or value is None or isinstance(value, str | float):
+def _exact(value: Any) -> Any:
+    """Plain JSON with every whole finite float the integer it equals (JSON numbers are
+    values: ``3`` and ``3.0`` are one number, ``2**53 + 1`` and ``2.0**53`` are two) and every
+    tuple a list."""
+    if isinstance(value, bool) or value is None or isinstance(value, str | int):
         return value
-    if isinstance(value, int):
-        try:
-            return float(value)
-        except OverflowError:
-            return math.inf if value > 0 else -math.inf
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) and value.is_integer() else value
     if isinstance(value, dict):
-        return {key: _floats(item) for key, item in value.items()}
-    return [_floats(item) for item in value]
+        return {key: _exact(item) for key, item in value.items()}
+    return [_exact(item) for item in value]
 
 
 def outcome_class(trace: Trace) -> str:
@@ -135,7 +135,7 @@ def unwrapped_error(trace: Trace) -> str:
 def calls(trace: Trace) -> Counter[str]:
     """The backend calls as a multiset of (tool, arguments, attempt)."""
     return Counter(
-        json.dumps([call.tool, _floats(plain_json(call.args)), call.attempt], sort_keys=True)
+        json.dumps([call.tool, _exact(plain_json(call.args)), call.attempt], sort_keys=True)
         for call in trace.calls
     )
 

@@ -1,0 +1,73 @@
+"""The relation itself: what two traces must agree on, compared exactly, and a difference said so
+a person can act on it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.composite.helpers import scenario
+from transpiler.composite import run_composite
+from transpiler.config.loader import load_bytes
+from transpiler.config.units import LoadedTool
+from transpiler.declaration import TITLE, header_item
+from transpiler.deviations import Deviation
+from transpiler.gobuild import go_available
+from transpiler.harness.check import CheckOptions, check_tool
+from transpiler.harness.relation import canonical, differences
+from transpiler.harness.verdict import Verdict
+from transpiler.starlark_runtime import run_starlark
+
+BOTH = ["rust", pytest.param("go", marks=pytest.mark.go)]
+SMALL = CheckOptions(examples=4, paths=4)
+
+
+def loaded(text: str) -> LoadedTool:
+    """The one composite tool of a configuration's YAML text."""
+    load = load_bytes(text.encode())
+    assert not load.errors and len(load.tools) == 1, [d.render() for d in load.errors]
+    return load.tools[0]
+
+
+def _engine(engine: str) -> CheckOptions:
+    if engine == "go" and not go_available(needs_starlark=True):
+        pytest.skip("LOUD SKIP: go.starlark.net is not installed (./dev installs it)")
+    return CheckOptions(examples=SMALL.examples, paths=SMALL.paths, engines=(engine,))
+
+
+BIG_ID = """\
+compositeTools:
+  - name: close_ticket
+    description: Close one ticket
+    steps:
+      - id: close
+        tool: tickets.close
+        arguments: {id: 9007199254740993}
+"""
+CLOSE = (
+    f"# {TITLE}\n{header_item(Deviation.ERROR_TEXT)}\n"
+    'def run(params):\n    return call_tool("tickets.close", {"id": %s})\n'
+)
+
+
+def test_numbers_compare_by_their_exact_value() -> None:
+    assert canonical(3) == canonical(3.0)
+    assert canonical({"n": [1e21]}) == canonical({"n": [10**21]})
+    assert canonical(2**53 + 1) != canonical(2.0**53)
+    assert canonical(0.5) != canonical(0)
+
+
+@pytest.mark.parametrize("engine", BOTH)
+def test_an_integer_above_two_to_the_53_is_not_its_neighbour(engine: str) -> None:
+    """vMCP sends a YAML integer argument as the int64 it is; a script sending the nearest
+    float64 (or any other integer that rounds to it) sends another number."""
+    tool = loaded(BIG_ID)
+    world = scenario(backends={"tickets.close": {"results": [{"structuredContent": {}}]}})
+    vmcp = run_composite(tool.effective, world)
+    assert vmcp.calls[0].args == {"id": 9007199254740993}
+    off_by_one = run_starlark(CLOSE % "9007199254740992", world, engine=engine)
+    assert [d.field for d in differences(vmcp, off_by_one)] == ["calls"]
+    assert not differences(vmcp, run_starlark(CLOSE % "9007199254740993", world, engine=engine))
+    options = _engine(engine)
+    assert check_tool(tool, options, script=CLOSE % "9007199254740993").passes(None)
+    wrong = check_tool(tool, options, script=CLOSE % "9007199254740992")
+    assert wrong.verdict is Verdict.DIFFERS, wrong.reason
