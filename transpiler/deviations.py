@@ -113,8 +113,9 @@ class Deviation(StrEnum):
                 Variant("empty", "the missing value prints as empty text"),
                 Variant(
                     "none",
-                    "the missing value is `None`: `null` where the template is that one value, "
-                    "`None` inside text",
+                    "the missing value is `None`: an argument or output property whose template "
+                    "is that one value is `null`; printed anywhere else (inside text, a message, "
+                    "a condition) it is the text `None`",
                 ),
                 Variant("default", "an output property takes its `default`"),
             ),

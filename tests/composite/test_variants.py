@@ -131,6 +131,19 @@ def test_missing_value_default_gives_an_output_its_default() -> None:
 def test_missing_value_none_of_a_lone_value_is_null_in_an_output() -> None:
     site = (Deviation.MISSING_VALUE, None, "output.v")
     assert _output("string", "{{.steps.a.output.x}}", {}, {site: "none"}).output == {"v": None}
+    # inside text it is the text None, as the docs say, not a null output
+    inside = _output("string", "x{{.steps.a.output.x}}", {}, {site: "none"})
+    assert inside.output == {"v": "xNone"}
+
+
+def test_missing_value_none_of_a_lone_value_is_null_in_an_argument() -> None:
+    """An argument whose template is the one missing value is sent as null (what
+    ``params.get("x")`` sends), never as the text ``None``."""
+    chosen = {at_b(Deviation.MISSING_VALUE): "none"}
+    assert _sent("{{.steps.a.output.x}}", {}, chosen) == [None]
+    null = {(Deviation.MISSING_VALUE, "b", "arguments.text (null)"): "none"}
+    assert _sent("{{.steps.a.output.x}}", {"x": None}, null) == [None]
+    assert _sent("{{.steps.a.output.x}}", {}, {}) == ["<no value>"]
 
 
 def test_number_text_digits() -> None:

@@ -71,3 +71,34 @@ def test_an_integer_above_two_to_the_53_is_not_its_neighbour(engine: str) -> Non
     assert check_tool(tool, options, script=CLOSE % "9007199254740993").passes(None)
     wrong = check_tool(tool, options, script=CLOSE % "9007199254740992")
     assert wrong.verdict is Verdict.DIFFERS, wrong.reason
+
+
+FETCH = """\
+compositeTools:
+  - name: fetch_user
+    description: Fetch a user
+    parameters:
+      type: object
+      properties:
+        user_id: {type: string}
+    steps:
+      - id: fetch
+        tool: user.get
+        arguments: {user_id: "{{.params.user_id}}"}
+"""
+FETCH_SCRIPT = (
+    f"# {TITLE}\n{header_item(Deviation.ERROR_TEXT)}\n{header_item(Deviation.MISSING_VALUE)}\n"
+    'def run(params):\n    return call_tool("user.get", {"user_id": %s})\n'
+)
+
+
+@pytest.mark.parametrize("engine", BOTH)
+def test_missing_value_none_sends_null_where_the_argument_is_that_one_value(engine: str) -> None:
+    """``none`` makes an argument whose template is the one missing value null, as the docs
+    say; the text ``None`` in its place is another value, and differs."""
+    tool, options = loaded(FETCH), _engine(engine)
+    right = check_tool(tool, options, script=FETCH_SCRIPT % 'params.get("user_id")')
+    assert right.verdict is Verdict.EQUIVALENT_EXCEPT, right.reason
+    assert "missing-value" in right.observed
+    wrong = check_tool(tool, options, script=FETCH_SCRIPT % 'str(params.get("user_id"))')
+    assert wrong.verdict is Verdict.DIFFERS, wrong.reason

@@ -196,6 +196,16 @@ class Expander:
             else None
         )
 
+    def missing_is_null(self, site: Site, source: str, seen: Observation) -> bool:
+        """``missing-value: none`` where the template is that one missing value (a lone
+        action): the value is ``null`` itself, not its text (an argument, an output property)."""
+        return (
+            self.missing_variant(site, seen) == "none"
+            and len(seen.printed) == 1
+            and seen.printed[0] in (MISSING, None)
+            and _lone(source)
+        )
+
     def _stop_at_missing(self, site: Site, seen: Observation) -> None:
         """``missing-value: stop``: a script that indexes a missing field stops there."""
         if self.missing_variant(site, seen) == "stop":
@@ -272,6 +282,8 @@ class Expander:
             seen = Observation()
             text = self.string(context, value, site, for_each, seen)
             self._alone(site, value, text, seen)
+            if isinstance(text, str) and self.missing_is_null(site, value, seen):
+                return None  # the script sends the missing value itself
             return text
         if isinstance(value, dict):
             return self._map(
