@@ -141,7 +141,7 @@ def test_missing_value_none_of_a_lone_value_is_null_in_an_argument() -> None:
     ``params.get("x")`` sends), never as the text ``None``."""
     chosen = {at_b(Deviation.MISSING_VALUE): "none"}
     assert _sent("{{.steps.a.output.x}}", {}, chosen) == [None]
-    null = {(Deviation.MISSING_VALUE, "b", "arguments.text (null)"): "none"}
+    null: dict[SiteKey, str] = {(Deviation.MISSING_VALUE, "b", "arguments.text (null)"): "none"}
     assert _sent("{{.steps.a.output.x}}", {"x": None}, null) == [None]
     assert _sent("{{.steps.a.output.x}}", {}, {}) == ["<no value>"]
 

@@ -102,3 +102,49 @@ def test_missing_value_none_sends_null_where_the_argument_is_that_one_value(engi
     assert "missing-value" in right.observed
     wrong = check_tool(tool, options, script=FETCH_SCRIPT % 'str(params.get("user_id"))')
     assert wrong.verdict is Verdict.DIFFERS, wrong.reason
+
+
+MERGE = """\
+compositeTools:
+  - name: merge_pr
+    description: Merge one pull request
+    parameters:
+      type: object
+      properties:
+        pr: {type: integer}
+      required: [pr]
+    steps:
+      - id: merge
+        tool: github.merge_pull_request
+        arguments: {pull_number: "{{.params.pr}}"}
+"""
+MERGE_SCRIPT = (
+    f"# {TITLE}\n{header_item(Deviation.ERROR_TEXT)}\n{header_item(Deviation.NUMBER_TEXT)}\n"
+    'def run(params):\n    return call_tool("github.merge_pull_request", '
+    '{"pull_number": params["pr"]})\n'
+)
+
+
+def test_a_number_sent_where_vmcp_sends_its_text_is_said_so() -> None:
+    """vMCP renders the argument to text and, with no inputSchema typing it, sends the text;
+    the report says so, why, and what to do, beside the values."""
+    tool = loaded(MERGE)
+    report = check_tool(tool, SMALL, script=MERGE_SCRIPT)
+    assert report.verdict is Verdict.DIFFERS and report.counterexample is not None
+    (calls,) = [d for d in report.counterexample.differences if d.field == "calls"]
+    assert calls.why.startswith("vMCP sends `pull_number` as the text ")
+    assert calls.why.endswith(
+        ": no inputSchema of github.merge_pull_request types it; give `--tools` a tools/list "
+        "dump, or send `str(...)`"
+    )
+    assert calls.why in report.reason and "why:" in calls.render()
+    typed = check_tool(tool, _typed_as("string"), script=MERGE_SCRIPT)
+    assert typed.counterexample is not None
+    assert "the inputSchema of github.merge_pull_request types it as string" in typed.reason
+    assert check_tool(tool, _typed_as("integer"), script=MERGE_SCRIPT).passes(None)
+
+
+def _typed_as(kind: str) -> CheckOptions:
+    """Small options with a tools/list dump typing ``pull_number`` as ``kind``."""
+    schema = {"type": "object", "properties": {"pull_number": {"type": kind}}}
+    return CheckOptions(examples=4, paths=4, tool_schemas={"github.merge_pull_request": schema})

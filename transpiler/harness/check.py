@@ -53,6 +53,7 @@ from transpiler.harness.happy import (
     reshaped_scenarios,
     reshapes,
 )
+from transpiler.harness.kinds import kind_advice
 from transpiler.harness.paths import combinations, path_of, sample_params
 from transpiler.harness.probes import probe_scenarios
 from transpiler.harness.readings import (
@@ -432,6 +433,10 @@ class _Run:
         if not found:
             found = differences(composite, script)
             read = composite
+        found = tuple(
+            replace(d, why=kind_advice(read, script, scenario)) if d.field == "calls" else d
+            for d in found
+        )
         example = Counterexample(scenario, engine, found, read, script)
         taken = self.readings.describe()
         if taken and read is not composite:

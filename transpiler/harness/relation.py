@@ -48,11 +48,13 @@ COMPOSITE_TIMEOUTS = (
 
 @dataclass(frozen=True)
 class Difference:
-    """One field where two traces differ, with both sides' values."""
+    """One field where two traces differ, with both sides' values, and ``why`` they differ
+    where that can be said (what vMCP does there, and what to do)."""
 
     field: str
     composite: str
     script: str
+    why: str = ""
 
     @property
     def observables(self) -> frozenset[Observable]:
@@ -62,7 +64,8 @@ class Difference:
     def render(self) -> str:
         """A short side-by-side description: each side's text clipped and on one line."""
         composite, script = one_line(self.composite), one_line(self.script)
-        return f"{self.field}:\n  composite: {composite}\n  script:    {script}"
+        text = f"{self.field}:\n  composite: {composite}\n  script:    {script}"
+        return f"{text}\n  why:       {one_line(self.why)}" if self.why else text
 
 
 _OBSERVABLES = {
