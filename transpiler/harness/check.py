@@ -69,7 +69,7 @@ from transpiler.harness.scriptreads import ScriptReads, script_reads
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.sites import SiteValues, site_values, value_text
 from transpiler.harness.verdict import Verdict
-from transpiler.inert import has_unsafe_text
+from transpiler.inert import has_unsafe_text, unsafe
 from transpiler.listing import ListedTool, ScriptedEntry, listed, migrated
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.schedule import ScriptedChooser
@@ -81,6 +81,7 @@ from transpiler.starlark_runtime import (
     run_starlark_many,
 )
 from transpiler.starlark_runtime.run import GoOnlyScript
+from transpiler.starlark_runtime.source import as_vmcp_reads
 from transpiler.starlark_runtime.versions import engine_versions
 
 ENGINES = ("rust", "go")
@@ -606,12 +607,11 @@ def check_tool(
     """
     started = time.perf_counter()
     origin = tool.origin.file
-    engines = _engines(tool, options)
     report = ToolReport(
         tool.effective.name,
         origin,
         Verdict.EQUIVALENT,
-        engines=engines,
+        engines=options.engines,
         seed=options.seed,
         style=options.style,
         config_lines={
@@ -637,6 +637,7 @@ def check_tool(
         script, modules = emitted.script, emitted.modules
     assert script is not None
     modules = modules or {}
+    engines = report.engines = _engines(tool, options, script, modules)
     report.emitted = emitted
     report.script_source = source or f"emitted ({options.style})"
     declaration = declared_in(script)
@@ -668,7 +669,7 @@ def check_tool(
     run = _Run(tool, script, modules, engines, declared, options, timeout)
     shapes = tool_shapes(tool.effective)
     report.counterexample = (
-        _exhaustive(run, tool, shapes, options, report, script_reads(script))
+        _exhaustive(run, tool, shapes, options, report, script_reads(as_vmcp_reads(script)))
         or _random(run, tool, shapes, options, emitted)
         or run.settle()
     )
@@ -829,19 +830,28 @@ def _finding_key(event: QuirkEvent) -> tuple[Deviation, str | None, str]:
     return event.deviation, event.step, event.site
 
 
-def _engines(tool: LoadedTool, options: CheckOptions) -> tuple[str, ...]:
-    """The engines asked for, plus go.starlark.net when the tool's text had to be made inert.
-
-    go.starlark.net (what vMCP embeds) is where such text is most dangerous: it
-    ends a comment at ``\\r`` and the whole file at NUL.
-    """
-    if (
-        "go" in options.engines
-        or not has_unsafe_text(tool.effective)
-        or not go_available(needs_starlark=True)
-    ):
+def _engines(
+    tool: LoadedTool, options: CheckOptions, script: str, modules: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The engines asked for, plus go.starlark.net (what vMCP embeds) where the readers of the
+    pair could disagree: the tool's text had to be made inert, or the script or a module holds
+    a character some reader takes for a line break, an end of file or hidden layout
+    (:func:`~transpiler.inert.unsafe`; go.starlark.net ends a comment at ``\\r`` and the whole
+    file at NUL), or is one the map of call sites cannot read."""
+    if "go" in options.engines or not go_available(needs_starlark=True):
         return options.engines
-    return (*options.engines, "go")
+    texts = (script, *modules.values())
+    if has_unsafe_text(tool.effective) or any(_unsafe_in_code(text) for text in texts):
+        return (*options.engines, "go")
+    if script_map(script, modules, SCRIPT_FILENAME).unread:
+        return (*options.engines, "go")
+    return options.engines
+
+
+def _unsafe_in_code(text: str) -> bool:
+    """Whether a script's text holds an unsafe character other than its own line breaks and
+    tabs."""
+    return any(unsafe(char) for char in text if char not in "\n\t")
 
 
 def _exhaustive(
@@ -941,7 +951,7 @@ def pair_digest(
         "entry": repr(entry),
         "modules": dict(sorted(modules.items())),
         "options": repr(replace(options, accept=None)),
-        "interpreters": engine_versions(_engines(tool, options)),
+        "interpreters": engine_versions(_engines(tool, options, script, modules)),
         "transpiler": code_digest(),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
