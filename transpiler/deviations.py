@@ -113,9 +113,9 @@ class Deviation(StrEnum):
                 Variant("empty", "the missing value prints as empty text"),
                 Variant(
                     "none",
-                    "the missing value is `None`: an argument or output property whose template "
-                    "is that one value is `null`; printed anywhere else (inside text, a message, "
-                    "a condition) it is the text `None`",
+                    "the missing value is `None`: printed, it is the text `None` (an argument "
+                    "whose template is that one value sends `\"None\"`, as `str()` of it "
+                    "does); an output property whose template is that one value is `null`",
                 ),
                 Variant("default", "an output property takes its `default`"),
             ),

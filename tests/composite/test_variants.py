@@ -136,14 +136,13 @@ def test_missing_value_none_of_a_lone_value_is_null_in_an_output() -> None:
     assert inside.output == {"v": "xNone"}
 
 
-def test_missing_value_none_of_a_lone_value_is_null_in_an_argument() -> None:
-    """An argument whose template is the one missing value is sent as null (what
-    ``params.get("x")`` sends), never as the text ``None``."""
+def test_missing_value_none_of_a_lone_value_is_its_text_in_an_argument() -> None:
+    """An argument is text: the one missing value prints as ``None``, what ``str()`` of it
+    gives, as the variant's text says."""
     chosen = {at_b(Deviation.MISSING_VALUE): "none"}
-    assert _sent("{{.steps.a.output.x}}", {}, chosen) == [None]
+    assert _sent("{{.steps.a.output.x}}", {}, chosen) == ["None"]
     null: dict[SiteKey, str] = {(Deviation.MISSING_VALUE, "b", "arguments.text (null)"): "none"}
-    assert _sent("{{.steps.a.output.x}}", {"x": None}, null) == [None]
-    assert _sent("{{.steps.a.output.x}}", {}, {}) == ["<no value>"]
+    assert _sent("{{.steps.a.output.x}}", {"x": None}, null) == ["None"]
 
 
 def test_number_text_digits() -> None:

@@ -73,34 +73,40 @@ def test_an_integer_above_two_to_the_53_is_not_its_neighbour(engine: str) -> Non
     assert wrong.verdict is Verdict.DIFFERS, wrong.reason
 
 
-FETCH = """\
+REPORT = """\
 compositeTools:
-  - name: fetch_user
-    description: Fetch a user
-    parameters:
-      type: object
-      properties:
-        user_id: {type: string}
+  - name: report_user
+    description: Report one user
     steps:
       - id: fetch
         tool: user.get
-        arguments: {user_id: "{{.params.user_id}}"}
+    output:
+      properties:
+        name: {type: string, description: Name, value: "{{.steps.fetch.output.name}}"}
+        line: {type: string, description: A line, value: "user {{.steps.fetch.output.name}}"}
 """
-FETCH_SCRIPT = (
+REPORT_SCRIPT = (
     f"# {TITLE}\n{header_item(Deviation.ERROR_TEXT)}\n{header_item(Deviation.MISSING_VALUE)}\n"
-    'def run(params):\n    return call_tool("user.get", {"user_id": %s})\n'
+    f"{header_item(Deviation.OUTPUT_RENDERING)}\n{header_item(Deviation.VALUE_TEXT)}\n"
+    f"{header_item(Deviation.NUMBER_TEXT)}\n{header_item(Deviation.RUST_ENGINE)}\n"
+    "def run(params):\n"
+    '    name = call_tool("user.get", {}).get("name")\n'
+    '    return {"name": name, "line": %s}\n'
 )
 
 
 @pytest.mark.parametrize("engine", BOTH)
-def test_missing_value_none_sends_null_where_the_argument_is_that_one_value(engine: str) -> None:
-    """``none`` makes an argument whose template is the one missing value null, as the docs
-    say; the text ``None`` in its place is another value, and differs."""
-    tool, options = loaded(FETCH), _engine(engine)
-    right = check_tool(tool, options, script=FETCH_SCRIPT % 'params.get("user_id")')
+def test_missing_value_none_is_null_only_where_an_output_is_that_one_value(engine: str) -> None:
+    """``none`` returns the missing value itself where an output property's template is that
+    one value, and prints it as the text ``None`` inside text, as its text says: a script
+    returning null for a property that is text around the value differs."""
+    tool, options = loaded(REPORT), _engine(engine)
+    right = check_tool(tool, options, script=REPORT_SCRIPT % '"user " + str(name)')
     assert right.verdict is Verdict.EQUIVALENT_EXCEPT, right.reason
     assert "missing-value" in right.observed
-    wrong = check_tool(tool, options, script=FETCH_SCRIPT % 'str(params.get("user_id"))')
+    wrong = check_tool(
+        tool, options, script=REPORT_SCRIPT % '"user " + name if name != None else None'
+    )
     assert wrong.verdict is Verdict.DIFFERS, wrong.reason
 
 

@@ -197,8 +197,8 @@ class Expander:
         )
 
     def missing_is_null(self, site: Site, source: str, seen: Observation) -> bool:
-        """``missing-value: none`` where the template is that one missing value (a lone
-        action): the value is ``null`` itself, not its text (an argument, an output property)."""
+        """``missing-value: none`` where an output property's template is that one missing
+        value (a lone action): the script returns the value itself, ``null``."""
         return (
             self.missing_variant(site, seen) == "none"
             and len(seen.printed) == 1
@@ -282,8 +282,6 @@ class Expander:
             seen = Observation()
             text = self.string(context, value, site, for_each, seen)
             self._alone(site, value, text, seen)
-            if isinstance(text, str) and self.missing_is_null(site, value, seen):
-                return None  # the script sends the missing value itself
             return text
         if isinstance(value, dict):
             return self._map(
