@@ -12,6 +12,7 @@ from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, header_item
 from transpiler.deviations import Deviation
 from transpiler.gobuild import go_available
+from transpiler.harness import check
 from transpiler.harness.check import CheckOptions, check_tool
 from transpiler.harness.relation import canonical, differences
 from transpiler.harness.verdict import Verdict
@@ -154,3 +155,66 @@ def _typed_as(kind: str) -> CheckOptions:
     """Small options with a tools/list dump typing ``pull_number`` as ``kind``."""
     schema = {"type": "object", "properties": {"pull_number": {"type": kind}}}
     return CheckOptions(examples=4, paths=4, tool_schemas={"github.merge_pull_request": schema})
+
+
+TOTAL = """\
+compositeTools:
+  - name: report_total
+    description: Post a ledger's total
+    steps:
+      - id: total
+        tool: ledger.total
+      - id: post
+        tool: chat.post
+        dependsOn: [total]
+        arguments: {text: "total {{.steps.total.output.sum}}"}
+"""
+TOTAL_HEADER = "".join(
+    f"{line}\n"
+    for line in (
+        f"# {TITLE}",
+        *(
+            header_item(c)
+            for c in (
+                Deviation.ERROR_TEXT,
+                Deviation.MISSING_VALUE,
+                Deviation.NUMBER_TEXT,
+                Deviation.VALUE_TEXT,
+                Deviation.RUST_ENGINE,
+            )
+        ),
+    )
+)
+READ = 'def run(params):\n    s = call_tool("ledger.total", {})["sum"]\n'
+POST = '    return call_tool("chat.post", {"text": "total %s" % s})\n'
+#: Right: prints the total. Wrong: adds an argument where the total's JSON holds text beyond
+#: ASCII, which is also where starlark-rust prints the total its own way.
+TOTAL_RIGHT = TOTAL_HEADER + READ + POST
+TOTAL_WRONG = (
+    TOTAL_HEADER
+    + READ
+    + '    if [c for c in json.encode(s).elems() if c > "~"]:\n'
+    + '        return call_tool("chat.post", {"text": "total %s" % s, "alert": True})\n'
+    + POST
+)
+
+
+@pytest.mark.parametrize("go", ["absent", pytest.param("present", marks=pytest.mark.go)])
+def test_rust_engine_allows_starlark_rust_formatting_alone_with_or_without_go(
+    go: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On starlark-rust a script passes only where starlark-rust's own formatting, taken at
+    its site, makes the model's run the script's: an extra argument in the runs where the
+    class applies differs whether go.starlark.net is installed or not."""
+    if go == "absent":
+        monkeypatch.setattr(check, "go_available", lambda needs_starlark=False: False)
+    elif not go_available(needs_starlark=True):
+        pytest.skip("LOUD SKIP: go.starlark.net is not installed (./dev installs it)")
+    tool, options = loaded(TOTAL), CheckOptions(examples=20, paths=16, engines=("rust",))
+    right = check_tool(tool, options, script=TOTAL_RIGHT)
+    assert right.verdict is Verdict.EQUIVALENT_EXCEPT, right.reason
+    assert "rust-engine" in right.observed
+    assert right.witnesses[Deviation.RUST_ENGINE].variant == "starlark-rust"
+    wrong = check_tool(tool, options, script=TOTAL_WRONG)
+    assert wrong.verdict is Verdict.DIFFERS, (wrong.verdict, wrong.notes)
+    assert wrong.counterexample is not None and wrong.counterexample.engine == "rust"

@@ -59,11 +59,12 @@ from transpiler.harness.probes import probe_scenarios
 from transpiler.harness.readings import (
     SETTLE_ROUNDS,
     VMCP_CHOICE,
+    Found,
     Reading,
     Readings,
     variants_of,
 )
-from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
+from transpiler.harness.relation import Difference, differences, matches
 from transpiler.harness.scriptmap import script_map
 from transpiler.harness.scriptreads import ScriptReads, script_reads
 from transpiler.harness.shapes import ToolShapes, tool_shapes
@@ -159,7 +160,6 @@ class Witness:
     composite: Trace
     script: Trace
     size: int
-    rank: tuple[bool, bool, int, int]
     shown: Difference
     site: SiteValues | None = None
     variant: str | None = None
@@ -277,8 +277,7 @@ class _Run:
         self.modules = modules
         self.engines = engines
         self.declared = declared
-        switchable = frozenset(c for c in declared if c.about.variants)
-        self.readings = Readings(self.config, switchable, declared - switchable)
+        self.readings = Readings(self.config, frozenset(c for c in declared if c.about.variants))
         self.used: dict[tuple[SiteKey, str], list[_Use]] = {}
         self.count = 0
         self.paths: set[str] = set()
@@ -286,9 +285,9 @@ class _Run:
             frozenset(s.id for s in self.config.steps if s.kind is StepKind.ELICITATION)
         )
         self.script_coverage = ScriptCoverage(script_map(script, modules, SCRIPT_FILENAME))
-        self.witnesses: dict[Deviation, Witness] = {}
         self.go_only: str | None = None
-        #: Scenarios starlark-rust's own class excused that go.starlark.net could not confirm.
+        #: Scenarios starlark-rust's own formatting explained that go.starlark.net, not
+        #: installed, could not confirm.
         self.unconfirmed = 0
 
     def advertised(self, scenario: Scenario) -> Scenario:
@@ -368,14 +367,33 @@ class _Run:
             )
             if found is None:
                 return self._counterexample(scenario, engine, composite, script)
-            if engine == "rust" and Deviation.RUST_ENGINE in found.match.excused:
-                unconfirmed = self._confirm_on_go(scenario, composite, recorder.branched)
-                if unconfirmed is not None:
-                    return unconfirmed
+            if engine == "rust" and "go" not in self.engines:
+                imitated = self._confirm_on_go(scenario, composite, recorder.branched, found)
+                if imitated is not None:
+                    return imitated
             if keep:
                 self._used(scenario, engine, found.used, found.trace, script)
-                if not found.match.exact:
-                    self._witness(scenario, engine, found.match, script)
+        return None
+
+    def _confirm_on_go(
+        self, scenario: Scenario, composite: Trace, branched: bool, found: Found
+    ) -> Counterexample | None:
+        """Where starlark-rust's own formatting (``rust-engine``'s variant) is what made the
+        model's run the script's: the scenario on go.starlark.net too (what vMCP embeds), where
+        the script must match with vMCP's behaviour at those sites. A script that imitates
+        starlark-rust's formatting by hand (JSON keys in insertion order) writes the same text
+        on starlark-rust, and only go.starlark.net tells it apart; where it is not installed
+        the scenario is counted (``unconfirmed``) and the report says so."""
+        if matches(self.readings.run_under(scenario, found.used, "go"), found.trace):
+            return None  # the variant changed nothing in this run
+        if not go_available(needs_starlark=True):
+            self.unconfirmed += 1
+            return None
+        script = self._run("go", scenario)
+        if isinstance(script, EngineError):
+            raise script
+        if self.readings.match(scenario, composite, branched, script, "go", keep=False) is None:
+            return self._counterexample(scenario, "go", composite, script)
         return None
 
     def settle(self) -> Counterexample | None:
@@ -406,30 +424,12 @@ class _Run:
         )
         return example
 
-    def _confirm_on_go(
-        self, scenario: Scenario, composite: Trace, branched: bool
-    ) -> Counterexample | None:
-        """A difference starlark-rust's own class excused: the scenario on go.starlark.net
-        (what vMCP embeds), where it must match with no such excuse; counted as unconfirmed
-        where go.starlark.net is not installed."""
-        if "go" in self.engines:
-            return None  # the scenario runs there anyway
-        if not go_available(needs_starlark=True):
-            self.unconfirmed += 1
-            return None
-        script = self._run("go", scenario)
-        if isinstance(script, EngineError):
-            raise script
-        if self.readings.match(scenario, composite, branched, script, "go", keep=False) is None:
-            return self._counterexample(scenario, "go", composite, script)
-        return None
-
     def _counterexample(
         self, scenario: Scenario, engine: str, composite: Trace, script: Trace
     ) -> Counterexample:
         """The difference from the model's run under the reading earlier scenarios fixed (or,
         where the two agree but no reading fits, from vMCP's own run)."""
-        read = self.readings.run_chosen(scenario)
+        read = self.readings.run_chosen(scenario, engine)
         found = differences(read, script)
         if not found:
             found = differences(composite, script)
@@ -476,7 +476,7 @@ class _Run:
                 base = run_composite(
                     self.config,
                     use.scenario,
-                    variants=variants_of({**use.reading, site: VMCP_CHOICE}),
+                    variants=variants_of({**use.reading, site: VMCP_CHOICE}, use.engine),
                 )
                 stopped = use.trace.stopped_at == site
                 values = site_values(site, base, use.script, use.trace, stopped)
@@ -491,7 +491,6 @@ class _Run:
                     base,
                     use.script,
                     use.size,
-                    (False, False, 1, use.size),
                     _shown(values, choice),
                     values,
                     choice,
@@ -523,35 +522,6 @@ class _Run:
             *(() if "go" in self.engines else ("go",)),
         )
 
-    def _witness(self, scenario: Scenario, engine: str, match: Match, script: Trace) -> None:
-        """Keep, per class, the scenario that shows it best: at a site of its own where the two
-        sides' values differ, where the other classes could not explain the difference without
-        it, with the fewest classes fired, then the smallest."""
-        size = _size(scenario)
-        for deviation in match.excused:
-            values = _own_site(match.composite, script, deviation)
-            held = self.witnesses.get(deviation)
-            rank = (
-                values is None,
-                not necessary(match, deviation, engine),
-                len(match.candidates),
-                size,
-            )
-            if held is None or rank < held.rank:
-                self.witnesses[deviation] = Witness(
-                    deviation,
-                    scenario,
-                    engine,
-                    match.excused,
-                    match.differences,
-                    match.composite,
-                    script,
-                    size,
-                    rank,
-                    shown_by(match, deviation, engine) if values is None else _shown(values, None),
-                    values,
-                )
-
 
 @dataclass(frozen=True)
 class _Use:
@@ -564,19 +534,6 @@ class _Use:
     reading: Reading
     trace: Trace
     script: Trace
-
-
-def _own_site(composite: Trace, script: Trace, deviation: Deviation) -> SiteValues | None:
-    """The first site where the composite run exercised ``deviation`` and the script's run
-    gives a different value (a class without variants: no run of the model takes the
-    script's choice, so each side's values are read off its own run)."""
-    for event in composite.quirks:
-        if event.deviation == deviation:
-            key = (deviation, event.step, event.site)
-            values = site_values(key, composite, script, None, False)
-            if values is not None:
-                return values
-    return None
 
 
 def _shown(values: SiteValues, variant: str | None) -> Difference:
@@ -683,10 +640,11 @@ def check_tool(
     if run.unconfirmed:
         report.notes = (
             *report.notes,
-            f"{Deviation.RUST_ENGINE} excused {run.unconfirmed} scenario(s) on starlark-rust that "
-            "go.starlark.net, not installed, could not confirm",
+            f"{Deviation.RUST_ENGINE}'s variant (starlark-rust's own formatting) explained "
+            f"{run.unconfirmed} scenario(s) that go.starlark.net, not installed, could not "
+            "confirm: only there is a script that imitates that formatting by hand told apart",
         )
-    witnessed = {**run.witnesses, **run.variant_witnesses()}
+    witnessed = run.variant_witnesses()
     report.witnesses = {c: witnessed[c] for c in report.declared if c in witnessed}
     if report.counterexample is not None:
         report.verdict = Verdict.DIFFERS
