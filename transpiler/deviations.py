@@ -6,8 +6,8 @@ words it as a finding, which observables of a run the difference can reach,
 and the engines it concerns. The enum is the one home of the vocabulary: the
 composite model records the classes it exercises on a run
 (:mod:`transpiler.composite.quirks`), the readable emitter declares the classes
-its scripts may exhibit, the harness excuses a difference only where a
-declared class fired, and ``docs/deviations.md`` and the README's list are
+its scripts may exhibit, the harness lets a script take a declared class's
+variants only at the sites where it applied, and ``docs/deviations.md`` and the README's list are
 rendered from it. Code names a class by its member; an id a user wrote (a
 header, a policy) is read with :func:`named`.
 """

@@ -3,8 +3,8 @@
 vMCP's engine has behaviours a plain script does not share (the classes of
 :mod:`transpiler.deviations`). The model records each one it exercises on a
 run, with the step and the site (an argument key, the condition, an output
-property), so the harness can excuse a script's difference only on a scenario
-where a class it declares actually fired. The predicates below are the
+property), so the harness lets a script take a declared class's variant only at
+a site where the class applied on that run. The predicates below are the
 model-side definition of each class.
 """
 
