@@ -384,6 +384,9 @@ class _Run:
         starlark-rust's formatting by hand (JSON keys in insertion order) writes the same text
         on starlark-rust, and only go.starlark.net tells it apart; where it is not installed
         the scenario is counted (``unconfirmed``) and the report says so."""
+        taken = {site[0] for site, choice in found.used.items() if choice != VMCP_CHOICE}
+        if Deviation.RUST_ENGINE not in taken:
+            return None  # the variant was not taken
         if matches(self.readings.run_under(scenario, found.used, "go"), found.trace):
             return None  # the variant changed nothing in this run
         if not go_available(needs_starlark=True):
