@@ -263,6 +263,18 @@ def test_rust_engine_fires_for_numbers_starlark_rust_prints_its_own_way() -> Non
     assert ("rust-engine", "b", "arguments.text") not in _printed(encoded, {"v": ["e<"]})
 
 
+def test_rust_engine_fires_exactly_where_starlark_rust_writes_otherwise() -> None:
+    """Where starlark-rust's text of the value differs from go.starlark.net's, ASCII too
+    (go.starlark.net quotes BEL as ``\\a``, starlark-rust as ``\\x07``; it writes 1e21 as
+    ``1e21`` in JSON, go.starlark.net ``1e+21``), and nowhere else."""
+    site = ("rust-engine", "b", "arguments.text")
+    assert site in _printed("{{.steps.a.output.v}}", {"v": ["a\x07"]})
+    assert site in _printed("{{json .steps.a.output.v}}", {"v": [1e21]})
+    assert site in _printed("{{.steps.a.output.v}}", {"v": 0.00001})
+    assert site not in _printed("{{.steps.a.output.v}}", {"v": ["plain", 2.5, None, True]})
+    assert site not in _printed("{{json .steps.a.output.v}}", {"v": {"a": [1, "x"]}})
+
+
 def test_step_timeout_fires_where_a_call_crosses_the_steps_deadline_or_five_minutes() -> None:
     def fired(timeout: str, delay: str) -> bool:
         text = f"name: t\ndescription: d\nsteps:\n  - {{id: a, tool: svc.a, timeout: {timeout}}}\n"

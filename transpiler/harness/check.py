@@ -54,22 +54,24 @@ from transpiler.harness.happy import (
     reshaped_scenarios,
     reshapes,
 )
+from transpiler.harness.kinds import kind_advice
 from transpiler.harness.paths import combinations, path_of, sample_params
 from transpiler.harness.probes import probe_scenarios
 from transpiler.harness.readings import (
     SETTLE_ROUNDS,
     VMCP_CHOICE,
+    Found,
     Reading,
     Readings,
     variants_of,
 )
-from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
+from transpiler.harness.relation import Difference, differences, matches
 from transpiler.harness.scriptmap import script_map
 from transpiler.harness.scriptreads import ScriptReads, script_reads
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.sites import SiteValues, site_values, value_text
 from transpiler.harness.verdict import Verdict
-from transpiler.inert import has_unsafe_text
+from transpiler.inert import has_unsafe_text, unsafe
 from transpiler.listing import (
     ListedTool,
     ScriptedEntry,
@@ -88,6 +90,7 @@ from transpiler.starlark_runtime import (
     run_starlark_many,
 )
 from transpiler.starlark_runtime.run import GoOnlyScript
+from transpiler.starlark_runtime.source import as_vmcp_reads
 from transpiler.starlark_runtime.versions import engine_versions
 
 ENGINES = ("rust", "go")
@@ -167,7 +170,6 @@ class Witness:
     composite: Trace
     script: Trace
     size: int
-    rank: tuple[bool, bool, int, int]
     shown: Difference
     site: SiteValues | None = None
     variant: str | None = None
@@ -285,8 +287,7 @@ class _Run:
         self.modules = modules
         self.engines = engines
         self.declared = declared
-        switchable = frozenset(c for c in declared if c.about.variants)
-        self.readings = Readings(self.config, switchable, declared - switchable)
+        self.readings = Readings(self.config, frozenset(c for c in declared if c.about.variants))
         self.used: dict[tuple[SiteKey, str], list[_Use]] = {}
         self.count = 0
         self.paths: set[str] = set()
@@ -294,9 +295,9 @@ class _Run:
             frozenset(s.id for s in self.config.steps if s.kind is StepKind.ELICITATION)
         )
         self.script_coverage = ScriptCoverage(script_map(script, modules, SCRIPT_FILENAME))
-        self.witnesses: dict[Deviation, Witness] = {}
         self.go_only: str | None = None
-        #: Scenarios starlark-rust's own class excused that go.starlark.net could not confirm.
+        #: Scenarios starlark-rust's own formatting explained that go.starlark.net, not
+        #: installed, could not confirm.
         self.unconfirmed = 0
 
     def advertised(self, scenario: Scenario) -> Scenario:
@@ -376,14 +377,36 @@ class _Run:
             )
             if found is None:
                 return self._counterexample(scenario, engine, composite, script)
-            if engine == "rust" and Deviation.RUST_ENGINE in found.match.excused:
-                unconfirmed = self._confirm_on_go(scenario, composite, recorder.branched)
-                if unconfirmed is not None:
-                    return unconfirmed
+            if engine == "rust" and "go" not in self.engines:
+                imitated = self._confirm_on_go(scenario, composite, recorder.branched, found)
+                if imitated is not None:
+                    return imitated
             if keep:
                 self._used(scenario, engine, found.used, found.trace, script)
-                if not found.match.exact:
-                    self._witness(scenario, engine, found.match, script)
+        return None
+
+    def _confirm_on_go(
+        self, scenario: Scenario, composite: Trace, branched: bool, found: Found
+    ) -> Counterexample | None:
+        """Where starlark-rust's own formatting (``rust-engine``'s variant) is what made the
+        model's run the script's: the scenario on go.starlark.net too (what vMCP embeds), where
+        the script must match with vMCP's behaviour at those sites. A script that imitates
+        starlark-rust's formatting by hand (JSON keys in insertion order) writes the same text
+        on starlark-rust, and only go.starlark.net tells it apart; where it is not installed
+        the scenario is counted (``unconfirmed``) and the report says so."""
+        taken = {site[0] for site, choice in found.used.items() if choice != VMCP_CHOICE}
+        if Deviation.RUST_ENGINE not in taken:
+            return None  # the variant was not taken
+        if matches(self.readings.run_under(scenario, found.used, "go"), found.trace):
+            return None  # the variant changed nothing in this run
+        if not go_available(needs_starlark=True):
+            self.unconfirmed += 1
+            return None
+        script = self._run("go", scenario)
+        if isinstance(script, EngineError):
+            raise script
+        if self.readings.match(scenario, composite, branched, script, "go", keep=False) is None:
+            return self._counterexample(scenario, "go", composite, script)
         return None
 
     def settle(self) -> Counterexample | None:
@@ -414,34 +437,20 @@ class _Run:
         )
         return example
 
-    def _confirm_on_go(
-        self, scenario: Scenario, composite: Trace, branched: bool
-    ) -> Counterexample | None:
-        """A difference starlark-rust's own class excused: the scenario on go.starlark.net
-        (what vMCP embeds), where it must match with no such excuse; counted as unconfirmed
-        where go.starlark.net is not installed."""
-        if "go" in self.engines:
-            return None  # the scenario runs there anyway
-        if not go_available(needs_starlark=True):
-            self.unconfirmed += 1
-            return None
-        script = self._run("go", scenario)
-        if isinstance(script, EngineError):
-            raise script
-        if self.readings.match(scenario, composite, branched, script, "go", keep=False) is None:
-            return self._counterexample(scenario, "go", composite, script)
-        return None
-
     def _counterexample(
         self, scenario: Scenario, engine: str, composite: Trace, script: Trace
     ) -> Counterexample:
         """The difference from the model's run under the reading earlier scenarios fixed (or,
         where the two agree but no reading fits, from vMCP's own run)."""
-        read = self.readings.run_chosen(scenario)
+        read = self.readings.run_chosen(scenario, engine)
         found = differences(read, script)
         if not found:
             found = differences(composite, script)
             read = composite
+        found = tuple(
+            replace(d, why=kind_advice(read, script, scenario)) if d.field == "calls" else d
+            for d in found
+        )
         example = Counterexample(scenario, engine, found, read, script)
         taken = self.readings.describe()
         if taken and read is not composite:
@@ -480,7 +489,7 @@ class _Run:
                 base = run_composite(
                     self.config,
                     use.scenario,
-                    variants=variants_of({**use.reading, site: VMCP_CHOICE}),
+                    variants=variants_of({**use.reading, site: VMCP_CHOICE}, use.engine),
                 )
                 stopped = use.trace.stopped_at == site
                 values = site_values(site, base, use.script, use.trace, stopped)
@@ -495,7 +504,6 @@ class _Run:
                     base,
                     use.script,
                     use.size,
-                    (False, False, 1, use.size),
                     _shown(values, choice),
                     values,
                     choice,
@@ -527,35 +535,6 @@ class _Run:
             *(() if "go" in self.engines else ("go",)),
         )
 
-    def _witness(self, scenario: Scenario, engine: str, match: Match, script: Trace) -> None:
-        """Keep, per class, the scenario that shows it best: at a site of its own where the two
-        sides' values differ, where the other classes could not explain the difference without
-        it, with the fewest classes fired, then the smallest."""
-        size = _size(scenario)
-        for deviation in match.excused:
-            values = _own_site(match.composite, script, deviation)
-            held = self.witnesses.get(deviation)
-            rank = (
-                values is None,
-                not necessary(match, deviation, engine),
-                len(match.candidates),
-                size,
-            )
-            if held is None or rank < held.rank:
-                self.witnesses[deviation] = Witness(
-                    deviation,
-                    scenario,
-                    engine,
-                    match.excused,
-                    match.differences,
-                    match.composite,
-                    script,
-                    size,
-                    rank,
-                    shown_by(match, deviation, engine) if values is None else _shown(values, None),
-                    values,
-                )
-
 
 @dataclass(frozen=True)
 class _Use:
@@ -568,19 +547,6 @@ class _Use:
     reading: Reading
     trace: Trace
     script: Trace
-
-
-def _own_site(composite: Trace, script: Trace, deviation: Deviation) -> SiteValues | None:
-    """The first site where the composite run exercised ``deviation`` and the script's run
-    gives a different value (a class without variants: no run of the model takes the
-    script's choice, so each side's values are read off its own run)."""
-    for event in composite.quirks:
-        if event.deviation == deviation:
-            key = (deviation, event.step, event.site)
-            values = site_values(key, composite, script, None, False)
-            if values is not None:
-                return values
-    return None
 
 
 def _shown(values: SiteValues, variant: str | None) -> Difference:
@@ -611,12 +577,11 @@ def check_tool(
     """
     started = time.perf_counter()
     origin = tool.origin.file
-    engines = _engines(tool, options)
     report = ToolReport(
         tool.effective.name,
         origin,
         Verdict.EQUIVALENT,
-        engines=engines,
+        engines=options.engines,
         seed=options.seed,
         style=options.style,
         config_lines={
@@ -645,6 +610,7 @@ def check_tool(
         script, modules = emitted.script, emitted.modules
     assert script is not None
     modules = modules or {}
+    engines = report.engines = _engines(tool, options, script, modules)
     report.emitted = emitted
     report.script_source = source or f"emitted ({options.style})"
     declaration = declared_in(script)
@@ -673,7 +639,7 @@ def check_tool(
     run = _Run(tool, script, modules, engines, declared, options, timeout)
     shapes = tool_shapes(tool.effective)
     report.counterexample = (
-        _exhaustive(run, tool, shapes, options, report, script_reads(script))
+        _exhaustive(run, tool, shapes, options, report, script_reads(as_vmcp_reads(script)))
         or _random(run, tool, shapes, options, emitted)
         or run.settle()
     )
@@ -687,10 +653,11 @@ def check_tool(
     if run.unconfirmed:
         report.notes = (
             *report.notes,
-            f"{Deviation.RUST_ENGINE} excused {run.unconfirmed} scenario(s) on starlark-rust that "
-            "go.starlark.net, not installed, could not confirm",
+            f"{Deviation.RUST_ENGINE}'s variant (starlark-rust's own formatting) explained "
+            f"{run.unconfirmed} scenario(s) that go.starlark.net, not installed, could not "
+            "confirm: only there is a script that imitates that formatting by hand told apart",
         )
-    witnessed = {**run.witnesses, **run.variant_witnesses()}
+    witnessed = run.variant_witnesses()
     report.witnesses = {c: witnessed[c] for c in report.declared if c in witnessed}
     if report.counterexample is not None:
         report.verdict = Verdict.DIFFERS
@@ -856,19 +823,28 @@ def _finding_key(event: QuirkEvent) -> tuple[Deviation, str | None, str]:
     return event.deviation, event.step, event.site
 
 
-def _engines(tool: LoadedTool, options: CheckOptions) -> tuple[str, ...]:
-    """The engines asked for, plus go.starlark.net when the tool's text had to be made inert.
-
-    go.starlark.net (what vMCP embeds) is where such text is most dangerous: it
-    ends a comment at ``\\r`` and the whole file at NUL.
-    """
-    if (
-        "go" in options.engines
-        or not has_unsafe_text(tool.effective)
-        or not go_available(needs_starlark=True)
-    ):
+def _engines(
+    tool: LoadedTool, options: CheckOptions, script: str, modules: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The engines asked for, plus go.starlark.net (what vMCP embeds) where the readers of the
+    pair could disagree: the tool's text had to be made inert, or the script or a module holds
+    a character some reader takes for a line break, an end of file or hidden layout
+    (:func:`~transpiler.inert.unsafe`; go.starlark.net ends a comment at ``\\r`` and the whole
+    file at NUL), or is one the map of call sites cannot read."""
+    if "go" in options.engines or not go_available(needs_starlark=True):
         return options.engines
-    return (*options.engines, "go")
+    texts = (script, *modules.values())
+    if has_unsafe_text(tool.effective) or any(_unsafe_in_code(text) for text in texts):
+        return (*options.engines, "go")
+    if script_map(script, modules, SCRIPT_FILENAME).unread:
+        return (*options.engines, "go")
+    return options.engines
+
+
+def _unsafe_in_code(text: str) -> bool:
+    """Whether a script's text holds an unsafe character other than its own line breaks and
+    tabs."""
+    return any(unsafe(char) for char in text if char not in "\n\t")
 
 
 def _exhaustive(
@@ -968,7 +944,7 @@ def pair_digest(
         "entry": repr(entry),
         "modules": dict(sorted(modules.items())),
         "options": repr(replace(options, accept=None)),
-        "interpreters": engine_versions(_engines(tool, options)),
+        "interpreters": engine_versions(_engines(tool, options, script, modules)),
         "transpiler": code_digest(),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()

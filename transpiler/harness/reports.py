@@ -237,7 +237,14 @@ def report_json(
 
 
 def _differences_json(differences: Sequence[Difference]) -> list[dict[str, str]]:
-    return [{"field": d.field, "composite": d.composite, "script": d.script} for d in differences]
+    return [
+        {"field": d.field, "composite": d.composite, "script": d.script, **_why(d)}
+        for d in differences
+    ]
+
+
+def _why(difference: Difference) -> dict[str, str]:
+    return {"why": difference.why} if difference.why else {}
 
 
 def witness_json(witness: Witness) -> dict[str, Any]:

@@ -19,9 +19,12 @@ so Python's own parser (``ast``) reads the script and the modules it loads.
   blocks, so that a statement known to have run tells which others ran
   before it (:meth:`ScriptMap.shown_run`).
 
-A file the parser cannot read (a syntax only one interpreter accepts, a lone
-carriage return, which the interpreters count as a line break differently)
-gives nothing and is named with the reason; reading never fails a check.
+Every file is read as vMCP reads it (:mod:`transpiler.starlark_runtime.source`:
+line breaks as go.starlark.net reads them). A file the parser cannot read (a
+syntax only an interpreter accepts, a NUL, which go.starlark.net reads as the
+end of the file) gives nothing and is named with the reason
+(:attr:`ScriptMap.unread`): its call sites are unknown, so a check of it is
+``incomplete`` (:mod:`.coverage`), never a pass with no call sites.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from transpiler.profile import HOST_BUILTINS
+from transpiler.starlark_runtime.source import as_vmcp_reads, nul_problem
 
 #: The longest line text a call site keeps for reports.
 TEXT_LIMIT = 120
@@ -67,13 +71,24 @@ class Statement:
 
 
 @dataclass(frozen=True)
+class Unread:
+    """A file of the script the parser could not read, and why."""
+
+    file: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.why}"
+
+
+@dataclass(frozen=True)
 class ScriptMap:
     """The call sites of a script and of its modules, and the script's statements."""
 
     script: str
     sites: tuple[CallSite, ...] = ()
     statements: tuple[Statement, ...] = ()
-    unread: tuple[str, ...] = ()
+    unread: tuple[Unread, ...] = ()
     innermost: Mapping[int, int] = field(default_factory=dict)
 
     def statement_lines(self) -> list[int]:
@@ -102,7 +117,7 @@ class ScriptMap:
 def script_map(script: str, modules: Mapping[str, str], filename: str) -> ScriptMap:
     """The map of ``script`` (run as ``filename``) and of the modules it loads, transitively."""
     files: dict[str, _File] = {}
-    unread: list[str] = []
+    unread: list[Unread] = []
     tried: set[str] = set()
     pending = [(filename, script)]
     while pending:
@@ -113,7 +128,7 @@ def script_map(script: str, modules: Mapping[str, str], filename: str) -> Script
         try:
             read = _File(name, source) if name == filename else _module(name, source)
         except _Unreadable as problem:
-            unread.append(f"{name}: {problem}")
+            unread.append(Unread(name, str(problem)))
             continue
         files[name] = read
         pending += [(m, modules[m]) for m in read.loaded_modules() if m in modules]
@@ -124,21 +139,22 @@ def script_map(script: str, modules: Mapping[str, str], filename: str) -> Script
         sites = tuple(site for read in files.values() for site in read.sites(reached))
         statements = _statements(files[filename].tree.body)
     except RecursionError:
-        return ScriptMap(filename, unread=(f"{filename}: nested too deeply to be read",))
+        return ScriptMap(filename, unread=(Unread(filename, "nested too deeply to be read"),))
     return ScriptMap(filename, sites, statements, tuple(unread), _innermost(statements))
 
 
 class _Unreadable(Exception):
-    """A file Python's parser cannot read as the interpreters do."""
+    """A file Python's parser cannot read as vMCP does."""
 
 
 class _File:
     """One parsed file: its top-level definitions and loads."""
 
     def __init__(self, name: str, source: str) -> None:
-        source = source.replace("\r\n", "\n")
-        if "\r" in source:
-            raise _Unreadable("a carriage return alone, which the interpreters count differently")
+        problem = nul_problem(source)
+        if problem is not None:
+            raise _Unreadable(problem)
+        source = as_vmcp_reads(source)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
