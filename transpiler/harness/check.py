@@ -30,6 +30,7 @@ from typing import Any
 
 from transpiler.composite import run_composite
 from transpiler.composite.advertise import Hidden
+from transpiler.composite.quirks import NULL_PLACE_SUFFIX
 from transpiler.composite.variants import SiteKey
 from transpiler.config.model import CompositeToolConfig, StepKind, ToolAnnotations
 from transpiler.config.tool_annotations import annotations_to_mcp
@@ -467,12 +468,21 @@ class _Run:
                 held = found.get(site[0])
                 if held is not None and held.size <= use.size:
                     break
-                base = run_composite(
+                # Whether the variant shows: the reading's run beside the same run with vMCP's
+                # behaviour for this class alone at the site.
+                alone = run_composite(
                     self.config,
                     use.scenario,
                     variants=variants_of({**use.reading, site: VMCP_CHOICE}),
                 )
                 stopped = use.trace.stopped_at == site
+                if site_values(site, alone, use.script, use.trace, stopped) is None:
+                    continue
+                # What vMCP gives there: every class at the site with vMCP's behaviour (another
+                # class's variant there, idle while this one held, would otherwise show).
+                base = run_composite(
+                    self.config, use.scenario, variants=variants_of(_vmcp_at(use.reading, site))
+                )
                 values = site_values(site, base, use.script, use.trace, stopped)
                 if values is None:
                     continue
@@ -558,6 +568,15 @@ class _Use:
     reading: Reading
     trace: Trace
     script: Trace
+
+
+def _vmcp_at(reading: Reading, site: SiteKey) -> Reading:
+    """``reading`` with vMCP's choice for every class at ``site``'s step and place (its
+    missing-value form, ``place (null)``, included)."""
+    _, step, place = site
+    at = place.removesuffix(NULL_PLACE_SUFFIX)
+    same = [k for k in reading if k[1] == step and k[2].removesuffix(NULL_PLACE_SUFFIX) == at]
+    return {**reading, **dict.fromkeys(same, VMCP_CHOICE), site: VMCP_CHOICE}
 
 
 def _own_site(composite: Trace, script: Trace, deviation: Deviation) -> SiteValues | None:
