@@ -46,6 +46,7 @@ from transpiler.gobuild import go_available
 from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
 from transpiler.harness.draws import Gen
 from transpiler.harness.entries import ListingDifference, listing_differences
+from transpiler.harness.fields import field_differences
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import (
     expected,
@@ -64,7 +65,7 @@ from transpiler.harness.readings import (
     variants_of,
 )
 from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
-from transpiler.harness.scriptmap import script_map
+from transpiler.harness.scriptmap import ScriptLines, script_map
 from transpiler.harness.scriptreads import ScriptReads, script_reads
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.sites import SiteValues, site_values, value_text
@@ -131,6 +132,8 @@ class Counterexample:
     script: Trace
     saved_to: str | None = None
     advice: tuple[str, ...] = ()
+    #: The command that replays the saved scenario on both forms and shows what differs.
+    replay: str | None = None
 
     @property
     def difference(self) -> Difference:
@@ -175,6 +178,10 @@ class Finding:
     site: str
     detail: str
     unless: str | None = None
+    #: It does not fire with some other form of the free texts (values no template
+    #: constrains): it comes from the simulator's placeholders, not known to hold for data of
+    #: the real shape, so reports give it as a note, not a warning.
+    placeholder: bool = False
 
     def render(self) -> str:
         """One sentence for a report; a finding that comes from the simulator's values
@@ -216,6 +223,11 @@ class ToolReport:
     config_lines: dict[str, int] = field(default_factory=dict)
     #: Each field of the ``tools/list`` entry the script's tool is listed with otherwise.
     listing: tuple[ListingDifference, ...] = ()
+    #: Lines of the script a report points at (its calls by tool, ``run``'s returns).
+    script_lines: ScriptLines = field(default_factory=ScriptLines)
+    #: The file and line the script's first line is on (a ``scriptFile``'s line 1, a line of
+    #: the configuration inside a literal block), when the script is in a file as it runs.
+    script_at: tuple[str, int] | None = None
 
     @property
     def observed(self) -> tuple[Deviation, ...]:
@@ -680,6 +692,7 @@ def check_tool(
         return report
     timeout = entry.timeout_ns if entry is not None else None
     run = _Run(tool, script, modules, engines, declared, options, timeout)
+    report.script_lines = run.script_coverage.map.places
     shapes = tool_shapes(tool.effective)
     report.counterexample = (
         _exhaustive(run, tool, shapes, options, report, script_reads(script))
@@ -705,7 +718,8 @@ def check_tool(
         report.verdict = Verdict.DIFFERS
         example = report.counterexample
         example.advice = (*example.advice, *undeclared(example, declaration))
-        report.reason = "\n".join([*(d.render() for d in example.differences), *example.advice])
+        apart = field_differences(example.composite, example.script)
+        report.reason = "\n".join([*(line for d in apart for line in d.lines()), *example.advice])
     elif run.count == 0:
         report.verdict, report.reason = Verdict.UNCHECKED, "no scenario ran: nothing is certified"
     else:
@@ -809,7 +823,8 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
     :data:`~transpiler.harness.happy.SIMULATED_TEXT`, a number 7); a finding that does not
     also fire when those are of another form or kind (:func:`free_texts`, :func:`reshapes`)
     comes from the placeholders, not from the workflow alone, and names the values under
-    which it does not fire.
+    which it does not fire; one that does not fire with another form of the free texts is a
+    ``placeholder`` (what those texts really are, no template says).
     """
     config = tool.effective
     trace = run_composite(config, happy_scenario(config))
@@ -817,6 +832,7 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
     others = [
         (
             reshape.describe(),
+            reshape.free,
             {_finding_key(e) for e in run_composite(config, scenario).quirks if e.notable},
         )
         for reshape, scenario in zip(variants, reshaped_scenarios(config, variants), strict=True)
@@ -831,7 +847,10 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
             event.step,
             event.site,
             event.detail,
-            unless=next((what for what, fired in others if _finding_key(event) not in fired), None),
+            unless=next(
+                (what for what, _, fired in others if _finding_key(event) not in fired), None
+            ),
+            placeholder=any(free and _finding_key(event) not in fired for _, free, fired in others),
         )
         for event in trace.quirks
         if event.notable

@@ -47,7 +47,10 @@ class Counterpart:
     """A scripted tool: its name, its script (inline, or read from its ``scriptFile``), where it
     is (``file:line``, and the script file), the folder its script is in, why vMCP would not
     take it (``problem``: then nothing is checked against it), its ``timeout`` and what its
-    ``tools/list`` entry holds (plain values; None: absent), as written."""
+    ``tools/list`` entry holds (plain values; None: absent), as written; ``script_at``: the
+    file and line the script's first line is on (its ``scriptFile``'s line 1, or the
+    configuration's line inside a literal block ``|``, whose lines are the script's; None for
+    an inline script written otherwise)."""
 
     tool: str
     script: str | None
@@ -59,6 +62,7 @@ class Counterpart:
     parameters: Any = None
     output: Any = None
     annotations: ToolAnnotations | None = None
+    script_at: tuple[str, int] | None = None
 
 
 @dataclass
@@ -166,7 +170,10 @@ class ScriptedIndex:
             why = "it gives both script and scriptFile (THV-0051: one or the other)"
             return _refused(found, why)
         if inline is not None:
-            return replace(found, script=inline)
+            block = entry.get("script")
+            literal = block is not None and block.style == "|"
+            first = (file, block.line + 2) if block is not None and literal else None
+            return replace(found, script=inline, script_at=first)
         if script_file is None:
             return found
         path = inside(folder, script_file)
@@ -184,7 +191,8 @@ class ScriptedIndex:
             return replace(
                 found, where=f"{found.where} ({path}: {error.reason})", folder=path.parent
             )
-        return replace(found, script=text, where=f"{found.where} ({path})", folder=path.parent)
+        found = replace(found, script=text, folder=path.parent, script_at=(str(path), 1))
+        return replace(found, where=f"{found.where} ({path})")
 
 
 def _refused(counterpart: Counterpart, why: str) -> Counterpart:
