@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.harness.test_witnesses import FILE_ISSUE, FILE_ISSUE_SCRIPT
+from tests.harness.test_findings import LOOP
+from tests.harness.test_witnesses import FILE_ISSUE, FILE_ISSUE_SCRIPT, ISSUE_TITLE
 from transpiler.cli import main
 from transpiler.deviations import Deviation
 from transpiler.harness.check import ToolReport
@@ -139,20 +140,13 @@ def test_junit_names_the_work_tree_file_and_carries_the_classes() -> None:
     assert shown == {"verdict": "equivalent", "class:error-text": "declared, not observed"}
 
 
-INLINE_SCRIPTED = """\
-scriptedTools:
-  - name: file_issue
-    description: File an issue that carries a count
-    parameters:
-      type: object
-      properties:
-        count: {type: integer}
-      required: [count]
-    script: |
+INLINE_SCRIPTED = SCRIPTED.replace(
+    "scriptFile: file_issue.star",
+    """script: |
       def run(params):
           count = params["count"]
-          return call_tool("github.create_issue", {"body": "n: %d" % count})
-"""
+          return call_tool("github.create_issue", {"body": "n: %d" % count})""",
+)
 
 
 def _errors(out: str) -> list[str]:
@@ -174,17 +168,7 @@ def test_an_inline_script_is_annotated_at_its_line_inside_the_configuration(
     )
 
 
-ISSUE_TITLE_TOOL = """\
-  - name: issue_title
-    description: The title of an issue
-    steps:
-      - id: fetch
-        tool: github.get_issue
-        arguments: {number: "1"}
-    output:
-      properties:
-        title: {type: string, description: Title, value: "{{.steps.fetch.output.title}}"}
-"""
+ISSUE_TITLE_TOOL = ISSUE_TITLE.removeprefix("compositeTools:\n")
 WRONG_TITLE = """\
 def run(params):
     issue = call_tool("github.get_issue", {"number": "1"})
@@ -198,7 +182,7 @@ def test_a_differing_output_is_annotated_at_the_line_that_returns_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "vmcp-config.yaml"
-    config.write_text("compositeTools:\n" + ISSUE_TITLE_TOOL)
+    config.write_text(ISSUE_TITLE)
     script = tmp_path / "title.star"
     script.write_text(WRONG_TITLE)
     arguments = ["check", str(config), "--script", str(script), "--tool", "issue_title", *SMALL]
@@ -270,29 +254,11 @@ def test_a_passing_tool_takes_one_line_unless_verbose_and_none_when_quiet(
     )
 
 
-LOOP = """\
-compositeTools:
-- name: each
-  description: A collection printed from a backend field
-  steps:
-  - id: list
-    tool: svc.list
-  - id: visit
-    type: forEach
-    dependsOn: [list]
-    collection: "{{.steps.list.output.items}}"
-    step:
-      id: one
-      tool: svc.visit
-      arguments: {value: "{{.forEach.item}}"}
-"""
-
-
 def test_a_finding_from_placeholder_values_is_a_note_not_a_warning(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "vmcp-config.yaml"
-    config.write_text(LOOP)
+    config.write_bytes(LOOP)
     arguments = ["check", str(config), *SMALL, "--format", "github", "--verbose"]
     main([*arguments, "--counterexamples", str(tmp_path / "saved")])
     out = capsys.readouterr().out
