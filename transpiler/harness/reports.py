@@ -414,7 +414,8 @@ def junit(
 
 
 def _failure_text(report: ToolReport, accept: frozenset[Deviation] | None) -> str:
-    """A failure's body: the counterexample side by side, else the refused classes, else why."""
+    """A failure's body: the counterexample's differing fields then both runs, else the refused
+    classes, else why."""
     if report.counterexample is not None:
         example = report.counterexample
         return "\n".join([*difference_lines(example), "", side_by_side(example)])
