@@ -101,6 +101,11 @@ class HintDifference:
         source = f" (derived from {', '.join(self.derived_from)})" if self.derived_from else ""
         return f"{self.hint}: vMCP {_shown(self.vmcp)}{source}, script: {_shown(self.script)}"
 
+    def brief(self) -> str:
+        """``destructiveHint: vMCP true, script: absent`` (:meth:`render` without where vMCP's
+        value comes from)."""
+        return f"{self.hint}: vMCP {_shown(self.vmcp)}, script: {_shown(self.script)}"
+
 
 def advertised(
     tool: CompositeToolConfig, backends: BackendAnnotations | None = None

@@ -111,6 +111,8 @@ class Script:
     where: str
     modules: dict[str, str] = field(default_factory=dict)
     entry: ScriptedEntry | None = None
+    #: The file and line the script's first line is on (see ``Counterpart``).
+    at: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -238,7 +240,9 @@ def scripts_of(inputs: Inputs, library_path: Sequence[str] = ()) -> dict[str, Lo
         )
         # No timeout written: THV-0051's default, as vMCP's 0 is.
         entry = ScriptedEntry(listed, counterpart.timeout_ns or 0)
-        found[counterpart.where] = Script(counterpart.script, counterpart.where, modules, entry)
+        found[counterpart.where] = Script(
+            counterpart.script, counterpart.where, modules, entry, counterpart.script_at
+        )
     return found
 
 
@@ -348,7 +352,7 @@ def _one_script(request: Request, config: Inputs) -> Pairing:
         names = ", ".join(sorted({t.config.name for t in config.load.tools})) or "none"
         raise InputError(f"no composite tool named {request.tool} (the configuration has {names})")
     modules = library_modules(text, _library(request.library_path, path.parent))
-    script = Script(text, str(path), modules)
+    script = Script(text, str(path), modules, at=(str(path), 1))
     return Pairing((replace(found[0], script=script),), (), config.load.input_errors)
 
 

@@ -309,7 +309,9 @@ def test_a_while_loop_runs_on_go_only_and_says_so(
         '    return retry(lambda: call_tool("cmdb.export_assets", '
         '{"format": "json", "include_retired": False}), max_attempts=4, delay="2s")\n'
     )
-    code, out = check(capsys, EXAMPLE, "--script", script, "--tool", "sync_inventory", *QUICK)
+    code, out = check(
+        capsys, EXAMPLE, "--script", script, "--tool", "sync_inventory", *QUICK, "--verbose"
+    )
     assert code == 0, out
     assert "note: checked on go.starlark.net only" in out and "`while`" in out
     code, out = check(

@@ -18,8 +18,11 @@ from transpiler.cli.common import (
     add_format_option,
     add_library_path_option,
     add_target_option,
+    non_empty,
     print_json,
+    workspace_key,
 )
+from transpiler.cli.run import replay_command
 from transpiler.config.target import DEFAULT_TARGET, Target, target_named
 from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
@@ -30,9 +33,12 @@ from transpiler.gate.review import review
 from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
 from transpiler.harness.github import workflow_annotations
+from transpiler.harness.places import script_config, work_tree_file
 from transpiler.harness.reports import (
     console_line,
+    difference_lines,
     junit,
+    listing_lines,
     markdown,
     policy_text,
     report_json,
@@ -101,11 +107,23 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--counterexamples",
         metavar="DIR",
-        help="where scenarios that show a difference are saved (default: counterexamples/ "
-        "under the cache directory, $TRANSPILER_CACHE or ~/.cache/vmcp-transpiler, outside "
-        "the work tree; each saved path is printed)",
+        type=non_empty,
+        help="where scenarios that show a difference are saved, as DIR/FILE/TOOL.ENGINE."
+        "scenario.yaml (default: counterexamples/ under the cache directory, $TRANSPILER_CACHE "
+        "or ~/.cache/vmcp-transpiler, outside the work tree, one folder per work tree); each "
+        "saved path is printed with the `run` command that replays it",
     )
     add_format_option(parser, GITHUB)
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--verbose",
+        action="store_true",
+        help="print every tool's witnesses, findings and notes, and both runs of a "
+        "counterexample (default: a passing tool's line alone)",
+    )
+    shown.add_argument(
+        "--quiet", action="store_true", help="print the tools that do not pass, and the count"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -258,16 +276,7 @@ def run(args: argparse.Namespace) -> int:
 
     shown = progress if sys.stderr.isatty() else None
     reports = check_all(selected, request, options, args.jobs, shown, since)
-    directory = (
-        Path(args.counterexamples)
-        if args.counterexamples is not None
-        else cache_dir() / COUNTEREXAMPLES
-    )
-    for report in reports:
-        if report.counterexample is not None:
-            report.counterexample.saved_to = save_counterexample(
-                report.counterexample, directory, report.tool
-            )
+    _save_counterexamples(args, request, options, reports)
     accept = options.accept
     # The reviewed changes are the whole request's: the first shard reports them.
     changes = review(request, pairing, reports, options, args.jobs) if shard[0] == 1 else ()
@@ -275,7 +284,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(report_json(reports, accept, pairing.unpaired, changes))
     else:
-        _print(reports, pairing, accept, args.since, changes, args.baseline_git)
+        _print(reports, pairing, accept, args, changes)
     if args.format == GITHUB:
         for annotation in workflow_annotations(reports, accept, args.baseline_git, changes):
             print(annotation.command())
@@ -287,33 +296,70 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK if passed else EXIT_FAILED
 
 
+def _save_counterexamples(
+    args: argparse.Namespace, request: Request, options: CheckOptions, reports: list[ToolReport]
+) -> None:
+    """Save each counterexample's scenario (in ``--counterexamples DIR``, else this work tree's
+    folder of the cache), with the command that replays it."""
+    directory = (
+        Path(args.counterexamples)
+        if args.counterexamples is not None
+        else cache_dir() / COUNTEREXAMPLES / workspace_key()
+    )
+    for report in reports:
+        example = report.counterexample
+        if example is None:
+            continue
+        file = work_tree_file(report.file, args.baseline_git)
+        example.saved_to = save_counterexample(example, directory, file, report.tool)
+        example.replay = replay_command(
+            script_config(report, args.baseline_git) if args.script is None else file,
+            report.tool,
+            example.saved_to,
+            example.engine,
+            baseline=args.baseline,
+            baseline_git=args.baseline_git,
+            script=args.script,
+            library_path=request.library_path,
+            style=options.style,
+        )
+
+
 def _print(
     reports: list[ToolReport],
     pairing: Pairing,
     accept: frozenset[Deviation] | None,
-    since: str | None,
+    args: argparse.Namespace,
     changes: tuple[Change, ...] = (),
-    revision: str | None = None,
 ) -> None:
+    """Each tool's line; what a tool that does not pass needs (every tool's with
+    ``--verbose``; no passing tool with ``--quiet``); the count."""
     for report in reports:
+        passes = report.passes(accept)
+        if args.quiet and passes:
+            continue
         print(console_line(report, accept))
-        if report.carried is not None:
+        if report.carried is not None or (passes and not args.verbose):
             continue
         for note in report.notes:
             print(f"  note: {one_line(note)}")
         for finding in report.findings:
-            print(f"  finding: {one_line(finding.render())}")
+            kind = "note" if finding.placeholder else "finding"
+            print(f"  {kind}: {one_line(finding.render())}")
         for witness in report.witnesses.values():
             print("  witness: " + "\n  ".join(one_line(line) for line in witness_lines(witness)))
-        for difference in report.listing:
-            print(f"  {one_line(difference.render())}")
-        if report.counterexample is not None:
-            print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
-            for line in report.counterexample.advice:
-                print(f"  {one_line(line)}")
-            print(f"  scenario saved to {one_line(str(report.counterexample.saved_to))}")
+        listing = report.listing
+        for line in [d.render() for d in listing] if args.verbose else listing_lines(listing):
+            print(f"  {one_line(line)}")
+        example = report.counterexample
+        if example is not None:
+            print("\n".join(f"  {one_line(line)}" for line in difference_lines(example)))
+            if args.verbose:
+                print("  " + side_by_side(example).replace("\n", "\n  "))
         elif report.reason:
             print("  " + shown_lines(report.reason).replace("\n", "\n  "))
+    since = args.since
+    revision = args.baseline_git
     for change in changes:
         print(change.console())
         for line in change.details:

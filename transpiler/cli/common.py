@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 EXIT_OK = 0
@@ -116,3 +118,11 @@ def add_emit_options(parser: argparse.ArgumentParser) -> None:
         help="emit the intended behaviour instead of this vMCP quirk (recorded as a "
         f"deliberate deviation); known: {', '.join(sorted(FIXES))}",
     )
+
+
+def workspace_key() -> str:
+    """This work tree's name among the cache's entries (the hook's report, saved scenarios):
+    16 hex digits of the SHA-256 of the working directory, which the files a report names
+    are relative to, so two repositories' entries never meet."""
+    where = str(Path.cwd().resolve()).encode("utf-8", "surrogateescape")
+    return hashlib.sha256(where).hexdigest()[:16]

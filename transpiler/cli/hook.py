@@ -23,7 +23,6 @@ is given: starting worker processes costs more than a commit's few pairs.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import subprocess
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from transpiler.cli.check import register as register_check
-from transpiler.cli.common import EXIT_OK
+from transpiler.cli.common import EXIT_OK, workspace_key
 from transpiler.gobuild import cache_dir
 from transpiler.policy import POLICY_FILE
 from transpiler.sidecar import SUFFIX as SIDECAR_SUFFIX
@@ -191,8 +190,7 @@ def _tracked() -> list[Path]:
 
 def _report_path() -> Path:
     """This repository's last report, in the cache directory."""
-    key = hashlib.sha256(str(Path.cwd().resolve()).encode("utf-8", "surrogateescape"))
-    return cache_dir() / "hook" / f"{key.hexdigest()[:16]}.report.json"
+    return cache_dir() / "hook" / f"{workspace_key()}.report.json"
 
 
 def _keep(fresh: Path, report: Path) -> None:

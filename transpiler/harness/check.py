@@ -30,6 +30,7 @@ from typing import Any
 
 from transpiler.composite import run_composite
 from transpiler.composite.advertise import Hidden
+from transpiler.composite.quirks import NULL_PLACE_SUFFIX
 from transpiler.composite.variants import SiteKey
 from transpiler.config.model import CompositeToolConfig, StepKind, ToolAnnotations
 from transpiler.config.target import DEFAULT_TARGET, Target
@@ -46,6 +47,7 @@ from transpiler.gobuild import go_available
 from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
 from transpiler.harness.draws import Gen
 from transpiler.harness.entries import ListingDifference, listing_differences
+from transpiler.harness.fields import field_differences
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import (
     expected,
@@ -66,7 +68,7 @@ from transpiler.harness.readings import (
     variants_of,
 )
 from transpiler.harness.relation import Difference, differences, matches
-from transpiler.harness.scriptmap import script_map
+from transpiler.harness.scriptmap import ScriptLines, script_map
 from transpiler.harness.scriptreads import ScriptReads, script_reads
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.sites import SiteValues, site_values, value_text
@@ -143,6 +145,8 @@ class Counterexample:
     script: Trace
     saved_to: str | None = None
     advice: tuple[str, ...] = ()
+    #: The command that replays the saved scenario on both forms and shows what differs.
+    replay: str | None = None
 
     @property
     def difference(self) -> Difference:
@@ -186,6 +190,10 @@ class Finding:
     site: str
     detail: str
     unless: str | None = None
+    #: It does not fire with some other form of the free texts (values no template
+    #: constrains): it comes from the simulator's placeholders, not known to hold for data of
+    #: the real shape, so reports give it as a note, not a warning.
+    placeholder: bool = False
 
     def render(self) -> str:
         """One sentence for a report; a finding that comes from the simulator's values
@@ -227,6 +235,11 @@ class ToolReport:
     config_lines: dict[str, int] = field(default_factory=dict)
     #: Each field of the ``tools/list`` entry the script's tool is listed with otherwise.
     listing: tuple[ListingDifference, ...] = ()
+    #: Lines of the script a report points at (its calls by tool, ``run``'s returns).
+    script_lines: ScriptLines = field(default_factory=ScriptLines)
+    #: The file and line the script's first line is on (a ``scriptFile``'s line 1, a line of
+    #: the configuration inside a literal block), when the script is in a file as it runs.
+    script_at: tuple[str, int] | None = None
 
     @property
     def observed(self) -> tuple[Deviation, ...]:
@@ -486,12 +499,20 @@ class _Run:
                 held = found.get(site[0])
                 if held is not None and held.size <= use.size:
                     break
-                base = run_composite(
+                # Whether the variant shows: the reading's run beside the same run with vMCP's
+                # behaviour for this class alone at the site.
+                alone = run_composite(
                     self.config,
                     use.scenario,
                     variants=variants_of({**use.reading, site: VMCP_CHOICE}, use.engine),
                 )
                 stopped = use.trace.stopped_at == site
+                if site_values(site, alone, use.script, use.trace, stopped) is None:
+                    continue
+                # What vMCP gives there: every class at the site with vMCP's behaviour (another
+                # class's variant there, idle while this one held, would otherwise show).
+                vmcp_there = variants_of(_vmcp_at(use.reading, site), use.engine)
+                base = run_composite(self.config, use.scenario, variants=vmcp_there)
                 values = site_values(site, base, use.script, use.trace, stopped)
                 if values is None:
                     continue
@@ -547,6 +568,15 @@ class _Use:
     reading: Reading
     trace: Trace
     script: Trace
+
+
+def _vmcp_at(reading: Reading, site: SiteKey) -> Reading:
+    """``reading`` with vMCP's choice for every class at ``site``'s step and place (its
+    missing-value form, ``place (null)``, included)."""
+    _, step, place = site
+    at = place.removesuffix(NULL_PLACE_SUFFIX)
+    same = [k for k in reading if k[1] == step and k[2].removesuffix(NULL_PLACE_SUFFIX) == at]
+    return {**reading, **dict.fromkeys(same, VMCP_CHOICE), site: VMCP_CHOICE}
 
 
 def _shown(values: SiteValues, variant: str | None) -> Difference:
@@ -637,6 +667,7 @@ def check_tool(
         return report
     timeout = entry.timeout_ns if entry is not None else None
     run = _Run(tool, script, modules, engines, declared, options, timeout)
+    report.script_lines = run.script_coverage.map.places
     shapes = tool_shapes(tool.effective)
     report.counterexample = (
         _exhaustive(run, tool, shapes, options, report, script_reads(as_vmcp_reads(script)))
@@ -663,7 +694,8 @@ def check_tool(
         report.verdict = Verdict.DIFFERS
         example = report.counterexample
         example.advice = (*example.advice, *undeclared(example, declaration, options.accept))
-        report.reason = "\n".join([*(d.render() for d in example.differences), *example.advice])
+        apart = field_differences(example.composite, example.script)
+        report.reason = "\n".join([*(line for d in apart for line in d.lines()), *example.advice])
     elif run.count == 0:
         report.verdict, report.reason = Verdict.UNCHECKED, "no scenario ran: nothing is certified"
     else:
@@ -789,7 +821,8 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
     :data:`~transpiler.harness.happy.SIMULATED_TEXT`, a number 7); a finding that does not
     also fire when those are of another form or kind (:func:`free_texts`, :func:`reshapes`)
     comes from the placeholders, not from the workflow alone, and names the values under
-    which it does not fire.
+    which it does not fire; one that does not fire with another form of the free texts is a
+    ``placeholder`` (what those texts really are, no template says).
     """
     config = tool.effective
     trace = run_composite(config, happy_scenario(config))
@@ -797,6 +830,7 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
     others = [
         (
             reshape.describe(),
+            reshape.free,
             {_finding_key(e) for e in run_composite(config, scenario).quirks if e.notable},
         )
         for reshape, scenario in zip(variants, reshaped_scenarios(config, variants), strict=True)
@@ -811,7 +845,10 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
             event.step,
             event.site,
             event.detail,
-            unless=next((what for what, fired in others if _finding_key(event) not in fired), None),
+            unless=next(
+                (what for what, _, fired in others if _finding_key(event) not in fired), None
+            ),
+            placeholder=any(free and _finding_key(event) not in fired for _, free, fired in others),
         )
         for event in trace.quirks
         if event.notable

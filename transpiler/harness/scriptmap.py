@@ -18,6 +18,10 @@ so Python's own parser (``ast``) reads the script and the modules it loads.
 - **Statements** of the script (not of its modules): their lines and
   blocks, so that a statement known to have run tells which others ran
   before it (:meth:`ScriptMap.shown_run`).
+- **Lines a report points at** (:class:`ScriptLines`), in the script: where a
+  call first passes a text as its first argument (a backend tool's name, to
+  ``call_tool`` or to a helper of the script's), and the ``return``
+  statements of ``run`` with the lines of their dict's keys.
 
 Every file is read as vMCP reads it (:mod:`transpiler.starlark_runtime.source`:
 line breaks as go.starlark.net reads them). A file the parser cannot read (a
@@ -82,6 +86,28 @@ class Unread:
 
 
 @dataclass(frozen=True)
+class ScriptLines:
+    """Lines of the script a report points at: the first line where a call passes each text
+    as its first argument (``named``), and each ``return`` statement of ``run``, with the line
+    of each text key of the dict it returns (``returns``)."""
+
+    named: Mapping[str, int] = field(default_factory=dict)
+    returns: tuple[tuple[int, Mapping[str, int]], ...] = ()
+
+    def call_line(self, tool: str) -> int | None:
+        """The line of the first call naming ``tool``."""
+        return self.named.get(tool)
+
+    def output_line(self, path: tuple[str, ...]) -> int | None:
+        """The line of ``run``'s return that gives the output property at ``path`` (the key's
+        line in a dict it returns), else of its last return."""
+        for _, keys in self.returns:
+            if path and path[0] in keys:
+                return keys[path[0]]
+        return self.returns[-1][0] if self.returns else None
+
+
+@dataclass(frozen=True)
 class ScriptMap:
     """The call sites of a script and of its modules, and the script's statements."""
 
@@ -90,6 +116,7 @@ class ScriptMap:
     statements: tuple[Statement, ...] = ()
     unread: tuple[Unread, ...] = ()
     innermost: Mapping[int, int] = field(default_factory=dict)
+    places: ScriptLines = ScriptLines()
 
     def statement_lines(self) -> list[int]:
         """The lines where a statement starts."""
@@ -138,9 +165,10 @@ def script_map(script: str, modules: Mapping[str, str], filename: str) -> Script
         reached = _reachable(files, filename)
         sites = tuple(site for read in files.values() for site in read.sites(reached))
         statements = _statements(files[filename].tree.body)
+        places = files[filename].places()
     except RecursionError:
         return ScriptMap(filename, unread=(Unread(filename, "nested too deeply to be read"),))
-    return ScriptMap(filename, sites, statements, tuple(unread), _innermost(statements))
+    return ScriptMap(filename, sites, statements, tuple(unread), _innermost(statements), places)
 
 
 class _Unreadable(Exception):
@@ -200,6 +228,23 @@ class _File:
                 yield from self._calls(statement, frozenset(), reachable)
             else:
                 yield from self._calls(statement, frozenset(), True)
+
+    def places(self) -> ScriptLines:
+        """The lines a report points at (:class:`ScriptLines`)."""
+        named: dict[str, int] = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Call) and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    line = named.get(first.value, first.lineno)
+                    named[first.value] = min(line, first.lineno)
+        returns = [
+            (node.lineno, _keys(node.value))
+            for run in self.defs.get("run", [])
+            for node in _own_nodes(run.body)
+            if isinstance(node, ast.Return)
+        ]
+        return ScriptLines(named, tuple(sorted(returns, key=lambda found: found[0])))
 
     def _calls(self, node: ast.AST, local: frozenset[str], reachable: bool) -> Iterator[CallSite]:
         if isinstance(node, ast.FunctionDef | ast.Lambda):
@@ -285,6 +330,30 @@ def _load(statement: ast.stmt) -> tuple[str, dict[str, str]] | None:
     symbols = {str(n): str(n) for n in names}
     symbols.update({str(k): str(v) for k, v in named.items()})
     return str(module), symbols
+
+
+def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of a function's body but those of the functions and lambdas it holds."""
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        yield node
+        pending += [
+            child
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(child, ast.FunctionDef | ast.Lambda)
+        ]
+
+
+def _keys(value: ast.expr | None) -> dict[str, int]:
+    """The line of each text key of a dict display (none for anything else)."""
+    if not isinstance(value, ast.Dict):
+        return {}
+    return {
+        key.value: key.lineno
+        for key in value.keys
+        if isinstance(key, ast.Constant) and isinstance(key.value, str)
+    }
 
 
 def _stored(node: ast.AST) -> set[str]:

@@ -110,7 +110,8 @@ def inputs_from(
     written = [(s.name, s.text.text.encode("utf-8")) for s in files if s.text is not None]
     scripted = [(name, data, None) for name, data in written if _SCRIPTED_MARK in data]
     if scripted:
-        inputs.scripted.add_report(validate(load_sources(scripted, target), read=read))
+        texts = {s.name: s.text.text for s in files if s.text is not None}
+        inputs.scripted.add_report(validate(load_sources(scripted, target), read=read), texts)
     for source in files:
         if source.documents is not None:
             inputs.composite_resources |= _composite_resources(source.documents)

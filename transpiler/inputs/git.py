@@ -6,7 +6,9 @@ in the revision; a directory gives its ``*.yaml *.yml *.json`` files, as
 followed inside the revision, as the file system would follow it in a
 checkout: a link to a file reads that file, the path given may be a link to a
 directory, and a link that leaves the repository, points at nothing the
-revision holds, or loops is an unreadable file (exit 2). Files are named
+revision holds, or loops is an unreadable file (exit 2); a revision the
+repository does not hold stops the run, saying how to fetch it (a shallow CI
+checkout: ``fetch-depth: 0``). Files are named
 ``REV:path`` (the path relative to the repository's top), so every diagnostic
 says where the text came from; a ``scriptFile`` a revision's configuration
 cites is read from the revision too (:func:`revision_reader`). A path the work
@@ -55,8 +57,12 @@ def read_revision(
     if not revision or revision.startswith("-"):
         raise InputError(f"--baseline-git needs a revision, not {revision!r}")
     files: list[SourceFile] = []
+    held: set[Path] = set()
     for given in paths:
         top = _top(Path(given))
+        if top not in held:
+            _holds(top, revision)
+            held.add(top)
         relative = _relative(Path(given), top)
         entries = _list(top, revision, relative or ".", recursive=True)
         if len(entries) == 1 and entries[0].path == relative and entries[0].mode == _LINK_MODE:
@@ -73,6 +79,23 @@ def read_revision(
             if source is not None:
                 files.append(source)
     return files
+
+
+def _holds(top: Path, revision: str) -> None:
+    """Stop, saying how to get it, when the repository at ``top`` does not hold ``revision``
+    (a CI checkout is shallow and holds one commit, not the branch to compare with)."""
+    try:
+        _git(top, "rev-parse", "--verify", "--quiet", f"{revision}^{{tree}}")
+    except InputError:
+        shallow = _git(top, "rev-parse", "--is-shallow-repository").strip() == b"true"
+        hint = (
+            "this clone is shallow: check out the history (`fetch-depth: 0` in "
+            "actions/checkout) or fetch it (`git fetch --unshallow origin`)"
+            if shallow
+            else "fetch it first (`git fetch origin`), or name a revision it holds"
+        )
+        missing = f"--baseline-git {revision}: this repository does not hold it"
+        raise InputError(f"{missing}; {hint}") from None
 
 
 def _file(top: Path, revision: str, entry: _Entry, given: bool) -> SourceFile | None:

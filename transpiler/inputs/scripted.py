@@ -20,7 +20,8 @@ Each keeps what its entry says clients see in ``tools/list``, as written: its
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,10 @@ class Counterpart:
     """A scripted tool: its name, its script (inline, or read from its ``scriptFile``), where it
     is (``file:line``, and the script file), the folder its script is in, why vMCP would not
     take it (``problem``: then nothing is checked against it), its ``timeout`` and what its
-    ``tools/list`` entry holds (plain values; None: absent), as written."""
+    ``tools/list`` entry holds (plain values; None: absent), as written; ``script_at``: the
+    file and line the script's first line is on (its ``scriptFile``'s line 1, or the
+    configuration's line inside a literal block ``|``, whose lines are the script's; None for
+    an inline script written otherwise)."""
 
     tool: str
     script: str | None
@@ -51,6 +55,7 @@ class Counterpart:
     parameters: Any = None
     output: Any = None
     annotations: ToolAnnotations | None = None
+    script_at: tuple[str, int] | None = None
 
 
 @dataclass
@@ -69,13 +74,14 @@ class ScriptedIndex:
             yield from tools.values()
         yield from self.by_resource.values()
 
-    def add_report(self, report: ValidationReport) -> None:
-        """Record every scripted tool of a validation report, as its unit's target takes it."""
+    def add_report(self, report: ValidationReport, texts: Mapping[str, str]) -> None:
+        """Record every scripted tool of a validation report, as its unit's target takes it
+        (``texts``: each file's text, by name, where an inline script's lines are found)."""
         named: dict[tuple[str, int, str], dict[str, list[Counterpart]]] = {}
         resources: dict[tuple[str, str], list[Counterpart]] = {}
         for unit in report.units:
             for check in unit.scripted:
-                counterpart = _counterpart(check, unit)
+                counterpart = _counterpart(check, unit, texts)
                 if check.unreadable is not None and check.script_file is not None:
                     where = SourceLocation(str(check.script_file))
                     self.unreadable.append(
@@ -94,7 +100,7 @@ class ScriptedIndex:
             self.by_resource[key] = one_of(found)
 
 
-def _counterpart(check: ScriptedCheck, unit: UnitReport) -> Counterpart:
+def _counterpart(check: ScriptedCheck, unit: UnitReport, texts: Mapping[str, str]) -> Counterpart:
     """One scripted tool; refused with vMCP's reason when its unit does not load."""
     config = check.tool.config
     file = check.tool.origin.file
@@ -111,6 +117,7 @@ def _counterpart(check: ScriptedCheck, unit: UnitReport) -> Counterpart:
         parameters=config.parameters,
         output=config.output,
         annotations=config.annotations,
+        script_at=_script_at(check, texts.get(file)),
     )
     if unit.valid:
         return found
@@ -119,6 +126,25 @@ def _counterpart(check: ScriptedCheck, unit: UnitReport) -> Counterpart:
     target = f" (target {unit.unit.target}{': ' + hints[0] if hints else ''})"
     problem = f"the scripted tool {config.name} at {shown} is not taken: {why}{target}"
     return replace(found, script=None, problem=problem)
+
+
+#: A ``script:`` key whose value is a literal block (``|``, with its chomping or indentation
+#: indicator and a comment after it allowed): the block's lines are the script's.
+_LITERAL = re.compile(r"^\s*(?:-\s+)?script:\s*\|[-+0-9]*\s*(?:#.*)?$")
+
+
+def _script_at(check: ScriptedCheck, text: str | None) -> tuple[str, int] | None:
+    """Where the script's first line is: its script file's line 1, or the line after an inline
+    ``script: |`` (None for an inline script written in another style)."""
+    if check.script is None:
+        return None
+    if check.script_file is not None:
+        return (str(check.script_file), 1)
+    key = check.tool.config.where.of("script").line
+    lines = text.split("\n") if text is not None else []
+    if 1 <= key <= len(lines) and _LITERAL.match(lines[key - 1]):
+        return (check.tool.origin.file, key + 1)
+    return None
 
 
 def one_of(found: Sequence[Counterpart]) -> Counterpart:
