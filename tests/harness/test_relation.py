@@ -45,7 +45,7 @@ compositeTools:
         arguments: {id: 9007199254740993}
 """
 CLOSE = (
-    f"# {TITLE}\n{header_item(Deviation.ERROR_TEXT)}\n"
+    f"# {TITLE}\n{header_item(Deviation.ERROR_TEXT)}\n{header_item(Deviation.LISTING)}\n"
     'def run(params):\n    return call_tool("tickets.close", {"id": %s})\n'
 )
 
@@ -88,6 +88,7 @@ compositeTools:
 """
 REPORT_SCRIPT = (
     f"# {TITLE}\n{header_item(Deviation.ERROR_TEXT)}\n{header_item(Deviation.MISSING_VALUE)}\n"
+    f"{header_item(Deviation.LISTING)}\n"
     f"{header_item(Deviation.OUTPUT_RENDERING)}\n{header_item(Deviation.VALUE_TEXT)}\n"
     f"{header_item(Deviation.NUMBER_TEXT)}\n{header_item(Deviation.RUST_ENGINE)}\n"
     "def run(params):\n"
@@ -127,6 +128,7 @@ compositeTools:
 """
 MERGE_SCRIPT = (
     f"# {TITLE}\n{header_item(Deviation.ERROR_TEXT)}\n{header_item(Deviation.NUMBER_TEXT)}\n"
+    f"{header_item(Deviation.LISTING)}\n"
     'def run(params):\n    return call_tool("github.merge_pull_request", '
     '{"pull_number": params["pr"]})\n'
 )
@@ -181,6 +183,7 @@ TOTAL_HEADER = "".join(
                 Deviation.NUMBER_TEXT,
                 Deviation.VALUE_TEXT,
                 Deviation.RUST_ENGINE,
+                Deviation.LISTING,
             )
         ),
     )

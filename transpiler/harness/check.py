@@ -465,9 +465,12 @@ class _Run:
             for d in found
         )
         example = Counterexample(scenario, engine, found, read, script)
+        # Why a difference of kind alone happened is said under the fields that differ.
+        example.advice = tuple(d.why for d in found if d.why)
         taken = self.readings.describe()
         if taken and read is not composite:
-            example.advice = ("earlier scenarios read the script as taking: " + "; ".join(taken),)
+            taking = "earlier scenarios read the script as taking: " + "; ".join(taken)
+            example.advice = (*example.advice, taking)
         return example
 
     def _used(
