@@ -281,7 +281,7 @@ class GoRun:
                         "type": "start",
                         "script": self._script,
                         "filename": self._filename,
-                        "params": to_script(self._state.scenario.params),
+                        "params": to_script(self._state.params),
                         "max_steps": MAX_EXECUTION_STEPS,
                         "modules": self._modules,
                         "max_print": MAX_PRINT_BYTES,

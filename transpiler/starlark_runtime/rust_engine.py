@@ -819,7 +819,7 @@ def start_rust(
     library = _Library(ast, modules)
 
     def start(state: RunState) -> EngineRun:
-        run = ReplayRun(ast, filename, library, to_script(state.scenario.params), state, limits)
+        run = ReplayRun(ast, filename, library, to_script(state.params), state, limits)
         run.start()
         return run
 
