@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -462,12 +462,17 @@ def _acquire(group: ParallelGroup, context: Context) -> HostOp:
 
 
 def start_go(
-    script: str, filename: str, modules: Mapping[str, str], limits: ScriptLimits
+    script: str,
+    filename: str,
+    modules: Mapping[str, str],
+    limits: ScriptLimits,
+    acquire: Callable[[ScriptLimits], GoHostProcess] = acquire_host,
 ) -> Starter:
-    """The go engine as a :data:`~transpiler.starlark_runtime.run.Starter`."""
+    """The go engine as a :data:`~transpiler.starlark_runtime.run.Starter`; each run takes
+    its host process, locked, from ``acquire`` (by default the one shared process)."""
 
     def start(state: RunState) -> EngineRun:
-        host = acquire_host(limits)
+        host = acquire(limits)
         try:
             host.new_run()
             run = GoRun(host, script, filename, modules, state)

@@ -91,6 +91,9 @@ class ScriptBackends(Protocol):
     def elicit(self, message: str, schema: Any, context: Context) -> HostOp:
         """Ask the client; returns :class:`Elicited` (``context`` ending first: ``cancel``)."""
 
+    def log(self, message: str) -> None:
+        """Pass on one ``log()`` line the run keeps."""
+
 
 class SimulatedScriptBackends:
     """A scenario's backends and client answers on the virtual clock: each answer takes its
@@ -126,6 +129,9 @@ class SimulatedScriptBackends:
             return Elicited(described, "cancel")
         content = answer.content if answer.action == "accept" else None
         return Elicited(described, str(answer.action), content)
+
+    def log(self, message: str) -> None:
+        """Nothing: the trace keeps the run's lines."""
 
 
 @dataclass
@@ -205,10 +211,12 @@ class RunState:
             return
         data = message.encode("utf-8", "surrogatepass")
         self.logged_bytes += len(data)
-        if len(data) <= room:
-            self.logs.append(message)
-            return
-        self.logs += [data[:room].decode("utf-8", "ignore"), LOG_TRUNCATED]
+        kept = [message]
+        if len(data) > room:
+            kept = [data[:room].decode("utf-8", "ignore"), LOG_TRUNCATED]
+        self.logs += kept
+        for line in kept:
+            self.backends.log(line)
 
     def retry_policy(self, max_attempts: Any, delay: Any, who: str) -> RetryPolicy:
         """Validate ``retry``'s arguments and start its backoff."""
