@@ -102,7 +102,8 @@ class CheckOptions:
     annotations by name (``--tools``: the backends' ``tools/list``), which
     decide how vMCP lists the composite tool (None: every backend unknown);
     ``served`` the composite tools vMCP serves beside the one checked (one of
-    them named like a backend tool hides them all).
+    them named like a backend tool hides them all); ``scenarios`` more scenarios to run
+    (``check --scenarios DIR``: recorded by ``serve --record``), each on the tool it names.
     """
 
     examples: int = 100
@@ -117,6 +118,7 @@ class CheckOptions:
     accept: frozenset[Deviation] | None = None
     accept_gaps: frozenset[str] = frozenset()
     served: tuple[CompositeToolConfig, ...] = ()
+    scenarios: tuple[Scenario, ...] = ()
 
 
 @dataclass
@@ -662,8 +664,10 @@ def check_tool(
     timeout = entry.timeout_ns if entry is not None else None
     run = _Run(tool, script, modules, engines, declared, options, timeout)
     shapes = tool_shapes(tool.effective)
+    recorded = [s for s in options.scenarios if s.tool == tool.effective.name]
     report.counterexample = (
-        _exhaustive(run, tool, shapes, options, report, script_reads(script))
+        (run.compare_all(recorded) if recorded else None)
+        or _exhaustive(run, tool, shapes, options, report, script_reads(script))
         or _random(run, tool, shapes, options, emitted)
         or run.settle()
     )
