@@ -52,7 +52,8 @@ def main() -> None:
         if "id" not in request:
             continue  # a notification
         try:
-            reply = {"jsonrpc": "2.0", "id": request["id"], "result": answer(request, failures, log)}
+            result = answer(request, failures, log)
+            reply = {"jsonrpc": "2.0", "id": request["id"], "result": result}
         except LookupError as error:
             reply = {
                 "jsonrpc": "2.0",

@@ -1,0 +1,292 @@
+"""``serve`` with real parts on stdio and loopback: backends built with the MCP SDK (stdio and
+streamable HTTP), the SDK's client calling the served tools."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+from tests.serve.conftest import DEADLINE, HERE, NEEDS_GO, REPOSITORY, backends_file, serve_command
+from transpiler.cli import main
+
+pytestmark = NEEDS_GO
+
+ELICIT_CONFIG = """\
+name: gateway
+groupRef: platform
+compositeTools:
+  - name: comment_after_approval
+    description: Ask before commenting on a ticket
+    parameters:
+      type: object
+      properties:
+        ticket: {type: string}
+      required: [ticket]
+    steps:
+      - id: approval
+        type: elicitation
+        message: "Comment on {{.params.ticket}}?"
+        schema:
+          type: object
+          properties:
+            text: {type: string}
+          required: [text]
+        onDecline:
+          action: abort
+        onCancel:
+          action: abort
+      - id: comment
+        tool: tracker.add_comment
+        dependsOn: [approval]
+        arguments:
+          id: "{{.params.ticket}}"
+          text: "{{.steps.approval.output.content.text}}"
+    output:
+      properties:
+        comment:
+          type: string
+          description: The comment written
+          value: "{{.steps.comment.output.comment}}"
+"""
+
+
+def sdk_backend(log: Path, *options: str) -> list[str]:
+    return [sys.executable, str(HERE / "sdk_backend.py"), str(log), *options]
+
+
+def served(*arguments: str | Path, stderr: Path) -> StdioServerParameters:
+    command = serve_command(*arguments)
+    return StdioServerParameters(
+        command=command[0],
+        args=command[1:],
+        cwd=str(REPOSITORY),
+        env={"PYTHONUNBUFFERED": "1", "TRANSPILER_CACHE": str(stderr.parent / "cache")},
+    )
+
+
+def run(test: Callable[[], Any]) -> None:
+    """Run an async test, bounded in time."""
+
+    async def bounded() -> None:
+        with anyio.fail_after(DEADLINE * 2):
+            await test()
+
+    anyio.run(bounded)
+
+
+def calls_of(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def test_the_sdk_client_lists_and_calls_a_tool_whose_step_retries_on_an_sdk_backend(
+    ticket_config: Path, tmp_path: Path
+) -> None:
+    """Not yet migrated: the composite tool is served as the readable script, emitted."""
+    log = tmp_path / "calls.log"
+    backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--fail", "2"))
+    stderr = tmp_path / "serve.err"
+
+    async def test() -> None:
+        with stderr.open("w") as errlog:
+            async with Client(served(ticket_config, "--backends", backends, stderr=stderr)) as c:
+                listed = (await c.list_tools()).tools
+                assert [t.name for t in listed] == ["ticket_status"]
+                result = await c.call_tool("ticket_status", {"ticket": "T-1"})
+                assert not result.is_error, result
+                assert result.structured_content == {"status": "open:T-1"}
+                assert len(calls_of(log)) == 3
+                bad = await c.call_tool("ticket_status", {"ticket": 5})
+                assert bad.is_error and "Input validation error" in _text(bad)
+                with pytest.raises(MCPError, match="not found"):
+                    await c.call_tool("nope", {})
+                again = await c.call_tool("ticket_status", {"ticket": "T-2"})
+                assert again.structured_content == {"status": "open:T-2"}
+            del errlog
+
+    run(test)
+    assert calls_of(log)[-1] == {"tool": "get_ticket", "arguments": {"id": "T-2"}}
+
+
+def test_a_backend_that_is_down_fails_the_call_and_the_server_keeps_serving(
+    ticket_config: Path, tmp_path: Path
+) -> None:
+    dead = [sys.executable, "-c", "import sys; sys.exit(3)"]
+    backends = backends_file(tmp_path, "tracker", dead)
+
+    async def test() -> None:
+        parameters = served(ticket_config, "--backends", backends, stderr=tmp_path / "e")
+        async with Client(parameters) as c:
+            started = time.monotonic()
+            result = await c.call_tool("ticket_status", {"ticket": "T-1"})
+            assert result.is_error
+            assert "tracker.get_ticket" in _text(result)
+            assert time.monotonic() - started < DEADLINE
+            unknown = await c.call_tool("ticket_status", {"ticket": "T-2"})
+            assert unknown.is_error
+
+    run(test)
+
+
+def test_a_backend_slower_than_the_call_timeout_fails_that_call(
+    ticket_config: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "calls.log"
+    backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--slow", "3"))
+    arguments = (ticket_config, "--backends", backends, "--call-timeout", "300ms")
+
+    async def test() -> None:
+        async with Client(served(*arguments, stderr=tmp_path / "e")) as c:
+            result = await c.call_tool("ticket_status", {"ticket": "T-1"})
+            assert result.is_error and "context deadline exceeded" in _text(result)
+
+    run(test)
+
+
+def test_an_http_backend_and_an_http_served_tool_with_a_bearer_token(
+    ticket_config: Path, tmp_path: Path
+) -> None:
+    log, port_file = tmp_path / "calls.log", tmp_path / "port"
+    command = sdk_backend(log, "--http", str(port_file))
+    backend = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    serve = None
+    try:
+        port = _wait_for(lambda: port_file.read_text() if port_file.exists() else None)
+        backends = tmp_path / "backends.yaml"
+        backends.write_text(
+            "backends:\n  tracker:\n    url: http://127.0.0.1:"
+            f"{port}/mcp\n    headers: {{Authorization: 'Bearer ${{TRACKER_TOKEN}}'}}\n"
+        )
+        env = {**os.environ, "TRACKER_TOKEN": "backend-secret", "SERVE_TOKEN": "s3cret"}
+        errors = tmp_path / "serve.err"
+        serve = subprocess.Popen(
+            serve_command(ticket_config, "--backends", backends, "--transport", "http",
+                          "--host", "127.0.0.1", "--port", "0", "--token-env", "SERVE_TOKEN"),
+            stdin=subprocess.DEVNULL, stderr=errors.open("w"), env=env, cwd=REPOSITORY,
+        )
+        url = _wait_for(lambda: _listening(errors))
+        refused = httpx2.post(url, json={}, timeout=DEADLINE)
+        assert refused.status_code == 401
+
+        async def test() -> None:
+            http = httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret"}, timeout=DEADLINE)
+            from mcp.client.streamable_http import streamable_http_client
+
+            async with http, Client(streamable_http_client(url, http_client=http)) as c:
+                result = await c.call_tool("ticket_status", {"ticket": "T-9"})
+                assert result.structured_content == {"status": "open:T-9"}
+
+        run(test)
+        assert "backend-secret" not in errors.read_text() and "s3cret" not in errors.read_text()
+    finally:
+        for process in (serve, backend):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=DEADLINE)
+    assert calls_of(log) == [{"tool": "get_ticket", "arguments": {"id": "T-9"}}]
+
+
+def test_an_elicitation_goes_to_the_client_and_its_answer_back(tmp_path: Path) -> None:
+    config = tmp_path / "vmcp.yaml"
+    config.write_text(ELICIT_CONFIG)
+    log = tmp_path / "calls.log"
+    backends = backends_file(tmp_path, "tracker", sdk_backend(log))
+    asked: list[str] = []
+
+    async def answer(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"text": "looks good"})
+
+    async def test() -> None:
+        client = Client(
+            served(config, "--backends", backends, stderr=tmp_path / "e"),
+            mode="legacy",
+            elicitation_callback=answer,
+        )
+        async with client as c:
+            result = await c.call_tool("comment_after_approval", {"ticket": "T-3"})
+            assert result.structured_content == {"comment": "looks good"}, result
+
+    run(test)
+    assert asked == ["Comment on T-3?"]
+    assert calls_of(log) == [
+        {"tool": "add_comment", "arguments": {"id": "T-3", "text": "looks good"}}
+    ]
+
+
+def test_shadow_catches_a_script_edited_to_differ_and_record_feeds_check(
+    ticket_config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["migrate", str(ticket_config), "--write", "--examples", "2"]) == 0
+    capsys.readouterr()
+    log = tmp_path / "calls.log"
+    backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--fail", "1"))
+    recorded, shadow_log = tmp_path / "recorded", tmp_path / "shadow.json"
+    options = ("--backends", backends, "--shadow", "--shadow-log", shadow_log)
+
+    answers: list[types.CallToolResult] = []
+
+    async def call(*more: str | Path) -> None:
+        async with Client(served(ticket_config, *options, *more, stderr=tmp_path / "e")) as c:
+            answers.append(await c.call_tool("ticket_status", {"ticket": "T-4"}))
+
+    run(lambda: call("--record", recorded))
+    assert answers[0].structured_content == {"status": "open:T-4"}
+    judged = json.loads(shadow_log.read_text())
+    assert judged["summary"] == {"ticket_status": {"equivalent": 1}}, judged
+    assert [p.suffix for p in recorded.iterdir()] == [".json"]
+    code = main(["check", str(ticket_config), "--engine", "go", "--scenarios", str(recorded),
+                 "--examples", "2", "--paths", "4"])
+    assert code == 0, capsys.readouterr().out
+
+    # The script edited to ask for one attempt fewer: the shadow run sees the difference.
+    text = ticket_config.read_text()
+    assert "max_attempts=4" in text
+    ticket_config.write_text(text.replace("max_attempts=4", "max_attempts=1"))
+    log.unlink()
+    run(lambda: call())
+    assert answers[1].is_error
+    judged = json.loads(shadow_log.read_text())
+    assert judged["summary"] == {"ticket_status": {"differs": 1}}, judged
+    example = judged["calls"][0]["counterexample"]
+    # The workflow retries where the edited script gave up: calls only the workflow made.
+    assert {d["field"] for d in example["differences"]} == {"error text", "calls"}
+    # The recorded call replays the same difference in the gate.
+    capsys.readouterr()
+    code = main(["check", str(ticket_config), "--engine", "go", "--scenarios", str(recorded),
+                 "--examples", "0", "--paths", "1"])
+    assert code == 1
+
+
+def _text(result: types.CallToolResult) -> str:
+    return " ".join(getattr(item, "text", "") for item in result.content)
+
+
+def _wait_for(found: Callable[[], str | None]) -> str:
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        value = found()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def _listening(errors: Path) -> str | None:
+    for line in errors.read_text().splitlines():
+        if "listening on " in line:
+            return line.split("listening on ", 1)[1].strip()
+    return None
