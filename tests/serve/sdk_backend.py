@@ -2,7 +2,8 @@
 
 ``python sdk_backend.py LOG [--fail N] [--slow SECONDS] [--http PORTFILE]``: each tools/call
 is appended to LOG as one JSON line (tool, arguments) before it is answered; the first N
-calls of ``get_ticket`` fail (``isError``); ``--slow`` makes ``get_ticket`` take that long;
+calls of ``get_ticket`` fail (``isError``); ``--slow`` makes ``get_ticket`` take that long
+(each slow call's start and end times go to LOG.times, one JSON pair a line);
 ``--http`` serves streamable HTTP on a loopback port written to PORTFILE, else stdio.
 """
 
@@ -39,7 +40,10 @@ def main() -> None:
         """A ticket's status."""
         record("get_ticket", {"id": id})
         if args.slow:
+            started = time.monotonic()
             time.sleep(args.slow)
+            with Path(f"{log}.times").open("a", encoding="utf-8") as out:
+                out.write(json.dumps([started, time.monotonic()]) + "\n")
         if failures[0] > 0:
             failures[0] -= 1
             raise ValueError(f"tracker busy, try again ({id})")

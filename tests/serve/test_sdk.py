@@ -68,13 +68,14 @@ def sdk_backend(log: Path, *options: str) -> list[str]:
     return [sys.executable, str(HERE / "sdk_backend.py"), str(log), *options]
 
 
-def served(*arguments: str | Path, stderr: Path) -> StdioServerParameters:
+def served(*arguments: str | Path, folder: Path) -> StdioServerParameters:
+    """serve over stdio, its cache directory in ``folder`` (its log goes to the test's)."""
     command = serve_command(*arguments)
     return StdioServerParameters(
         command=command[0],
         args=command[1:],
         cwd=str(REPOSITORY),
-        env={"PYTHONUNBUFFERED": "1", "TRANSPILER_CACHE": str(stderr.parent / "cache")},
+        env={"PYTHONUNBUFFERED": "1", "TRANSPILER_CACHE": str(folder / "cache")},
     )
 
 
@@ -98,24 +99,21 @@ def test_the_sdk_client_lists_and_calls_a_tool_whose_step_retries_on_an_sdk_back
     """Not yet migrated: the composite tool is served as the readable script, emitted."""
     log = tmp_path / "calls.log"
     backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--fail", "2"))
-    stderr = tmp_path / "serve.err"
 
     async def test() -> None:
-        with stderr.open("w") as errlog:
-            async with Client(served(ticket_config, "--backends", backends, stderr=stderr)) as c:
-                listed = (await c.list_tools()).tools
-                assert [t.name for t in listed] == ["ticket_status"]
-                result = await c.call_tool("ticket_status", {"ticket": "T-1"})
-                assert not result.is_error, result
-                assert result.structured_content == {"status": "open:T-1"}
-                assert len(calls_of(log)) == 3
-                bad = await c.call_tool("ticket_status", {"ticket": 5})
-                assert bad.is_error and "Input validation error" in _text(bad)
-                with pytest.raises(MCPError, match="not found"):
-                    await c.call_tool("nope", {})
-                again = await c.call_tool("ticket_status", {"ticket": "T-2"})
-                assert again.structured_content == {"status": "open:T-2"}
-            del errlog
+        async with Client(served(ticket_config, "--backends", backends, folder=tmp_path)) as c:
+            listed = (await c.list_tools()).tools
+            assert [t.name for t in listed] == ["ticket_status"]
+            result = await c.call_tool("ticket_status", {"ticket": "T-1"})
+            assert not result.is_error, result
+            assert result.structured_content == {"status": "open:T-1"}
+            assert len(calls_of(log)) == 3
+            bad = await c.call_tool("ticket_status", {"ticket": 5})
+            assert bad.is_error and "Input validation error" in _text(bad)
+            with pytest.raises(MCPError, match="not found"):
+                await c.call_tool("nope", {})
+            again = await c.call_tool("ticket_status", {"ticket": "T-2"})
+            assert again.structured_content == {"status": "open:T-2"}
 
     run(test)
     assert calls_of(log)[-1] == {"tool": "get_ticket", "arguments": {"id": "T-2"}}
@@ -128,7 +126,7 @@ def test_a_backend_that_is_down_fails_the_call_and_the_server_keeps_serving(
     backends = backends_file(tmp_path, "tracker", dead)
 
     async def test() -> None:
-        parameters = served(ticket_config, "--backends", backends, stderr=tmp_path / "e")
+        parameters = served(ticket_config, "--backends", backends, folder=tmp_path)
         async with Client(parameters) as c:
             started = time.monotonic()
             result = await c.call_tool("ticket_status", {"ticket": "T-1"})
@@ -141,6 +139,50 @@ def test_a_backend_that_is_down_fails_the_call_and_the_server_keeps_serving(
     run(test)
 
 
+PARALLEL_CONFIG = """\
+name: gateway
+groupRef: platform
+scriptedTools:
+  - name: three_tickets
+    description: Read three tickets at once
+    parameters: {type: object}
+    script: |
+      def run(params):
+          found = parallel([
+              lambda: call_tool("tracker.get_ticket", {"id": "A"}),
+              lambda: call_tool("tracker.get_ticket", {"id": "B"}),
+              lambda: call_tool("tracker.get_ticket", {"id": "C"}),
+          ])
+          log("read %d tickets" % len(found))
+          return {"found": [ticket["status"] for ticket in found]}
+"""
+
+
+def test_parallel_branches_have_their_backend_calls_in_flight_together(tmp_path: Path) -> None:
+    """A hand-written scripted tool (no composite tool to pair it with) is served too."""
+    config = tmp_path / "vmcp.yaml"
+    config.write_text(PARALLEL_CONFIG)
+    log = tmp_path / "calls.log"
+    backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--slow", "0.5"))
+    logged: list[Any] = []
+
+    async def collect(params: types.LoggingMessageNotificationParams) -> None:
+        logged.append(params.data)
+
+    async def test() -> None:
+        parameters = served(config, "--backends", backends, folder=tmp_path)
+        async with Client(parameters, mode="legacy", logging_callback=collect) as c:
+            result = await c.call_tool("three_tickets", {})
+            assert result.structured_content == {"found": ["open:A", "open:B", "open:C"]}
+
+    run(test)
+    assert logged == ["read 3 tickets"]
+    times = [json.loads(line) for line in Path(f"{log}.times").read_text().splitlines()]
+    assert len(times) == 3
+    # Every call started before any ended: the three were in flight together.
+    assert max(start for start, _ in times) < min(end for _, end in times), times
+
+
 def test_a_backend_slower_than_the_call_timeout_fails_that_call(
     ticket_config: Path, tmp_path: Path
 ) -> None:
@@ -149,7 +191,7 @@ def test_a_backend_slower_than_the_call_timeout_fails_that_call(
     arguments = (ticket_config, "--backends", backends, "--call-timeout", "300ms")
 
     async def test() -> None:
-        async with Client(served(*arguments, stderr=tmp_path / "e")) as c:
+        async with Client(served(*arguments, folder=tmp_path)) as c:
             result = await c.call_tool("ticket_status", {"ticket": "T-1"})
             assert result.is_error and "context deadline exceeded" in _text(result)
 
@@ -173,9 +215,23 @@ def test_an_http_backend_and_an_http_served_tool_with_a_bearer_token(
         env = {**os.environ, "TRACKER_TOKEN": "backend-secret", "SERVE_TOKEN": "s3cret"}
         errors = tmp_path / "serve.err"
         serve = subprocess.Popen(
-            serve_command(ticket_config, "--backends", backends, "--transport", "http",
-                          "--host", "127.0.0.1", "--port", "0", "--token-env", "SERVE_TOKEN"),
-            stdin=subprocess.DEVNULL, stderr=errors.open("w"), env=env, cwd=REPOSITORY,
+            serve_command(
+                ticket_config,
+                "--backends",
+                backends,
+                "--transport",
+                "http",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--token-env",
+                "SERVE_TOKEN",
+            ),
+            stdin=subprocess.DEVNULL,
+            stderr=errors.open("w"),
+            env=env,
+            cwd=REPOSITORY,
         )
         url = _wait_for(lambda: _listening(errors))
         refused = httpx2.post(url, json={}, timeout=DEADLINE)
@@ -212,7 +268,7 @@ def test_an_elicitation_goes_to_the_client_and_its_answer_back(tmp_path: Path) -
 
     async def test() -> None:
         client = Client(
-            served(config, "--backends", backends, stderr=tmp_path / "e"),
+            served(config, "--backends", backends, folder=tmp_path),
             mode="legacy",
             elicitation_callback=answer,
         )
@@ -240,7 +296,7 @@ def test_shadow_catches_a_script_edited_to_differ_and_record_feeds_check(
     answers: list[types.CallToolResult] = []
 
     async def call(*more: str | Path) -> None:
-        async with Client(served(ticket_config, *options, *more, stderr=tmp_path / "e")) as c:
+        async with Client(served(ticket_config, *options, *more, folder=tmp_path)) as c:
             answers.append(await c.call_tool("ticket_status", {"ticket": "T-4"}))
 
     run(lambda: call("--record", recorded))
@@ -248,8 +304,20 @@ def test_shadow_catches_a_script_edited_to_differ_and_record_feeds_check(
     judged = json.loads(shadow_log.read_text())
     assert judged["summary"] == {"ticket_status": {"equivalent": 1}}, judged
     assert [p.suffix for p in recorded.iterdir()] == [".json"]
-    code = main(["check", str(ticket_config), "--engine", "go", "--scenarios", str(recorded),
-                 "--examples", "2", "--paths", "4"])
+    code = main(
+        [
+            "check",
+            str(ticket_config),
+            "--engine",
+            "go",
+            "--scenarios",
+            str(recorded),
+            "--examples",
+            "2",
+            "--paths",
+            "4",
+        ]
+    )
     assert code == 0, capsys.readouterr().out
 
     # The script edited to ask for one attempt fewer: the shadow run sees the difference.
@@ -266,8 +334,20 @@ def test_shadow_catches_a_script_edited_to_differ_and_record_feeds_check(
     assert {d["field"] for d in example["differences"]} == {"error text", "calls"}
     # The recorded call replays the same difference in the gate.
     capsys.readouterr()
-    code = main(["check", str(ticket_config), "--engine", "go", "--scenarios", str(recorded),
-                 "--examples", "0", "--paths", "1"])
+    code = main(
+        [
+            "check",
+            str(ticket_config),
+            "--engine",
+            "go",
+            "--scenarios",
+            str(recorded),
+            "--examples",
+            "0",
+            "--paths",
+            "1",
+        ]
+    )
     assert code == 1
 
 

@@ -36,7 +36,6 @@ class ServedTool:
     modules: dict[str, str] = field(default_factory=dict)
     timeout_ns: int = 0
     composite: LoadedTool | None = None
-    emitted: bool = False
 
     @property
     def name(self) -> str:
@@ -133,5 +132,4 @@ def _emitted(composite: LoadedTool) -> ServedTool | str:
         dict(emitted.modules),
         composite.effective.timeout,
         composite,
-        emitted=True,
     )
