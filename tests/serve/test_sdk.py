@@ -304,20 +304,13 @@ def test_shadow_catches_a_script_edited_to_differ_and_record_feeds_check(
     judged = json.loads(shadow_log.read_text())
     assert judged["summary"] == {"ticket_status": {"equivalent": 1}}, judged
     assert [p.suffix for p in recorded.iterdir()] == [".json"]
-    code = main(
-        [
-            "check",
-            str(ticket_config),
-            "--engine",
-            "go",
-            "--scenarios",
-            str(recorded),
-            "--examples",
-            "2",
-            "--paths",
-            "4",
-        ]
-    )
+
+    def gate(*more: str | Path) -> int:
+        capsys.readouterr()
+        quick = ("--engine", "go", "--examples", "0", "--paths", "1")
+        return main(["check", str(ticket_config), *quick, *map(str, more)])
+
+    code = gate("--scenarios", recorded)
     assert code == 0, capsys.readouterr().out
 
     # The script edited to ask for one attempt fewer: the shadow run sees the difference.
@@ -332,23 +325,10 @@ def test_shadow_catches_a_script_edited_to_differ_and_record_feeds_check(
     example = judged["calls"][0]["counterexample"]
     # The workflow retries where the edited script gave up: calls only the workflow made.
     assert {d["field"] for d in example["differences"]} == {"error text", "calls"}
-    # The recorded call replays the same difference in the gate.
-    capsys.readouterr()
-    code = main(
-        [
-            "check",
-            str(ticket_config),
-            "--engine",
-            "go",
-            "--scenarios",
-            str(recorded),
-            "--examples",
-            "0",
-            "--paths",
-            "1",
-        ]
-    )
-    assert code == 1
+    # The recorded call replays the same difference in the gate, which the generated
+    # scenarios alone (here the all-success one) do not show.
+    assert gate() == 0
+    assert gate("--scenarios", recorded) == 1
 
 
 def _text(result: types.CallToolResult) -> str:
