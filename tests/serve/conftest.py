@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -11,6 +13,7 @@ from transpiler.gobuild import go_available
 
 HERE = Path(__file__).parent
 REPOSITORY = HERE.parent.parent
+T = TypeVar("T", bound=Callable[..., Any])
 #: Every test here bounds its wait on serve or a backend by this (seconds).
 DEADLINE = 60.0
 
@@ -51,6 +54,17 @@ NEEDS_GO = [
         "(./dev installs it)",
     ),
 ]
+
+
+def needs_go(test: T) -> T:
+    """A test that runs serve on go.starlark.net only."""
+    for mark in NEEDS_GO:
+        test = mark(test)
+    return test
+
+
+#: Both interpreters serve: go.starlark.net (vMCP's) and starlark-rust (in its sandbox).
+ENGINES = [pytest.param("go", marks=NEEDS_GO), "rust"]
 
 
 def serve_command(*arguments: str | Path) -> list[str]:

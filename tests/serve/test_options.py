@@ -65,7 +65,6 @@ def test_a_header_variable_is_read_when_connecting_and_never_shown(
         (("--transport", "http", "--host", "0.0.0.0"), "give --token-env NAME"),
         (("--host", "127.0.0.1"), "go with --transport http"),
         (("--transport", "http", "--token-env", "NO_SUCH_VARIABLE_X"), "is not set"),
-        (("--engine", "rust"), "not served"),
     ],
 )
 @pytest.mark.usefixtures("ticket_config")

@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.serve.conftest import DEADLINE, HERE, NEEDS_GO, backends_file, serve_command
-from transpiler.cli import main
+import pytest
 
-pytestmark = NEEDS_GO
+from tests.serve.conftest import DEADLINE, ENGINES, HERE, backends_file, serve_command
+from transpiler.cli import main
 
 
 class PlainClient:
@@ -69,13 +69,16 @@ class PlainClient:
         return code, self.process.stderr.read().decode()
 
 
-def test_a_plain_client_calls_a_migrated_tool_whose_step_retries(ticket_config: Path) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_plain_client_calls_a_migrated_tool_whose_step_retries(
+    ticket_config: Path, engine: str
+) -> None:
     assert main(["migrate", str(ticket_config), "--write", "--examples", "2"]) == 0
     assert "scriptedTools" in ticket_config.read_text()
     log = ticket_config.parent / "calls.log"
     backend = [sys.executable, str(HERE / "plain_backend.py"), str(log), "2"]
     backends = backends_file(ticket_config.parent, "tracker", backend)
-    client = PlainClient(serve_command(ticket_config, "--backends", backends))
+    client = PlainClient(serve_command(ticket_config, "--backends", backends, "--engine", engine))
     try:
         opened = client.request(
             "initialize",

@@ -20,10 +20,16 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from tests.serve.conftest import DEADLINE, HERE, NEEDS_GO, REPOSITORY, backends_file, serve_command
+from tests.serve.conftest import (
+    DEADLINE,
+    ENGINES,
+    HERE,
+    REPOSITORY,
+    backends_file,
+    needs_go,
+    serve_command,
+)
 from transpiler.cli import main
-
-pytestmark = NEEDS_GO
 
 ELICIT_CONFIG = """\
 name: gateway
@@ -93,15 +99,17 @@ def calls_of(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 def test_the_sdk_client_lists_and_calls_a_tool_whose_step_retries_on_an_sdk_backend(
-    ticket_config: Path, tmp_path: Path
+    ticket_config: Path, tmp_path: Path, engine: str
 ) -> None:
     """Not yet migrated: the composite tool is served as the readable script, emitted."""
     log = tmp_path / "calls.log"
     backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--fail", "2"))
+    arguments = (ticket_config, "--backends", backends, "--engine", engine)
 
     async def test() -> None:
-        async with Client(served(ticket_config, "--backends", backends, folder=tmp_path)) as c:
+        async with Client(served(*arguments, folder=tmp_path)) as c:
             listed = (await c.list_tools()).tools
             assert [t.name for t in listed] == ["ticket_status"]
             result = await c.call_tool("ticket_status", {"ticket": "T-1"})
@@ -119,14 +127,16 @@ def test_the_sdk_client_lists_and_calls_a_tool_whose_step_retries_on_an_sdk_back
     assert calls_of(log)[-1] == {"tool": "get_ticket", "arguments": {"id": "T-2"}}
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_backend_that_is_down_fails_the_call_and_the_server_keeps_serving(
-    ticket_config: Path, tmp_path: Path
+    ticket_config: Path, tmp_path: Path, engine: str
 ) -> None:
     dead = [sys.executable, "-c", "import sys; sys.exit(3)"]
     backends = backends_file(tmp_path, "tracker", dead)
 
     async def test() -> None:
-        parameters = served(ticket_config, "--backends", backends, folder=tmp_path)
+        arguments = (ticket_config, "--backends", backends, "--engine", engine)
+        parameters = served(*arguments, folder=tmp_path)
         async with Client(parameters) as c:
             started = time.monotonic()
             result = await c.call_tool("ticket_status", {"ticket": "T-1"})
@@ -158,7 +168,10 @@ scriptedTools:
 """
 
 
-def test_parallel_branches_have_their_backend_calls_in_flight_together(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_parallel_branches_have_their_backend_calls_in_flight_together(
+    tmp_path: Path, engine: str
+) -> None:
     """A hand-written scripted tool (no composite tool to pair it with) is served too."""
     config = tmp_path / "vmcp.yaml"
     config.write_text(PARALLEL_CONFIG)
@@ -170,7 +183,7 @@ def test_parallel_branches_have_their_backend_calls_in_flight_together(tmp_path:
         logged.append(params.data)
 
     async def test() -> None:
-        parameters = served(config, "--backends", backends, folder=tmp_path)
+        parameters = served(config, "--backends", backends, "--engine", engine, folder=tmp_path)
         async with Client(parameters, mode="legacy", logging_callback=collect) as c:
             result = await c.call_tool("three_tickets", {})
             assert result.structured_content == {"found": ["open:A", "open:B", "open:C"]}
@@ -183,12 +196,52 @@ def test_parallel_branches_have_their_backend_calls_in_flight_together(tmp_path:
     assert max(start for start, _ in times) < min(end for _, end in times), times
 
 
+HUNGRY_CONFIG = """\
+name: gateway
+groupRef: platform
+scriptedTools:
+  - name: hungry
+    parameters: {type: object}
+    script: |
+      def run(params):
+          return {"n": len([0] * 2000000000)}
+  - name: ticket
+    parameters: {type: object}
+    script: |
+      def run(params):
+          return call_tool("tracker.get_ticket", {"id": "T-5"})
+"""
+
+
+def test_a_script_past_the_memory_cap_on_rust_fails_its_call_and_the_next_call_works(
+    tmp_path: Path,
+) -> None:
+    """starlark-rust aborts its process when an allocation fails: the sandbox takes it."""
+    config = tmp_path / "vmcp.yaml"
+    config.write_text(HUNGRY_CONFIG)
+    log = tmp_path / "calls.log"
+    backends = backends_file(tmp_path, "tracker", sdk_backend(log))
+
+    async def test() -> None:
+        arguments = (config, "--backends", backends, "--engine", "rust")
+        async with Client(served(*arguments, folder=tmp_path)) as c:
+            hungry = await c.call_tool("hungry", {})
+            assert hungry.is_error and "of memory (the host's limit)" in _text(hungry), hungry
+            ticket = await c.call_tool("ticket", {})
+            assert ticket.structured_content == {"status": "open:T-5"}, ticket
+
+    run(test)
+    assert calls_of(log) == [{"tool": "get_ticket", "arguments": {"id": "T-5"}}]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_backend_slower_than_the_call_timeout_fails_that_call(
-    ticket_config: Path, tmp_path: Path
+    ticket_config: Path, tmp_path: Path, engine: str
 ) -> None:
     log = tmp_path / "calls.log"
     backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--slow", "3"))
-    arguments = (ticket_config, "--backends", backends, "--call-timeout", "300ms")
+    timeout = ("--call-timeout", "300ms")
+    arguments = (ticket_config, "--backends", backends, *timeout, "--engine", engine)
 
     async def test() -> None:
         async with Client(served(*arguments, folder=tmp_path)) as c:
@@ -198,6 +251,7 @@ def test_a_backend_slower_than_the_call_timeout_fails_that_call(
     run(test)
 
 
+@needs_go
 def test_an_http_backend_and_an_http_served_tool_with_a_bearer_token(
     ticket_config: Path, tmp_path: Path
 ) -> None:
@@ -255,7 +309,10 @@ def test_an_http_backend_and_an_http_served_tool_with_a_bearer_token(
     assert calls_of(log) == [{"tool": "get_ticket", "arguments": {"id": "T-9"}}]
 
 
-def test_an_elicitation_goes_to_the_client_and_its_answer_back(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_elicitation_goes_to_the_client_and_its_answer_back(
+    tmp_path: Path, engine: str
+) -> None:
     config = tmp_path / "vmcp.yaml"
     config.write_text(ELICIT_CONFIG)
     log = tmp_path / "calls.log"
@@ -268,7 +325,7 @@ def test_an_elicitation_goes_to_the_client_and_its_answer_back(tmp_path: Path) -
 
     async def test() -> None:
         client = Client(
-            served(config, "--backends", backends, folder=tmp_path),
+            served(config, "--backends", backends, "--engine", engine, folder=tmp_path),
             mode="legacy",
             elicitation_callback=answer,
         )
@@ -283,6 +340,7 @@ def test_an_elicitation_goes_to_the_client_and_its_answer_back(tmp_path: Path) -
     ]
 
 
+@needs_go
 def test_shadow_catches_a_script_edited_to_differ_and_record_feeds_check(
     ticket_config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,27 +1,46 @@
-"""go.starlark.net host processes for ``serve``: one per call in flight, reused.
+"""The interpreters' processes for ``serve``: one per call in flight, reused.
 
-``check`` runs one script at a time on one host process; a server runs calls
-side by side, each of which may wait minutes on a backend, so each call takes
-a process of its own from this pool (started when none is free, kept for the
-next call) and gives it back when its run ends.
+``check`` runs one script at a time on one process per engine; a server runs
+calls side by side, each of which may wait minutes on a backend, so each call
+takes a process of its own from a pool (started when none is free, kept for
+the next call) and gives it back when its run ends: go.starlark.net host
+processes for the go engine, starlark-rust sandboxes for the rust one.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import Generic, Protocol, TypeVar
 
 from transpiler.profile import ScriptLimits
-from transpiler.starlark_runtime.go_engine import GoHostProcess
 
 
-class HostPool:
-    """Host processes, each locked by the run that holds it."""
+class Host(Protocol):
+    """A process that runs one script at a time: the run holding it holds its ``lock``."""
 
-    def __init__(self) -> None:
-        self._hosts: list[GoHostProcess] = []
+    lock: threading.Lock
+    limits: ScriptLimits
+
+    def alive(self) -> bool:
+        """Whether it can take another run."""
+
+    def close(self) -> None:
+        """Stop it for good."""
+
+
+H = TypeVar("H", bound=Host)
+
+
+class HostPool(Generic[H]):
+    """Processes made by ``start``, each locked by the run that holds it."""
+
+    def __init__(self, start: Callable[[ScriptLimits], H]) -> None:
+        self._start = start
+        self._hosts: list[H] = []
         self._lock = threading.Lock()
 
-    def acquire(self, limits: ScriptLimits) -> GoHostProcess:
+    def acquire(self, limits: ScriptLimits) -> H:
         """A free live process with these limits, locked for the caller's run (started when
         there is none); the run releases its ``lock``."""
         with self._lock:
@@ -33,7 +52,7 @@ class HostPool:
                 host.close()
                 host.lock.release()
                 self._hosts.remove(host)
-        host = GoHostProcess(limits)
+        host = self._start(limits)
         host.lock.acquire()
         with self._lock:
             self._hosts.append(host)

@@ -41,14 +41,9 @@ class Request:
 
 def serve(request: Request) -> int:
     """Serve until stdin closes (stdio) or serve is interrupted (HTTP); 0 then."""
-    if request.engine != "go":
-        raise InputError(
-            f"serve runs scripts on go.starlark.net, the interpreter vMCP embeds; "
-            f"--engine {request.engine} is not served (docs/serve.md says why)"
-        )
-    missing = go_unavailable()
+    missing = go_unavailable() if request.engine == "go" else None
     if missing is not None:
-        raise InputError(f"serve needs go.starlark.net: {missing}")
+        raise InputError(f"serve --engine go needs go.starlark.net: {missing}")
     http = _http(request)
     specs: dict[str, BackendSpec] = (
         load_backends(Path(request.backends)) if request.backends else {}

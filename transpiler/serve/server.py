@@ -46,14 +46,16 @@ from transpiler.serve.hosts import HostPool
 from transpiler.serve.live import LiveBackends
 from transpiler.serve.sessions import BackendPool, BackendTool, BackendUnavailable
 from transpiler.serve.shadow import ShadowLog
-from transpiler.sim.backoff import SeededJitter
+from transpiler.sim.backoff import Jitter, SeededJitter
 from transpiler.sim.clock import RealClock
 from transpiler.sim.kernel import Kernel
 from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime import SCRIPT_FILENAME, EngineError
-from transpiler.starlark_runtime.go_engine import start_go
+from transpiler.starlark_runtime.forwarding import BackendsRelay
+from transpiler.starlark_runtime.go_engine import GoHostProcess, start_go
 from transpiler.starlark_runtime.host import Elicited, RunState
 from transpiler.starlark_runtime.run import run_on
+from transpiler.starlark_runtime.sandbox import LiveRequest, Sandbox
 
 #: Most calls whose scripts run at once (each holds a worker thread and a host process).
 MAX_RUNS = 8
@@ -88,7 +90,8 @@ class ToolServer:
         self.pool = pool
         self.options = options
         self.note = note
-        self.hosts = HostPool()
+        self.go_hosts = HostPool(GoHostProcess)
+        self.sandboxes = HostPool(Sandbox)
         self._limiter = anyio.CapacityLimiter(MAX_RUNS)
         self._numbers = itertools.count(1)
         self._portal: BlockingPortal | None = None
@@ -122,7 +125,8 @@ class ToolServer:
         assert self._shadows is not None and self._portal is not None
         await self._shadows.__aexit__(None, None, None)
         await self._portal.__aexit__(None, None, None)
-        await anyio.to_thread.run_sync(self.hosts.close)
+        await anyio.to_thread.run_sync(self.go_hosts.close)
+        await anyio.to_thread.run_sync(self.sandboxes.close)
 
     # -- tools/list ---------------------------------------------------------
 
@@ -176,29 +180,10 @@ class ToolServer:
     ) -> Trace:
         """Run the tool's script on a worker thread; a call that is cancelled (the client
         went away, serve stops) cancels its run, which then ends on its own."""
-        clock = RealClock()
-        started: list[RunState] = []
-
-        def stop() -> None:
-            if started:
-                clock.post(started[0].root.cancel)
-
-        starter = start_go(
-            tool.script, SCRIPT_FILENAME, tool.modules, self.limits, acquire=self.hosts.acquire
+        jitter = SeededJitter(secrets.randbits(32))
+        run, stop = (self._on_rust if self.options.engine == "rust" else self._on_go)(
+            tool, backends, params, jitter
         )
-
-        def run() -> Trace:
-            return run_on(
-                starter,
-                backends,
-                params,
-                Kernel(clock=clock),
-                tool.timeout_ns,
-                SeededJitter(secrets.randbits(32)),
-                self.options.call_timeout_ns,
-                started=started.append,
-            )
-
         self._running.append(stop)
         try:
             return await anyio.to_thread.run_sync(
@@ -209,6 +194,61 @@ class ToolServer:
             raise
         finally:
             self._running.remove(stop)
+
+    def _on_go(
+        self, tool: ServedTool, backends: LiveBackends, params: Mapping[str, Any], jitter: Jitter
+    ) -> tuple[Callable[[], Trace], Callable[[], None]]:
+        """The run on go.starlark.net, its kernel on this side: the run, and how to stop it."""
+        clock = RealClock()
+        started: list[RunState] = []
+
+        def stop() -> None:
+            if started:
+                clock.post(started[0].root.cancel)
+
+        starter = start_go(
+            tool.script, SCRIPT_FILENAME, tool.modules, self.limits, acquire=self.go_hosts.acquire
+        )
+
+        def run() -> Trace:
+            return run_on(
+                starter,
+                backends,
+                params,
+                Kernel(clock=clock),
+                tool.timeout_ns,
+                jitter,
+                self.options.call_timeout_ns,
+                started=started.append,
+            )
+
+        return run, stop
+
+    def _on_rust(
+        self, tool: ServedTool, backends: LiveBackends, params: Mapping[str, Any], jitter: Jitter
+    ) -> tuple[Callable[[], Trace], Callable[[], None]]:
+        """The run in a starlark-rust sandbox, its kernel there and its backend operations
+        relayed to ``backends``: the run, and how to stop it."""
+        relay = BackendsRelay(backends)
+        request = LiveRequest(
+            tool.script,
+            SCRIPT_FILENAME,
+            dict(tool.modules),
+            params,
+            tool.timeout_ns,
+            jitter,
+            self.limits.seconds,
+            self.options.call_timeout_ns,
+        )
+
+        def run() -> Trace:
+            sandbox = self.sandboxes.acquire(self.limits)
+            try:
+                return sandbox.run_live(request, relay)
+            finally:
+                sandbox.lock.release()
+
+        return run, relay.stop
 
     async def _afterwards(
         self, tool: ServedTool, number: int, exchange: Exchange, trace: Trace

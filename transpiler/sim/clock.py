@@ -38,9 +38,15 @@ class RealClock:
         except queue.Empty:
             return
         action()
+        self.run_posted()
+
+    def run_posted(self) -> bool:
+        """Run what has been posted, without waiting; whether anything ran."""
+        ran = False
         while True:
             try:
                 action = self._posted.get_nowait()
             except queue.Empty:
-                return
+                return ran
             action()
+            ran = True

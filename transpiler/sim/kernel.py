@@ -423,7 +423,7 @@ class Kernel:
         if context is not None and context.error is not None:
             return Delivery(error=context.error)
         if future.done():
-            return _outcome(future)
+            return outcome_of(future)
         self._awaited.add(future)
         clock = self.clock
 
@@ -438,7 +438,7 @@ class Kernel:
 
     def _arrived(self, thread: Thread, token: int, future: Future[Any]) -> None:
         self._awaited.discard(future)
-        self._wake(thread, token, _outcome(future))
+        self._wake(thread, token, outcome_of(future))
 
     def _wake(self, thread: Thread, token: int, delivery: Delivery) -> None:
         if thread._token != token or thread.done or thread in self._ready:
@@ -495,7 +495,7 @@ class Kernel:
             action()
 
 
-def _outcome(future: Future[Any]) -> Delivery:
+def outcome_of(future: Future[Any]) -> Delivery:
     """What a thread awaiting a finished ``future`` receives."""
     if future.cancelled():
         return Delivery(error=ContextError(deadline=False))
