@@ -70,18 +70,23 @@ compositeTools:
 """
 
 
+#: The first MCP version whose servers ask their client by multi-round-trip requests.
+ROUND_TRIPS = "2026-07-28"
+
+
 def sdk_backend(log: Path, *options: str) -> list[str]:
     return [sys.executable, str(HERE / "sdk_backend.py"), str(log), *options]
 
 
-def served(*arguments: str | Path, folder: Path) -> StdioServerParameters:
-    """serve over stdio, its cache directory in ``folder`` (its log goes to the test's)."""
+def served(*arguments: str | Path) -> StdioServerParameters:
+    """serve over stdio (its log goes to the test's), with the SDK's default environment (the
+    project's cache directory where it always is, so the go host is built once)."""
     command = serve_command(*arguments)
     return StdioServerParameters(
         command=command[0],
         args=command[1:],
         cwd=str(REPOSITORY),
-        env={"PYTHONUNBUFFERED": "1", "TRANSPILER_CACHE": str(folder / "cache")},
+        env={"PYTHONUNBUFFERED": "1"},
     )
 
 
@@ -109,7 +114,7 @@ def test_the_sdk_client_lists_and_calls_a_tool_whose_step_retries_on_an_sdk_back
     arguments = (ticket_config, "--backends", backends, "--engine", engine)
 
     async def test() -> None:
-        async with Client(served(*arguments, folder=tmp_path)) as c:
+        async with Client(served(*arguments)) as c:
             listed = (await c.list_tools()).tools
             assert [t.name for t in listed] == ["ticket_status"]
             result = await c.call_tool("ticket_status", {"ticket": "T-1"})
@@ -136,7 +141,7 @@ def test_a_backend_that_is_down_fails_the_call_and_the_server_keeps_serving(
 
     async def test() -> None:
         arguments = (ticket_config, "--backends", backends, "--engine", engine)
-        parameters = served(*arguments, folder=tmp_path)
+        parameters = served(*arguments)
         async with Client(parameters) as c:
             started = time.monotonic()
             result = await c.call_tool("ticket_status", {"ticket": "T-1"})
@@ -183,7 +188,7 @@ def test_parallel_branches_have_their_backend_calls_in_flight_together(
         logged.append(params.data)
 
     async def test() -> None:
-        parameters = served(config, "--backends", backends, "--engine", engine, folder=tmp_path)
+        parameters = served(config, "--backends", backends, "--engine", engine)
         async with Client(parameters, mode="legacy", logging_callback=collect) as c:
             result = await c.call_tool("three_tickets", {})
             assert result.structured_content == {"found": ["open:A", "open:B", "open:C"]}
@@ -224,7 +229,7 @@ def test_a_script_past_the_memory_cap_on_rust_fails_its_call_and_the_next_call_w
 
     async def test() -> None:
         arguments = (config, "--backends", backends, "--engine", "rust")
-        async with Client(served(*arguments, folder=tmp_path)) as c:
+        async with Client(served(*arguments)) as c:
             hungry = await c.call_tool("hungry", {})
             assert hungry.is_error and "of memory (the host's limit)" in _text(hungry), hungry
             ticket = await c.call_tool("ticket", {})
@@ -244,7 +249,7 @@ def test_a_backend_slower_than_the_call_timeout_fails_that_call(
     arguments = (ticket_config, "--backends", backends, *timeout, "--engine", engine)
 
     async def test() -> None:
-        async with Client(served(*arguments, folder=tmp_path)) as c:
+        async with Client(served(*arguments)) as c:
             result = await c.call_tool("ticket_status", {"ticket": "T-1"})
             assert result.is_error and "context deadline exceeded" in _text(result)
 
@@ -310,9 +315,11 @@ def test_an_http_backend_and_an_http_served_tool_with_a_bearer_token(
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("mode", ["legacy", ROUND_TRIPS])
 def test_an_elicitation_goes_to_the_client_and_its_answer_back(
-    tmp_path: Path, engine: str
+    tmp_path: Path, engine: str, mode: str
 ) -> None:
+    """Asked on the back-channel (handshake versions) or by multi-round-trip requests."""
     config = tmp_path / "vmcp.yaml"
     config.write_text(ELICIT_CONFIG)
     log = tmp_path / "calls.log"
@@ -325,11 +332,12 @@ def test_an_elicitation_goes_to_the_client_and_its_answer_back(
 
     async def test() -> None:
         client = Client(
-            served(config, "--backends", backends, "--engine", engine, folder=tmp_path),
-            mode="legacy",
+            served(config, "--backends", backends, "--engine", engine),
+            mode=mode,
             elicitation_callback=answer,
         )
         async with client as c:
+            assert (c.session.protocol_version == ROUND_TRIPS) == (mode == ROUND_TRIPS)
             result = await c.call_tool("comment_after_approval", {"ticket": "T-3"})
             assert result.structured_content == {"comment": "looks good"}, result
 
@@ -338,6 +346,61 @@ def test_an_elicitation_goes_to_the_client_and_its_answer_back(
     assert calls_of(log) == [
         {"tool": "add_comment", "arguments": {"id": "T-3", "text": "looks good"}}
     ]
+
+
+TWO_QUESTIONS_CONFIG = """\
+name: gateway
+groupRef: platform
+scriptedTools:
+  - name: two_reviewers
+    parameters: {type: object}
+    script: |
+      def run(params):
+          log("asking")
+          form = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+          answers = parallel([
+              lambda: elicit("Alice, approve?", form),
+              lambda: elicit("Bob, approve?", form),
+          ])
+          log("answered")
+          return {"actions": [a.action for a in answers], "ok": [a.content["ok"] for a in answers]}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_two_questions_at_once_go_out_in_one_round_and_log_lines_ride_the_requests(
+    tmp_path: Path, engine: str
+) -> None:
+    config = tmp_path / "vmcp.yaml"
+    config.write_text(TWO_QUESTIONS_CONFIG)
+    asked: list[str] = []
+    logged: list[Any] = []
+
+    async def answer(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"ok": params.message[0] == "A"})
+
+    async def collect(params: types.LoggingMessageNotificationParams) -> None:
+        logged.append(params.data)
+
+    async def test() -> None:
+        client = Client(
+            served(config, "--engine", engine),
+            mode=ROUND_TRIPS,
+            elicitation_callback=answer,
+            logging_callback=collect,
+            log_level="info",
+        )
+        async with client as c:
+            result = await c.call_tool("two_reviewers", {})
+            assert result.structured_content == {
+                "actions": ["accept", "accept"],
+                "ok": [True, False],
+            }, result
+
+    run(test)
+    assert sorted(asked) == ["Alice, approve?", "Bob, approve?"]
+    assert logged == ["asking", "answered"]
 
 
 @needs_go
@@ -354,7 +417,7 @@ def test_shadow_catches_a_script_edited_to_differ_and_record_feeds_check(
     answers: list[types.CallToolResult] = []
 
     async def call(*more: str | Path) -> None:
-        async with Client(served(ticket_config, *options, *more, folder=tmp_path)) as c:
+        async with Client(served(ticket_config, *options, *more)) as c:
             answers.append(await c.call_tool("ticket_status", {"ticket": "T-4"}))
 
     run(lambda: call("--record", recorded))

@@ -2,14 +2,17 @@
 
 Built on the MCP SDK's low-level server. A call runs its script on a worker
 thread (at most :data:`MAX_RUNS` at once) on a kernel with a real clock,
-against :class:`~transpiler.serve.live.LiveBackends`; the trace's client
-result is the answer. Whatever goes wrong in one call is that call's answer
-and nothing else: an unknown tool is a JSON-RPC error (``not found: tool``),
-arguments that break the tool's ``inputSchema`` and a script that fails or
-runs out of time are ``isError`` results, a backend that is down or slow is
-the failure THV-0051 gives ``call_tool``, and an engine that cannot run the
-script (a limit of the host, a host process that died) is an ``isError``
-result naming it. Every line serve logs goes through :func:`one_line`.
+against :class:`~transpiler.serve.live.LiveBackends`, on go.starlark.net or in
+a starlark-rust sandbox (``--engine``); the trace's client result is the
+answer. The client is asked on the request's back-channel, or, from MCP
+2026-07-28, by multi-round-trip requests (:mod:`.clients`, :mod:`.rounds`).
+Whatever goes wrong in one call is that call's answer and nothing else: an
+unknown tool is a JSON-RPC error (``not found: tool``), arguments that break
+the tool's ``inputSchema`` and a script that fails or runs out of time are
+``isError`` results, a backend that is down or slow is the failure THV-0051
+gives ``call_tool``, and an engine that cannot run the script (a limit of the
+host, a host process that died) is an ``isError`` result naming it. Every line
+serve logs goes through :func:`one_line`.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from jsonschema import exceptions as schema_errors
 from jsonschema.validators import validator_for
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import MCPDeprecationWarning, MCPError, NoBackChannelError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from transpiler.composite.advertise import step_tool_references
 from transpiler.composite.routing import target_of_reference
@@ -41,9 +44,11 @@ from transpiler.golang.values import json_numbers_as_floats
 from transpiler.inert import one_line
 from transpiler.profile import CALL_TIMEOUT_NS, DEFAULT_TIMEOUT_NS, SECOND_NS, ScriptLimits
 from transpiler.serve.catalog import Catalog, ServedTool
+from transpiler.serve.clients import DirectClient, RoundTripClient
 from transpiler.serve.exchange import Exchange, write_scenario
 from transpiler.serve.hosts import HostPool
-from transpiler.serve.live import LiveBackends
+from transpiler.serve.live import ClientLink, LiveBackends
+from transpiler.serve.rounds import Rounds, asks_in_rounds, state_boundary
 from transpiler.serve.sessions import BackendPool, BackendTool, BackendUnavailable
 from transpiler.serve.shadow import ShadowLog
 from transpiler.sim.backoff import Jitter, SeededJitter
@@ -53,7 +58,7 @@ from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime import SCRIPT_FILENAME, EngineError
 from transpiler.starlark_runtime.forwarding import BackendsRelay
 from transpiler.starlark_runtime.go_engine import GoHostProcess, start_go
-from transpiler.starlark_runtime.host import Elicited, RunState
+from transpiler.starlark_runtime.host import RunState
 from transpiler.starlark_runtime.run import run_on
 from transpiler.starlark_runtime.sandbox import LiveRequest, Sandbox
 
@@ -61,8 +66,6 @@ from transpiler.starlark_runtime.sandbox import LiveRequest, Sandbox
 MAX_RUNS = 8
 #: The server's name in the initialize handshake.
 SERVER_NAME = "vmcp-transpile-serve"
-#: What a script's ``log()`` lines are sent as.
-LOG_LEVEL: types.LoggingLevel = "info"
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,8 @@ class ToolServer:
         self._portal: BlockingPortal | None = None
         self._running: list[Callable[[], None]] = []
         self._shadows: anyio.abc.TaskGroup | None = None
+        self._background: anyio.abc.TaskGroup | None = None
+        self._rounds: Rounds | None = None
         longest = max(
             (t.timeout_ns or DEFAULT_TIMEOUT_NS for t in catalog.tools.values()), default=0
         )
@@ -111,17 +116,24 @@ class ToolServer:
                 on_call_tool=self._call_tool,
                 on_set_logging_level=self._set_level,
             )
+        self.server.middleware.append(state_boundary(SERVER_NAME))
 
     async def __aenter__(self) -> ToolServer:
         self._portal = BlockingPortal()
         await self._portal.__aenter__()
         self._shadows = anyio.create_task_group()
         await self._shadows.__aenter__()
+        self._background = anyio.create_task_group()
+        await self._background.__aenter__()
+        self._rounds = Rounds(self._background, self.note)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         for stop in list(self._running):
             stop()
+        assert self._background is not None
+        self._background.cancel_scope.cancel()  # calls waiting for their client's next request
+        await self._background.__aexit__(None, None, None)
         assert self._shadows is not None and self._portal is not None
         await self._shadows.__aexit__(None, None, None)
         await self._portal.__aexit__(None, None, None)
@@ -144,7 +156,9 @@ class ToolServer:
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        if params.request_state is not None:  # a retry bringing a waiting call its answers
+            return await self._waiting().resume(ctx, params)
         tool = self.catalog.tools.get(params.name)
         if tool is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f'not found: tool "{params.name}"')
@@ -154,9 +168,21 @@ class ToolServer:
             return _error(f"Input validation error: {invalid}")
         number = next(self._numbers)
         exchange = Exchange(tool.name, json_numbers_as_floats(arguments))
-        backends = LiveBackends(
-            self._live_portal(), self.pool, _Link(ctx, tool.name, self.note), exchange
+        if not asks_in_rounds(ctx):
+            direct = DirectClient(ctx, tool.name, self.note)
+            return await self._answer(tool, number, exchange, direct)
+        client = RoundTripClient(ctx, tool.name, self.note)
+        return await self._waiting().start(
+            f"call {number} of {tool.name}",
+            client,
+            lambda: self._answer(tool, number, exchange, client),
         )
+
+    async def _answer(
+        self, tool: ServedTool, number: int, exchange: Exchange, client: ClientLink
+    ) -> types.CallToolResult:
+        """Run the call's script against the backends and ``client``; its result."""
+        backends = LiveBackends(self._live_portal(), self.pool, client, exchange)
         try:
             trace = await self._run(tool, backends, exchange.params)
         except EngineError as error:
@@ -167,6 +193,10 @@ class ToolServer:
         if self.options.record is not None or self._shadowed(tool):
             await self._afterwards(tool, number, exchange, trace)
         return types.CallToolResult.model_validate(trace.client_result)
+
+    def _waiting(self) -> Rounds:
+        assert self._rounds is not None, "use the server inside `async with`"
+        return self._rounds
 
     def _live_portal(self) -> BlockingPortal:
         assert self._portal is not None, "use the server inside `async with`"
@@ -298,40 +328,6 @@ async def _settled(future: Future[Any]) -> None:
         await asyncio.wrap_future(future)
     except Exception:  # a log line the client could not take changes nothing
         return
-
-
-class _Link:
-    """The client of one call: elicitation requests and log messages go to it."""
-
-    def __init__(
-        self, ctx: ServerRequestContext[Any], tool: str, note: Callable[[str], None]
-    ) -> None:
-        self._ctx = ctx
-        self._tool = tool
-        self._note = note
-
-    async def elicit(self, message: str, schema: Any) -> Elicited:
-        """The client's answer; one that cannot be asked (no back-channel, no elicitation
-        capability, a schema it refuses) answers ``cancel``, and serve's log says why."""
-        try:
-            result = await self._ctx.session.elicit_form(
-                message, schema if isinstance(schema, dict) else {}, self._ctx.request_id
-            )
-        except (NoBackChannelError, MCPError) as error:
-            self._note(
-                f"{one_line(self._tool)}: elicit: the client was not asked: {one_line(str(error))}"
-            )
-            return Elicited("cancel", "cancel")
-        content = json_numbers_as_floats(result.content) if result.action == "accept" else None
-        return Elicited(result.action, result.action, content)
-
-    async def log(self, message: str) -> None:
-        """One ``log()`` line as an MCP log message."""
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", MCPDeprecationWarning)
-            await self._ctx.session.send_log_message(
-                LOG_LEVEL, message, logger=self._tool, related_request_id=self._ctx.request_id
-            )
 
 
 def _tool(served: ServedTool) -> types.Tool:
