@@ -6,8 +6,8 @@ words it as a finding, which observables of a run the difference can reach,
 and the engines it concerns. The enum is the one home of the vocabulary: the
 composite model records the classes it exercises on a run
 (:mod:`transpiler.composite.quirks`), the readable emitter declares the classes
-its scripts may exhibit, the harness excuses a difference only where a
-declared class fired, and ``docs/deviations.md`` and the README's list are
+its scripts may exhibit, the harness lets a script take a declared class's
+variants only at the sites where it applied, and ``docs/deviations.md`` and the README's list are
 rendered from it. Code names a class by its member; an id a user wrote (a
 header, a policy) is read with :func:`named`.
 """
@@ -58,9 +58,9 @@ class About:
     ``vmcp``, ``script`` and ``why``: what each does and why a script would rather differ;
     ``finding``: how a report words it where it fires on a tool's ordinary run (a latent bug
     of the workflow). ``variants``: what a script may do instead at each site where the class
-    applies; the gate takes one of them (or vMCP's behaviour) per site, the same in every
-    scenario. A class without variants (an engine's own difference) is judged by ``affects``:
-    a difference in what it can change is excused on a run where it fired. ``explicit``: a
+    applies, on the ``engines`` it concerns; the gate takes one of them (or vMCP's behaviour)
+    per site, the same in every scenario. ``affects``: what the class can change (a class
+    without variants, the listing's, is compared once per tool, not per run). ``explicit``: a
     policy accepts the class only by naming it (accepting what a script declares does not).
     """
 
@@ -113,8 +113,9 @@ class Deviation(StrEnum):
                 Variant("empty", "the missing value prints as empty text"),
                 Variant(
                     "none",
-                    "the missing value is `None`: `null` where the template is that one value, "
-                    "`None` inside text",
+                    "the missing value is `None`: printed, it is the text `None` (an argument "
+                    "whose template is that one value sends `\"None\"`, as `str()` of it "
+                    "does); an output property whose template is that one value is `null`",
                 ),
                 Variant("default", "an output property takes its `default`"),
             ),
@@ -391,18 +392,32 @@ class Deviation(StrEnum):
     RUST_ENGINE = (
         "rust-engine",
         About(
-            "a value that starlark-rust formats differently from go.starlark.net",
+            "a value that starlark-rust writes otherwise than go.starlark.net",
             "on starlark-rust only, some numbers, JSON key order and string lengths differ",
             "prints `1234567.8` as `1.2345678e+06` and `0.00001` as `1e-05`, sorts the keys "
             "of encoded JSON objects, escapes `<`, `>` and `&` in encoded text beyond ASCII and "
             "counts the bytes of a string (go.starlark.net agrees)",
-            "on starlark-rust only: six significant digits (`1.234568e+06`), plain decimals "
-            "(`0.00001`), JSON keys in insertion order, `<`, `>` and `&` never escaped, string "
-            "length in code points",
+            "on starlark-rust only: six decimals in exponent form (`1.234568e+06`), plain "
+            "decimals (`0.00001`), JSON keys in insertion order, `<`, `>` and `&` never "
+            "escaped, text beyond ASCII escaped inside a printed list or map, string length in "
+            "code points",
             "vMCP runs scripts on go.starlark.net; this is a difference of the rust engine we "
             "use for speed, never of production",
             finding="prints a value that starlark-rust writes otherwise than go.starlark.net",
             engines=frozenset({"rust"}),
+            variants=(
+                Variant(
+                    "starlark-rust",
+                    "on starlark-rust, the script writes at the site what starlark-rust "
+                    "writes: a float with six decimals in exponent form from a million and "
+                    "below 1e-5 (`1.234568e+06`) and as plain decimals between (`0.00001`); a "
+                    "string inside a printed list or map with its characters beyond ASCII "
+                    "escaped unless alphanumeric (`\"\\xe9\"`); `json.encode` with keys in the "
+                    "order they were added, `<`, `>`, `&` never escaped and numbers in Rust's "
+                    "shortest form (`1234567.8`); `len` of a string in code points. On "
+                    "go.starlark.net the script takes vMCP's behaviour there",
+                ),
+            ),
         ),
     )
     LISTING = (
@@ -467,15 +482,6 @@ def accepts(accept: frozenset[Deviation] | None, deviation: Deviation) -> bool:
     return deviation in accept
 
 
-def covers(classes: frozenset[Deviation], fields: frozenset[Observable], engine: str) -> bool:
-    """Whether differences in ``fields`` on ``engine`` are all within these classes' reach."""
-    reach: set[Observable] = set()
-    for deviation in classes:
-        if engine in deviation.about.engines:
-            reach |= deviation.about.affects
-    return fields <= reach
-
-
 _INTRO = """\
 # Deviation classes
 
@@ -486,12 +492,11 @@ classes below. A script declares the classes it may show in its header's
 json` and `Transpiled.deviations` repeat it). A class with *variants* is a
 switch of the composite model: at each site where it applies, `check` lets the
 script take vMCP's behaviour or one of the variants, the same in every
-scenario, and nothing else ([equivalence.md](equivalence.md)). `rust-engine`
-alone has no variants: it is a difference of starlark-rust, the engine the gate
-runs scripts on for speed, not of a script; a difference it can reach is
-excused on starlark-rust where it fired, and that scenario is then run on
-go.starlark.net (what vMCP embeds), where it must match with no excuse; the
-certificate says how many such scenarios could not be confirmed there.
+scenario, and nothing else ([equivalence.md](equivalence.md)). `rust-engine` is
+a difference of starlark-rust, the engine the gate runs scripts on for speed,
+not of a script: its variant applies on starlark-rust alone, and on
+go.starlark.net (what vMCP embeds) a script takes vMCP's behaviour at its
+sites, so a verdict does not depend on which engines are installed.
 The smallest scenario where a declared class shows is its witness.
 Exact-style scripts declare none (except what a script cannot know,
 `workflow-metadata`, and fixes asked for with `--fix`).
@@ -513,8 +518,6 @@ def markdown() -> str:
         reach = (
             "; ".join(f"`{v.name}`: {v.text}" for v in about.variants)
             if about.variants
-            else "everything"
-            if about.affects == EVERYTHING
             else ", ".join(o.value for o in Observable if o in about.affects)
         )
         engines = "both" if about.engines == ALL_ENGINES else ", ".join(about.engines)

@@ -10,11 +10,25 @@ A composite tool pairs, by preference, with:
 - with a baseline (``check --baseline BASE CONFIG``), the composite tools come
   from BASE, and each pairs with the scripted tool of its name in CONFIG;
 - the composite baselines ``migrate --write`` left beside CONFIG's files
-  (:mod:`transpiler.sidecar`; with ``--baseline-git REV``, as REV holds them) are
-  read after BASE: an entry pairs with the
+  (:mod:`transpiler.sidecar`) are read after BASE: an entry pairs with the
   scripted tool of its name that nothing before it paired, and an entry whose
   scripted tool is gone is not converted, with that reason;
 - otherwise, the script the emitter writes for it.
+
+Under ``--baseline-git REV`` the pairing is a change's (:mod:`transpiler.gate.review`
+reports what it changed): each script is certified against its record as the
+change leaves it. The composite baselines are read from the work tree, before
+REV's composite tools; a composite tool beside a scripted tool that has an
+entry (in the work tree's composite baseline or REV's) is not what the script
+is checked against, but set aside (``Pairing.beside``) and reported as a
+change of its record; a scripted tool whose entry REV holds but the change
+removed is not converted (a record is retired only with its script); and a
+composite tool of REV's whose name the change no longer holds anywhere is
+retired, not paired.
+
+A configuration vMCP rejects before it reads any of its tools (the late-2025
+snake_case layout: P1's unknown fields) is not converted, naming its file,
+the phase and vMCP's error (``Pairing.rejected``).
 
 A script may ``load()`` modules found on the library path (by default the
 directory of the file that holds the scripted tool, or of the script file),
@@ -33,13 +47,14 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
+from transpiler.config.target import DEFAULT_TARGET, Target
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import Diagnostic, InputError
 from transpiler.inputs.files import Inputs, inputs_from, read_files
-from transpiler.inputs.git import read_revision
+from transpiler.inputs.git import read_revision, revision_reader
 from transpiler.inputs.scripted import Counterpart, one_of
 from transpiler.listing import ListedTool, ScriptedEntry
-from transpiler.pipeline import judging_units, rejection, tool_key, tool_location
+from transpiler.pipeline import judging_units, rejection, tool_key, tool_location, unit_rejection
 from transpiler.reading import UnreadableFile, read_text
 from transpiler.sidecar import SUFFIX, find_sidecars, sidecar_path
 from transpiler.starlark_runtime.library import module_file
@@ -54,12 +69,14 @@ _LOAD = re.compile(r"""^load\(\s*(?P<quote>["'])(?P<name>[^"'\\\n]+)(?P=quote)""
 class Where:
     """Where composite and scripted tools are read: files or directories, or as a git revision
     holds them; then the composite baselines: ``sidecars`` (from the work tree), or with
-    ``revision_sidecars`` those the revision holds under ``paths``."""
+    ``revision_sidecars`` those the revision holds under ``paths``. Scripted tools are read as
+    ``target`` loads them."""
 
     paths: tuple[str, ...]
     revision: str | None = None
     sidecars: tuple[str, ...] = ()
     revision_sidecars: bool = False
+    target: Target = DEFAULT_TARGET
 
     def read(self) -> Inputs:
         """The inputs (read once per process)."""
@@ -76,7 +93,13 @@ def _read(where: Where) -> Inputs:
     if where.revision is not None and where.revision_sidecars:
         beside = [p if Path(p).is_dir() else str(sidecar_path(Path(p))) for p in where.paths]
         sidecars = read_revision(where.revision, beside, (SUFFIX,), required=False)
-    return inputs_from([*files, *sidecars])
+    if where.revision is None:
+        return inputs_from([*files, *sidecars], target=where.target)
+    return inputs_from(
+        [*files, *sidecars],
+        revision_reader(where.revision, where.paths[0]),
+        target=where.target,
+    )
 
 
 @dataclass(frozen=True)
@@ -88,6 +111,8 @@ class Script:
     where: str
     modules: dict[str, str] = field(default_factory=dict)
     entry: ScriptedEntry | None = None
+    #: The file and line the script's first line is on (see ``Counterpart``).
+    at: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -103,17 +128,33 @@ class Request:
 
     def composites(self) -> Where | None:
         """Where the composite tools that scripted tools replaced are: the baseline, then
-        (when ``sidecars``) the composite baselines beside the configuration's files; as a git
-        baseline's revision holds them, so that a change cannot edit what it is checked
-        against (nor remove it)."""
+        (when ``sidecars``) the composite baselines beside the configuration's files, as the
+        work tree holds them (under a git baseline, the change's records)."""
         if not self.sidecars or self.script_file is not None:
             return self.baseline
-        if self.baseline is not None and self.baseline.revision is not None:
-            return replace(self.baseline, revision_sidecars=True)
         found = find_sidecars(self.config.paths)
         if not found:
             return self.baseline
-        return replace(self.baseline or Where(()), sidecars=found)
+        return replace(self.baseline or Where((), target=self.config.target), sidecars=found)
+
+    def before(self) -> Where | None:
+        """What a change is compared with: the configuration and its composite baselines as the
+        git baseline's revision holds them; None when the request is not a change's (no
+        ``--baseline-git``, or one ``--script``)."""
+        if self.baseline is None or self.baseline.revision is None or not self.sidecars:
+            return None
+        if self.script_file is not None:
+            return None
+        return replace(self.baseline, sidecars=(), revision_sidecars=True)
+
+    def after(self) -> Where:
+        """What the change leaves: the configuration and its composite baselines in the work
+        tree."""
+        return Where(
+            self.config.paths,
+            sidecars=find_sidecars(self.config.paths),
+            target=self.config.target,
+        )
 
 
 @dataclass(frozen=True)
@@ -121,7 +162,8 @@ class Pair:
     """One composite tool (the ``index``-th of its side's inputs) and its script.
 
     ``script`` None: the emitter writes it. ``refusal``: why there is nothing to
-    check (vMCP rejects the tool, or the script cannot be read).
+    check (vMCP rejects the tool or its configuration, or the script cannot be
+    read); a pair with a refusal may name no composite tool (``index`` -1).
     """
 
     baseline: bool
@@ -140,11 +182,16 @@ class Pair:
 
 @dataclass(frozen=True)
 class Pairing:
-    """Every pair, the scripted tools with nothing to check against, unreadable inputs."""
+    """Every pair, the scripted tools with nothing to check against, unreadable inputs; the
+    configurations vMCP rejects before reading a tool (refused pairs naming no composite tool)
+    and, in a change, the composite tools set aside beside a recorded script (each paired
+    with that script)."""
 
     pairs: tuple[Pair, ...]
     unpaired: tuple[str, ...]
     unreadable: tuple[Diagnostic, ...]
+    rejected: tuple[Pair, ...] = ()
+    beside: tuple[Pair, ...] = ()
 
 
 def pair(request: Request) -> Pairing:
@@ -156,7 +203,15 @@ def pair(request: Request) -> Pairing:
         return _one_script(request, config)
     composites = request.composites()
     baseline = composites.read() if composites is not None else None
-    return pair_inputs(config, baseline, request.library_path)
+    before = request.before()
+    recorded = recorded_names(before.read()) if before is not None else None
+    return pair_inputs(config, baseline, request.library_path, recorded=recorded)
+
+
+def recorded_names(inputs: Inputs) -> frozenset[str]:
+    """The names of the tools ``inputs``' composite baselines record."""
+    assert inputs.load is not None
+    return frozenset(t.config.name for t in inputs.load.tools if t.origin.file.endswith(SUFFIX))
 
 
 #: A scripted tool's script with the modules it loads, or the module that cannot be read.
@@ -185,7 +240,9 @@ def scripts_of(inputs: Inputs, library_path: Sequence[str] = ()) -> dict[str, Lo
         )
         # No timeout written: THV-0051's default, as vMCP's 0 is.
         entry = ScriptedEntry(listed, counterpart.timeout_ns or 0)
-        found[counterpart.where] = Script(counterpart.script, counterpart.where, modules, entry)
+        found[counterpart.where] = Script(
+            counterpart.script, counterpart.where, modules, entry, counterpart.script_at
+        )
     return found
 
 
@@ -194,33 +251,56 @@ def pair_inputs(
     baseline: Inputs | None = None,
     library_path: Sequence[str] = (),
     scripts: Mapping[str, Loaded] | None = None,
+    recorded: frozenset[str] | None = None,
 ) -> Pairing:
     """Pair the composite tools of ``config`` (or of ``baseline``, for the scripted tools of
     ``config`` that have no composite tool beside them), with the scripted tools' ``scripts``
-    (:func:`scripts_of`, read now when not given)."""
+    (:func:`scripts_of`, read now when not given). ``recorded``: a change's pairing (see the
+    module's docstring), with the names the revision's composite baselines record."""
     assert config.load is not None
     if scripts is None:
         scripts = scripts_of(config, library_path)
+    change = recorded is not None
+    entries = recorded_names(baseline) if baseline is not None else frozenset()
+    kept = entries | (recorded or frozenset())
     pairs: list[Pair] = []
+    beside: list[Pair] = []
     used: set[str] = set()
     modules: list[Diagnostic] = []
-    for item, counterpart in _pairs_of(config, baseline=False):
+    found, rejected = _pairs_of(config, baseline=False)
+    for item, counterpart in found:
         if counterpart is not None:
+            paired = _with(item, counterpart, scripts, modules)
+            if change and item.tool in kept:
+                beside.append(paired)  # the script goes on to its record
+                continue
             used.add(counterpart.where)
-            item = _with(item, counterpart, scripts, modules)
+            item = paired
         pairs.append(item)
     left = _by_name(config, used)
     unreadable = config.load.input_errors
     if baseline is not None:
         assert baseline.load is not None
         still_composite = {item.tool for item in pairs}
-        based: set[str] = set()
-        for item, _ in _pairs_of(baseline, baseline=True):
+        held = still_composite | entries | {c.tool for c in config.scripted.counterparts()}
+        based: dict[str, str] = {}
+        for name in sorted((recorded or frozenset()) - entries):
+            counterpart = left.pop(name, None)
+            if counterpart is not None:
+                pairs.append(_unrecorded(name, counterpart))
+                based[name] = SUFFIX
+        items, _ = _pairs_of(baseline, baseline=True)
+        if change:  # the change's records first: a script is certified against them
+            items.sort(key=lambda found: not found[0].file.endswith(SUFFIX))
+        for item, _ in items:
             if item.tool in still_composite:
                 continue  # checked in the configuration, where it is still a composite tool
-            if item.tool in based and item.file.endswith(SUFFIX):
+            if change and item.tool not in held:
+                continue  # retired: the change holds the name nowhere
+            first = based.get(item.tool)
+            if first is not None and (change or item.file.endswith(SUFFIX)):
                 continue  # a composite baseline yields to what was read before it
-            based.add(item.tool)
+            based[item.tool] = item.file
             counterpart = left.pop(item.tool, None)
             if counterpart is not None:
                 item = _with(item, counterpart, scripts, modules)
@@ -228,7 +308,13 @@ def pair_inputs(
                 item = replace(item, refusal=_gone(item, baseline))
             pairs.append(item)
         unreadable = (*unreadable, *baseline.load.input_errors)
-    return Pairing(tuple(pairs), tuple(sorted(left)), (*unreadable, *dict.fromkeys(modules)))
+    return Pairing(
+        tuple(pairs),
+        tuple(sorted(left)),
+        (*unreadable, *dict.fromkeys(modules)),
+        tuple(rejected),
+        tuple(beside),
+    )
 
 
 def _gone(item: Pair, baseline: Inputs) -> str:
@@ -239,28 +325,45 @@ def _gone(item: Pair, baseline: Inputs) -> str:
     assert baseline.load is not None
     line = tool_location(baseline.load.tools[item.index]).line
     return (
-        f"{item.file}:{line}: the composite baseline records {item.tool}, but {why}: if the "
-        "tool was retired or renamed, delete its entry from that file"
+        f"{item.file}:{line}: the composite baseline records {item.tool}, but {why}: to retire "
+        "the tool, delete that entry in the same change; if it was renamed, rename the entry "
+        "(its name) as its scripted tool was"
     )
+
+
+def _unrecorded(name: str, counterpart: Counterpart) -> Pair:
+    """A scripted tool whose composite-baseline entry the change removed: not checked."""
+    why = (
+        f"the revision's composite baseline records {name}, but the change removed that entry "
+        f"while its scripted tool stays at {counterpart.where}: restore the entry (to rename "
+        "the tool, rename the entry and its scripted tool together), or retire the tool by "
+        "removing its scripted tool in the same change"
+    )
+    file = counterpart.where.split(" (")[0].rpartition(":")[0]
+    return Pair(True, -1, name, file, None, why)
 
 
 def _one_script(request: Request, config: Inputs) -> Pairing:
     assert config.load is not None and request.script_file is not None
     path = Path(request.script_file)
     text = read_text(path)
-    found = [item for item, _ in _pairs_of(config, baseline=False) if item.tool == request.tool]
+    found = [item for item, _ in _pairs_of(config, baseline=False)[0] if item.tool == request.tool]
     if not found:
         names = ", ".join(sorted({t.config.name for t in config.load.tools})) or "none"
         raise InputError(f"no composite tool named {request.tool} (the configuration has {names})")
     modules = library_modules(text, _library(request.library_path, path.parent))
-    script = Script(text, str(path), modules)
+    script = Script(text, str(path), modules, at=(str(path), 1))
     return Pairing((replace(found[0], script=script),), (), config.load.input_errors)
 
 
-def _pairs_of(inputs: Inputs, baseline: bool) -> list[tuple[Pair, Counterpart | None]]:
-    """Each composite tool (with vMCP's refusal, if any) and the scripted tool beside it."""
+def _pairs_of(
+    inputs: Inputs, baseline: bool
+) -> tuple[list[tuple[Pair, Counterpart | None]], list[Pair]]:
+    """Each composite tool (with vMCP's refusal, if any) and the scripted tool beside it; and a
+    refused pair for each configuration vMCP rejects before reading any tool of it."""
     assert inputs.load is not None
-    units = judging_units(validate(inputs.load))
+    report = validate(inputs.load)
+    units = judging_units(report)
     found: list[tuple[Pair, Counterpart | None]] = []
     for index, tool in enumerate(inputs.load.tools):
         unit = units.get(tool_key(tool))
@@ -268,7 +371,13 @@ def _pairs_of(inputs: Inputs, baseline: bool) -> list[tuple[Pair, Counterpart | 
         reason = refused.reason if refused is not None else None
         item = Pair(baseline, index, tool.config.name, tool.origin.file, None, reason)
         found.append((item, inputs.counterpart(tool, unit.unit.namespace if unit else "default")))
-    return found
+    rejected = [
+        Pair(baseline, -1, unit.unit.label, unit.unit.file, None, unit_rejection(unit, file))
+        for unit in report.units
+        if not unit.valid and not unit.unit.tools
+        for file in (unit.unit.file,)
+    ]
+    return found, rejected
 
 
 def _by_name(inputs: Inputs, used: set[str]) -> dict[str, Counterpart]:

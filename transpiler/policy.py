@@ -18,21 +18,27 @@ run of ``check`` is the same run::
                                           # gaps accepted by name: a step no scenario may
                                           # complete, the script's call sites on a line
                                           # (tool/MODULE:LINE: a module's) none may reach
+    target: thv-0051                      # the vMCP the configuration is for (docs/target.md)
+    changes: {widen: deny, record: warn}  # reviewed changes (transpiler.changes): allow
+                                          # (a notice, the default), warn or deny each kind
 
 Options given on the command line win over the file. The file is read as
 configurations are (a regular file of at most 2 MiB, nested at most as deep,
 no key given twice); unknown keys and values of the wrong type (``strict:
-"true"`` is text, not ``true``) are errors naming the file and the key.
+"true"`` is text, not ``true``) are errors naming the file and the key (and the line, for
+``changes``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from transpiler.config.datafile import load_yaml
+from transpiler.changes import ChangeKind, Level
+from transpiler.config.datafile import load_yaml, locate
+from transpiler.config.target import TARGETS, Target, target_named
 from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
 from transpiler.reading import MAX_FILE_BYTES
@@ -55,6 +61,12 @@ class Policy:
     style: str | None = None
     library_path: tuple[Path, ...] = ()
     accept_gaps: frozenset[str] = frozenset()
+    target: Target | None = None
+    changes: Mapping[ChangeKind, Level] = field(default_factory=dict)
+
+    def level(self, kind: ChangeKind) -> Level:
+        """What the policy makes of a reviewed change of ``kind`` (``allow`` unless it says)."""
+        return self.changes.get(kind, Level.ALLOW)
 
 
 def find_policy(paths: list[str]) -> Path | None:
@@ -68,9 +80,9 @@ def find_policy(paths: list[str]) -> Path | None:
     return None
 
 
-def load_policy(path: Path) -> Policy:
-    """Read and check a policy file."""
-    data = load_yaml(path, MAX_FILE_BYTES, "the policy")
+def load_policy(path: Path, content: bytes | None = None) -> Policy:
+    """Read and check a policy file (``content``: its bytes, read elsewhere, e.g. from git)."""
+    data = load_yaml(path, MAX_FILE_BYTES, "the policy", content)
     if data is None:
         return Policy(path)
     if not isinstance(data, Mapping):
@@ -85,6 +97,8 @@ def load_policy(path: Path) -> Policy:
         "style",
         "library_path",
         "accept_gaps",
+        "target",
+        "changes",
     }
     unknown = sorted(str(key) for key in data if key not in known)
     if unknown:
@@ -99,7 +113,14 @@ def load_policy(path: Path) -> Policy:
         style=_choice(path, data, "style", STYLE_CHOICES),
         library_path=tuple(path.parent / entry for entry in _strings(path, data, "library_path")),
         accept_gaps=frozenset(_strings(path, data, "accept_gaps")),
+        target=_target(path, data),
+        changes=_changes(path, data.get("changes")),
     )
+
+
+def _target(path: Path, data: Mapping[str, Any]) -> Target | None:
+    name = _choice(path, data, "target", tuple(TARGETS))
+    return target_named(name) if name is not None else None
 
 
 def _accept(path: Path, data: Mapping[str, Any]) -> frozenset[Deviation] | None:
@@ -160,3 +181,24 @@ def _strings(path: Path, data: Mapping[str, Any], key: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise InputError(f"{path}: {key}: give a list of names")
     return list(value)
+
+
+def _changes(path: Path, value: Any) -> dict[ChangeKind, Level]:
+    """``changes:``, a mapping of change kinds to levels; a bad key or value is an error at its
+    line."""
+    if value is None:
+        return {}
+    kinds = ", ".join(ChangeKind)
+    levels = f"{Level.ALLOW}, {Level.WARN} or {Level.DENY}"
+    if not isinstance(value, Mapping):
+        where = locate(str(path), ["changes"], MAX_FILE_BYTES)
+        raise InputError(f"changes: give a mapping of change kinds ({kinds}) to {levels}", where)
+    found: dict[ChangeKind, Level] = {}
+    for key, level in value.items():
+        where = locate(str(path), ["changes", str(key)], MAX_FILE_BYTES)
+        if key not in tuple(ChangeKind):
+            raise InputError(f"changes: unknown kind of change {key!r} (known: {kinds})", where)
+        if level not in tuple(Level):
+            raise InputError(f"changes: {key}: give {levels}, not {level!r}", where)
+        found[ChangeKind(key)] = Level(level)
+    return found

@@ -119,8 +119,10 @@ def render(config_name: str, entries: Iterable[Entry]) -> str:
         f"# Composite baseline of {one_line(config_name)}: the composite tools that",
         "# `vmcp-transpile migrate --write` replaced with scripted tools, as they were written.",
         "# `vmcp-transpile check` certifies each scripted tool against its entry here, so",
-        "# commit this file with the migration and do not edit it. A later migration of a",
-        "# tool replaces its entry; delete an entry when its scripted tool is retired.",
+        "# commit this file with the migration. Edit an entry only with its script (the gate",
+        "# reports the change for review); to retire or rename a tool, remove or rename its",
+        "# entry and its scripted tool in the same change. A later migration of a tool",
+        "# replaces its entry.",
     ]
     groups = sorted({entry.group for entry in chosen.values()})
     for number, group in enumerate(groups):

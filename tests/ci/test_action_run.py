@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -137,4 +138,20 @@ def test_the_action_fails_a_broken_script_with_an_annotation_at_its_line(gateway
     errors = [line for line in out.splitlines() if line.startswith("::error ")]
     (error,) = [line for line in errors if "sync_inventory" in line]
     assert error.startswith("::error file=vmcp-config.yaml,") and re.search(r",line=\d+::", error)
-    assert '"format": "csv"' in error
+    assert 'arguments.format of the call to cmdb.export_assets (step pull' in error
+    assert 'vMCP:   "json"' in error and 'script: "csv"' in error
+    # The scenario is saved in the folder the action uploads, with the command that replays it.
+    (saved,) = (gateway / "vmcp-transpile-counterexamples").rglob("*.scenario.yaml")
+    relative = str(saved.relative_to(gateway))
+    assert f"scenario saved to {relative}" in error
+    replay = next(part for part in error.split("%0A") if part.startswith("replay: "))
+    words = shlex.split(replay.removeprefix("replay: "))
+    assert words[words.index("--scenario") + 1] == relative and words[0] == "python"
+    replayed = subprocess.run(
+        [sys.executable, *words[1:]], cwd=gateway, capture_output=True, text=True, check=True
+    )
+    assert 'arguments.format of the call to cmdb.export_assets (step pull' in replayed.stdout
+    assert 'script: "csv"' in replayed.stdout
+    (upload,) = [s for s in _action()["runs"]["steps"] if "upload-artifact" in s.get("uses", "")]
+    assert upload["with"]["path"] == "${{ inputs.counterexamples }}"
+    assert upload["if"].startswith("${{ !cancelled()")  # it runs after a failed check too

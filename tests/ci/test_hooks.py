@@ -127,7 +127,16 @@ def test_the_action_is_valid_and_its_inputs_are_documented() -> None:
     action = yaml.safe_load((REPO_ROOT / "action.yml").read_text())
     assert action["runs"]["using"] == "composite"
     inputs = set(action["inputs"])
-    assert inputs == {"paths", "engine", "args", "junit", "report-md", "python-version"}
+    assert inputs == {
+        "paths",
+        "engine",
+        "args",
+        "junit",
+        "report-md",
+        "counterexamples",
+        "artifact-name",
+        "python-version",
+    }
     assert action["inputs"]["engine"]["default"] == "go"
     uses = [str(step.get("uses", "")) for step in action["runs"]["steps"]]
     assert any(use.startswith("actions/setup-go@") for use in uses)

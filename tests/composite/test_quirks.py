@@ -16,6 +16,7 @@ import pytest
 from tests.composite.helpers import scenario, tool
 from transpiler.composite import run_composite
 from transpiler.config.model import ToolAnnotations
+from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.deviations import Deviation
 from transpiler.harness.entries import listing_differences
 from transpiler.listing import ListedTool, listed, migrated
@@ -262,6 +263,18 @@ def test_rust_engine_fires_for_numbers_starlark_rust_prints_its_own_way() -> Non
     assert ("rust-engine", "b", "arguments.text") not in _printed(encoded, {"v": ["e<"]})
 
 
+def test_rust_engine_fires_exactly_where_starlark_rust_writes_otherwise() -> None:
+    """Where starlark-rust's text of the value differs from go.starlark.net's, ASCII too
+    (go.starlark.net quotes BEL as ``\\a``, starlark-rust as ``\\x07``; it writes 1e21 as
+    ``1e21`` in JSON, go.starlark.net ``1e+21``), and nowhere else."""
+    site = ("rust-engine", "b", "arguments.text")
+    assert site in _printed("{{.steps.a.output.v}}", {"v": ["a\x07"]})
+    assert site in _printed("{{json .steps.a.output.v}}", {"v": [1e21]})
+    assert site in _printed("{{.steps.a.output.v}}", {"v": 0.00001})
+    assert site not in _printed("{{.steps.a.output.v}}", {"v": ["plain", 2.5, None, True]})
+    assert site not in _printed("{{json .steps.a.output.v}}", {"v": {"a": [1, "x"]}})
+
+
 def test_step_timeout_fires_where_a_call_crosses_the_steps_deadline_or_five_minutes() -> None:
     def fired(timeout: str, delay: str) -> bool:
         text = f"name: t\ndescription: d\nsteps:\n  - {{id: a, tool: svc.a, timeout: {timeout}}}\n"
@@ -279,9 +292,16 @@ def test_listing_shows_in_the_tools_list_entry_not_in_a_run() -> None:
     composite = tool("name: t\ndescription: d\nsteps:\n  - {id: a, tool: svc.a}\n")
     vmcp = listed(composite)
     assert isinstance(vmcp, ListedTool)
-    assert not listing_differences(composite, vmcp, migrated(composite))
-    (shown,) = listing_differences(composite, vmcp, replace(migrated(composite), description="e"))
+    entry = migrated(composite, target=THV_0051_ANNOTATIONS)
+    assert not listing_differences(composite, vmcp, entry)
+    (shown,) = listing_differences(composite, vmcp, replace(entry, description="e"))
     assert (shown.deviation, shown.site) == ("listing", "description")
+    # Where the target has no annotations, the migrated entry lists none: clients lose vMCP's.
+    dropped = listing_differences(composite, vmcp, migrated(composite))
+    assert {(d.deviation, d.site) for d in dropped} == {
+        ("listing", f"annotations.{hint}")
+        for hint in ("readOnlyHint", "destructiveHint", "openWorldHint")
+    }
 
 
 def test_listing_safety_shows_where_the_script_claims_a_safer_hint() -> None:

@@ -14,10 +14,12 @@ import pytest
 
 from tests.composite.helpers import scenario, tool
 from transpiler.composite import run_composite
-from transpiler.composite.variants import SiteKey, Variants, json_text, starlark_text
+from transpiler.composite.script_text import json_text, starlark_text
+from transpiler.composite.variants import SiteKey, Variants
 from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER, Deviation
 from transpiler.gobuild import go_available
 from transpiler.golang.jsondec import unmarshal
+from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
 from transpiler.starlark_runtime import run_starlark
 
@@ -34,13 +36,17 @@ steps:
 """
 
 
-def _run(text: str, a: Any, chosen: Mapping[SiteKey, str]) -> Trace:
+def _echo_world(a: Any) -> Scenario:
     backends = {
         "svc.a": {"results": [{"structuredContent": a}]},
         "svc.b": {"results": [{"structuredContent": {}}]},
         "svc.c": {"results": [{"structuredContent": {}}]},
     }
-    return run_composite(tool(text), scenario(backends=backends), variants=Variants(chosen))
+    return scenario(backends=backends)
+
+
+def _run(text: str, a: Any, chosen: Mapping[SiteKey, str]) -> Trace:
+    return run_composite(tool(text), _echo_world(a), variants=Variants(chosen))
 
 
 def _sent(text: str, a: Any, chosen: Mapping[SiteKey, str]) -> Any:
@@ -75,6 +81,7 @@ def test_every_variant_has_a_test_here() -> None:
         (Deviation.JSON_TEXT, "encode"),
         (Deviation.ARGUMENT_COERCION, "as-is"),
         (Deviation.STEP_TIMEOUT, "per-call"),
+        (Deviation.RUST_ENGINE, "starlark-rust"),
     }
     assert tested == {(c, v.name) for c in Deviation for v in c.about.variants}
 
@@ -131,6 +138,18 @@ def test_missing_value_default_gives_an_output_its_default() -> None:
 def test_missing_value_none_of_a_lone_value_is_null_in_an_output() -> None:
     site = (Deviation.MISSING_VALUE, None, "output.v")
     assert _output("string", "{{.steps.a.output.x}}", {}, {site: "none"}).output == {"v": None}
+    # inside text it is the text None, as the docs say, not a null output
+    inside = _output("string", "x{{.steps.a.output.x}}", {}, {site: "none"})
+    assert inside.output == {"v": "xNone"}
+
+
+def test_missing_value_none_of_a_lone_value_is_its_text_in_an_argument() -> None:
+    """An argument is text: the one missing value prints as ``None``, what ``str()`` of it
+    gives, as the variant's text says."""
+    chosen = {at_b(Deviation.MISSING_VALUE): "none"}
+    assert _sent("{{.steps.a.output.x}}", {}, chosen) == ["None"]
+    null: dict[SiteKey, str] = {(Deviation.MISSING_VALUE, "b", "arguments.text (null)"): "none"}
+    assert _sent("{{.steps.a.output.x}}", {"x": None}, null) == ["None"]
 
 
 def test_number_text_digits() -> None:
@@ -440,3 +459,55 @@ def test_step_timeout_per_call_cuts_a_call_at_five_minutes_as_an_ordinary_failur
     assert script.outcome == "error"
     assert script.client_result["content"][0]["text"].startswith("Workflow execution failed: ")
     assert script.calls[0].end_ns == 5 * 60 * 1_000_000_000
+
+
+#: Templates at step b's argument, what step a answers, the other variants taken at the site,
+#: and the script's expression (of ``v``, step a's answer's ``v``) that writes the same text.
+RUST_CASES: list[tuple[str, Any, dict[Deviation, str], str]] = [
+    ("{{.steps.a.output.v}}", 1234567.8, {}, "str(v)"),
+    ("{{.steps.a.output.v}}", 0.00001, {}, "str(v)"),
+    ("n={{.steps.a.output.v}}", 123456789.5, {}, '"n=%s" % v'),
+    (
+        "{{.steps.a.output.v}}",
+        {"b": ["é\x07", 1.5e-7]},
+        {Deviation.VALUE_TEXT: "starlark"},
+        "str(v)",
+    ),
+    (
+        "{{.steps.a.output.v}}",
+        {"b": "<é>", "a": 1e21},
+        {Deviation.VALUE_TEXT: "json"},
+        "json.encode(v)",
+    ),
+    (
+        "{{json .steps.a.output.v}}",
+        {"z": "é&", "a": 1234567.8},
+        {Deviation.JSON_TEXT: "encode"},
+        "json.encode(v)",
+    ),
+    ("{{len .steps.a.output.v}}", "héllo", {}, "str(len(v))"),
+    ('{{printf "%v of %d" .steps.a.output.v 3}}', 2.5e-5, {}, '"%s of %d" % (v, 3)'),
+]
+
+
+@pytest.mark.parametrize(("template", "value", "others", "expression"), RUST_CASES)
+def test_rust_engine_starlark_rust_writes_what_starlark_rust_writes(
+    template: str, value: Any, others: dict[Deviation, str], expression: str
+) -> None:
+    """The variant at its site gives, byte for byte, what the script's expression gives on
+    starlark-rust; vMCP's behaviour, and every run on go.starlark.net, give vMCP's text."""
+    chosen = {at_b(c): v for c, v in others.items()}
+    rust = {**chosen, at_b(Deviation.RUST_ENGINE): "starlark-rust"}
+    (model,) = _sent(template, {"v": value}, rust)
+    script = f'def run(params):\n    v = params["v"]\n    return {{"t": {expression}}}\n'
+    ran = run_starlark(script, scenario(params={"v": value}), engine="rust")
+    assert ran.output == {"t": model}
+    (vmcp,) = _sent(template, {"v": value}, chosen)
+    assert vmcp != model
+    trace = _run(ECHO % template, {"v": value}, rust)
+    fired = [(q.deviation, q.step, q.site) for q in trace.quirks]
+    assert at_b(Deviation.RUST_ENGINE) in fired
+    on_go = run_composite(
+        tool(ECHO % template), _echo_world({"v": value}), variants=Variants(rust).on("go")
+    )
+    assert [c.args["text"] for c in on_go.calls if c.tool == "svc.b"] == [vmcp]

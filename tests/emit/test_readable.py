@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.composite.helpers import tool
 from tests.conftest import CORPUS, REPO_ROOT, UPSTREAM_CORPUS, outputs_across_hash_seeds
 from transpiler.cli import main
 from transpiler.config.loader import load_paths
@@ -234,3 +235,47 @@ def test_an_answer_that_fails_a_step_under_continue_leaves_it_failed(
     emitted = emit_tool(tool.effective, str(path))
     assert emitted.style == "readable" and expected in emitted.script
     assert check_tool(tool, CheckOptions(examples=40)).passes(None)
+
+
+DECLARED = """\
+name: summarise
+description: Summarise one ticket
+parameters:
+  type: object
+  properties:
+    ticket: {type: string}
+    channel: {type: string}
+    tags: {type: array, items: {type: string}}
+  required: [ticket, channel, tags]
+steps:
+  - id: fetch
+    tool: tickets.get
+    arguments: {id: "{{.params.ticket}}"}
+  - id: post
+    tool: chat.post
+    dependsOn: [fetch]
+    arguments:
+      channel: '{{printf "%%s-%%v" .params.channel .params.ticket}}'
+      tags: "{{len .params.tags}} tags"
+      %s
+"""
+
+
+def _declared(extra: str = "") -> set[Deviation]:
+    declared = emit_tool(tool(DECLARED % extra), "t.yaml").declared
+    return {c for c in Deviation if c in declared}
+
+
+def test_a_script_declares_what_its_constructs_can_show_at_their_sites() -> None:
+    """A count prints as its digits on every side and text printed with %s is itself: neither
+    declares a class (a call may still fail: error-text); a field of a step's output (a map)
+    is never a Go type error (it may be missing, and hold anything, printed its own way)."""
+    assert _declared() == {Deviation.ERROR_TEXT}
+    printed = {Deviation.NUMBER_TEXT, Deviation.VALUE_TEXT, Deviation.RUST_ENGINE}
+    title = _declared('text: "{{.steps.fetch.output.title}}"')
+    assert title == {Deviation.ERROR_TEXT, Deviation.MISSING_VALUE, *printed}
+    # a field of a field (of anything) may be one of a string: a Go type error
+    assert Deviation.TEMPLATE_ERROR in _declared('owner: "{{.steps.fetch.output.owner.name}}"')
+    # the length of text (the engines count it otherwise), not of anything
+    assert Deviation.TEMPLATE_ERROR not in _declared('size: "{{len .params.ticket}}"')
+    assert Deviation.TEMPLATE_ERROR in _declared('size: "{{len .steps.fetch.output.body}}"')

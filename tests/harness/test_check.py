@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -141,7 +142,8 @@ def test_a_saved_counterexample_replays_with_run(tmp_path: Path) -> None:
     assert bad.counterexample is not None
     from transpiler.harness.reports import save_counterexample
 
-    saved = Path(save_counterexample(bad.counterexample, tmp_path / "ce", bad.tool))
+    saved = Path(save_counterexample(bad.counterexample, tmp_path / "ce", str(config), bad.tool))
+    assert saved.is_relative_to(tmp_path / "ce")
     assert load_scenario(saved).to_json() == bad.counterexample.scenario.to_json()
 
 
@@ -326,10 +328,36 @@ def test_counterexamples_go_to_the_cache_not_the_work_tree(
     code = main(["check", str(config), *pair, *options])
     out = capsys.readouterr().out
     assert code == 1
-    saved = sorted((cache / "counterexamples").iterdir())
+    saved = sorted((cache / "counterexamples").rglob("*.yaml"))
     assert [path.name for path in saved] == ["sync_inventory.rust.scenario.yaml"]
     assert f"scenario saved to {saved[0]}" in out
     assert sorted(path.name for path in work.iterdir()) == ["wrong.star"]
+
+
+def test_saved_scenarios_are_kept_apart_by_repository_and_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two repositories, or two files of one, each with a tool of one name: each differing
+    scenario keeps its own file in the cache (none overwrites another)."""
+    monkeypatch.setenv("TRANSPILER_CACHE", str(tmp_path / "cache"))
+    options = ["--examples", "4", "--paths", "4", "--jobs", "1", "--tool", "sync_inventory"]
+    printed = []
+    for repository in ("one", "two"):
+        work = tmp_path / repository
+        for folder in ("a", "b"):
+            (work / folder).mkdir(parents=True)
+            shutil.copy(CORPUS / "example" / "vmcp-config.yaml", work / folder / "c.yaml")
+        script = work / "wrong.star"
+        script.write_text(f'def run(params):\n    return call_tool("cmdb.{repository}", {{}})\n')
+        monkeypatch.chdir(work)
+        for folder in ("a", "b"):
+            code = main(["check", f"{folder}/c.yaml", "--script", str(script), *options])
+            assert code == 1
+            lines = capsys.readouterr().out.splitlines()
+            printed += [line.split("saved to ")[1] for line in lines if "saved to" in line]
+    saved = sorted((tmp_path / "cache" / "counterexamples").rglob("*.yaml"))
+    assert len(saved) == len(set(printed)) == 4
+    assert sorted(str(path) for path in saved) == sorted(printed)
 
 
 TIMED = b"""

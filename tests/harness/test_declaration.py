@@ -88,6 +88,22 @@ def test_a_script_that_shows_an_undeclared_class_differs_and_is_told_what_to_add
     assert f"  # {TITLE}" in report.reason and header_item(Deviation.ERROR_TEXT) in report.reason
 
 
+def test_the_advice_to_declare_a_class_names_what_a_pinned_policy_must_accept() -> None:
+    """No advice leads to a state the gate rejects: where the policy pins the classes it
+    accepts, declaring the class is not enough, and the advice says so; doing both passes."""
+    tool = next(t for t in load_paths([EXAMPLE]).tools if t.effective.name == "sync_inventory")
+    handwritten = (CORPUS / "goldens" / "handwritten" / "sync_inventory.star").read_text()
+    bare = "\n".join(line for line in handwritten.splitlines() if not line.startswith("#"))
+    declared = declared_in(handwritten).classes
+    pinned = CheckOptions(examples=4, paths=8, accept=declared - {Deviation.ERROR_TEXT})
+    report = check_tool(tool, pinned, script=bare)
+    assert report.verdict is Verdict.DIFFERS
+    assert "and accept error-text (the policy's `accept:`, or --accept)" in report.reason
+    followed = CheckOptions(examples=4, paths=8, accept=declared)
+    assert check_tool(tool, followed, script=handwritten).passes(followed.accept)
+    assert not check_tool(tool, pinned, script=handwritten).passes(pinned.accept)
+
+
 def test_a_header_naming_no_known_class_is_unchecked() -> None:
     tool = next(t for t in load_paths([EXAMPLE]).tools if t.effective.name == "sync_inventory")
     report = check_tool(tool, CheckOptions(examples=2, paths=2), script=f"# {TITLE}\n#   - x\n")

@@ -50,8 +50,7 @@ def test_generated_workflows_behave_like_their_scripts(
         emitted.script, scenario, engine=ENGINE, timeout_ns=tool.timeout, modules=emitted.modules
     )
     declared = frozenset(c for c in Deviation if c in emitted.declared)
-    switchable = frozenset(c for c in declared if c.about.variants)
-    readings = Readings(tool, switchable, declared - switchable)
+    readings = Readings(tool, frozenset(c for c in declared if c.about.variants))
     if readings.match(scenario, composite, True, script, ENGINE) is None:
         found = "\n".join(d.render() for d in differences(composite, script))
         pytest.fail(f"{style} script differs unexplained:\n{found}\n{emitted.script}")

@@ -8,14 +8,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from transpiler.composite import run_composite
 from transpiler.config.loader import load_paths
+from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.declaration import TITLE, header_item
 from transpiler.deviations import Deviation
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.reports import markdown, witness_json
 from transpiler.harness.verdict import Verdict
 
-OPTIONS = CheckOptions(examples=0, paths=64)
+#: Witnesses of behaviour: the entry lists vMCP's annotations, so none is a listing one.
+OPTIONS = CheckOptions(examples=0, paths=64, target=THV_0051_ANNOTATIONS)
 
 FILE_ISSUE = """\
 compositeTools:
@@ -315,3 +318,50 @@ def test_the_tools_file_is_what_the_backends_advertise(tmp_path: Path) -> None:
     assert site["variant"] == "as-is"
     assert site["site"]["place"].startswith("arguments.")
     assert isinstance(site["vmcp"], str) and not isinstance(site["script"], str)
+
+
+DEPLOY_STATUS = """\
+compositeTools:
+  - name: deploy_status
+    description: The status a deployment reports
+    steps:
+      - id: deploy
+        tool: argocd.sync_application
+        arguments: {application: api}
+      - id: announce
+        tool: slack.post_message
+        dependsOn: [deploy]
+        arguments: {text: "status: {{.steps.deploy.output.status}}"}
+    output:
+      properties:
+        status:
+          type: string
+          description: Sync status
+          value: "{{.steps.deploy.output.status}}"
+          default: unknown
+"""
+# The status printed as Starlark prints it (value-text), and returned as the backend gave it
+# (output-rendering: not rendered to text and parsed back), so value-text's variant changes
+# nothing the script returns.
+DEPLOY_STATUS_SCRIPT = """\
+def run(params):
+    deploy = call_tool("argocd.sync_application", {"application": "api"})
+    call_tool("slack.post_message", {"text": "status: %s" % deploy["status"]})
+    return {"status": deploy.get("status", "unknown")}
+"""
+
+
+def test_vmcp_s_value_is_vmcp_s_behaviour_for_every_class_at_the_site(tmp_path: Path) -> None:
+    classes = (
+        Deviation.ERROR_TEXT,
+        Deviation.MISSING_VALUE,
+        Deviation.OUTPUT_RENDERING,
+        Deviation.VALUE_TEXT,
+    )
+    report = _report(DEPLOY_STATUS, DEPLOY_STATUS_SCRIPT, classes, tmp_path)
+    witness = report.witnesses[Deviation.OUTPUT_RENDERING]
+    (tool,) = load_paths([tmp_path / "tools.yaml"]).tools
+    vmcp = run_composite(tool.effective, witness.scenario).client_result["structuredContent"]
+    assert witness.site is not None and witness.site.place == "output.status"
+    assert witness.site.vmcp == vmcp["status"]
+    assert _site(report, Deviation.OUTPUT_RENDERING)["vmcp"] == "true"

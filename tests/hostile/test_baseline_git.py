@@ -125,3 +125,28 @@ def test_a_link_that_leads_nowhere_readable_is_an_unreadable_input(
     assert code == 2
     assert f"HEAD:vmcp/gw.yaml: error[INPUT.unreadable]: a symbolic link to {target}" in err
     assert why in err
+
+
+def test_a_revision_a_shallow_clone_lacks_says_to_fetch_the_history(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CI checks a pull request out shallow, one branch: ``origin/main`` is not there. The
+    gate stops (exit 2) saying so and how to get it, not with git's bare message."""
+    origin = tmp_path / "origin"
+    copy("migrated-wrong.yaml", origin, "gw.yaml")
+    committed(origin)
+    git(origin, "branch", "-M", "main")
+    git(origin, "checkout", "-qb", "change")
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", "--branch", "change", f"file://{origin}", clone],
+        check=True,
+        capture_output=True,
+    )
+    code, _, err = check(capsys, clone / "gw.yaml", "--baseline-git", "origin/main", *QUICK)
+    assert code == 2
+    assert "--baseline-git origin/main: this repository does not hold it" in err
+    assert "`fetch-depth: 0`" in err and "Not a valid object name" not in err
+    git(clone, "fetch", "-q", "--unshallow", "origin", "main:refs/remotes/origin/main")
+    code, _, err = check(capsys, clone / "gw.yaml", "--baseline-git", "origin/gone", *QUICK)
+    assert code == 2 and "this repository does not hold it; fetch it first" in err

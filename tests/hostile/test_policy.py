@@ -30,6 +30,17 @@ REFUSED = {
     "accept-number.yaml": "accept",
     "two-documents.yaml": "a second YAML document",
     "nested-3000.yaml": "nest",
+    "changes-unknown-kind.yaml": "changes: unknown kind of change 'rewrite'",
+    "changes-bad-level.yaml": "changes: widen: give allow, warn or deny, not 'fail'",
+    "changes-list.yaml": "changes: give a mapping of change kinds",
+    "changes-boolean.yaml": "changes: record: give allow, warn or deny, not True",
+}
+#: The line each refused ``changes`` policy names.
+LINES = {
+    "changes-unknown-kind.yaml": 4,
+    "changes-bad-level.yaml": 2,
+    "changes-list.yaml": 2,
+    "changes-boolean.yaml": 3,
 }
 
 
@@ -54,6 +65,8 @@ def test_a_policy_that_says_something_else_exits_2_naming_file_and_key(
     code, out, err = check(capsys, config, *QUICK)
     assert code == 2, out
     assert f"{tmp_path / 'vmcp-transpile.yaml'}" in err and REFUSED[name] in err
+    if name in LINES:
+        assert f"{tmp_path / 'vmcp-transpile.yaml'}:{LINES[name]}:" in err
 
 
 @pytest.mark.parametrize(

@@ -61,7 +61,8 @@ def test_counterexample_names_stay_in_their_directory(
     assert main([*command, "--counterexamples", str(saved_in)]) == 1
     assert "scenario saved to" in capsys.readouterr().out
     written = [p for p in tmp_path.rglob("*") if p.is_file() and p != config]
-    assert written and all(p.parent == saved_in for p in written), written
+    # DIR/FILE/TOOL.ENGINE.scenario.yaml, each name made safe
+    assert written and all(p.parent.parent == saved_in for p in written), written
     assert not (tmp_path / "outside").exists()
 
 

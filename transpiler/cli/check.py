@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from transpiler.changes import Change, failing
 from transpiler.cli.common import (
     EXIT_FAILED,
     EXIT_INPUT,
@@ -17,19 +18,28 @@ from transpiler.cli.common import (
     add_emit_options,
     add_format_option,
     add_library_path_option,
+    add_target_option,
+    non_empty,
     print_json,
+    workspace_key,
 )
+from transpiler.cli.run import replay_command
+from transpiler.config.target import DEFAULT_TARGET, Target, target_named
 from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_annotations, load_tool_schemas
 from transpiler.gate.batch import check_all, parse_shard, select
+from transpiler.gate.review import review
 from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
 from transpiler.harness.github import workflow_annotations
+from transpiler.harness.places import script_config, work_tree_file
 from transpiler.harness.reports import (
     console_line,
+    difference_lines,
     junit,
+    listing_lines,
     markdown,
     policy_text,
     report_json,
@@ -75,7 +85,8 @@ def register(subparsers: Any) -> None:
         "--baseline-git",
         metavar="REV",
         help="the baseline is PATH as git revision REV holds it (e.g. origin/main; symbolic "
-        "links are followed inside the revision)",
+        "links are followed inside the revision); each change since REV to what a script is "
+        "held to (its record, its declared classes, the policy) is reported for review",
     )
     pairing.add_argument(
         "--script", metavar="FILE.star", help="check this script against --tool's workflow"
@@ -98,9 +109,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--counterexamples",
         metavar="DIR",
-        help="where scenarios that show a difference are saved (default: counterexamples/ "
-        "under the cache directory, $TRANSPILER_CACHE or ~/.cache/vmcp-transpiler, outside "
-        "the work tree; each saved path is printed)",
+        type=non_empty,
+        help="where scenarios that show a difference are saved, as DIR/FILE/TOOL.ENGINE."
+        "scenario.yaml (default: counterexamples/ under the cache directory, $TRANSPILER_CACHE "
+        "or ~/.cache/vmcp-transpiler, outside the work tree, one folder per work tree); each "
+        "saved path is printed with the `run` command that replays it",
     )
     parser.add_argument(
         "--scenarios",
@@ -111,6 +124,16 @@ def register(subparsers: Any) -> None:
         "it names: e.g. the calls `serve --record DIR` recorded",
     )
     add_format_option(parser, GITHUB)
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--verbose",
+        action="store_true",
+        help="print every tool's witnesses, findings and notes, and both runs of a "
+        "counterexample (default: a passing tool's line alone)",
+    )
+    shown.add_argument(
+        "--quiet", action="store_true", help="print the tools that do not pass, and the count"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -146,6 +169,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
     add_accept_gap_option(parser)
     add_emit_options(parser)
+    add_target_option(parser, f"default: the policy's target, else {DEFAULT_TARGET}")
     parser.set_defaults(style=None)
 
 
@@ -165,6 +189,7 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         inline_helpers=args.inline_helpers,
         accept=_accepted(args) if args.strict or args.accept is not None else policy.accept,
         accept_gaps=frozenset(args.accept_gap) | policy.accept_gaps,
+        target=_target(args, policy),
     )
 
 
@@ -178,6 +203,11 @@ def recorded_scenarios(directories: list[str]) -> tuple[Scenario, ...]:
         files = sorted(p for p in directory.iterdir() if p.suffix in (".json", ".yaml", ".yml"))
         found += [load_scenario(path) for path in files if not path.name.startswith(".")]
     return tuple(found)
+
+
+def _target(args: argparse.Namespace, policy: Policy) -> Target:
+    """The target: given, else the policy's, else :data:`DEFAULT_TARGET`."""
+    return target_named(args.target) if args.target else policy.target or DEFAULT_TARGET
 
 
 def _engine(given: str | None, policy: Policy) -> str:
@@ -231,13 +261,15 @@ def request_from(args: argparse.Namespace) -> Request:
         raise InputError("--script checks one script against PATH's tool: give no baseline")
     if args.baseline and args.baseline_git is not None:
         raise InputError("give --baseline BASE or --baseline-git REV, not both")
-    config = Where(tuple(args.paths))
+    policy = _policy_of(args)
+    target = _target(args, policy)
+    config = Where(tuple(args.paths), target=target)
     baseline = None
     if args.baseline:
-        baseline = Where(tuple(args.baseline))
+        baseline = Where(tuple(args.baseline), target=target)
     elif args.baseline_git is not None:
-        baseline = Where(tuple(args.paths), args.baseline_git)
-    library = args.library_path or [str(p) for p in _policy_of(args).library_path]
+        baseline = Where(tuple(args.paths), args.baseline_git, target=target)
+    library = args.library_path or [str(p) for p in policy.library_path]
     return Request(config, baseline, args.script, args.tool, tuple(library), sidecars=True)
 
 
@@ -250,7 +282,8 @@ def run(args: argparse.Namespace) -> int:
     options = replace(options_from(args), scenarios=recorded_scenarios(args.scenarios))
     request = request_from(args)
     since = read_since(Path(args.since)) if args.since is not None else None
-    selected, pairing = select(request, parse_shard(args.shard))
+    shard = parse_shard(args.shard)
+    selected, pairing = select(request, shard)
     for problem in pairing.unreadable:
         print(f"error: {one_line(problem.render())}", file=sys.stderr)
     total = len(selected)
@@ -265,61 +298,98 @@ def run(args: argparse.Namespace) -> int:
 
     shown = progress if sys.stderr.isatty() else None
     reports = check_all(selected, request, options, args.jobs, shown, since)
-    directory = (
-        Path(args.counterexamples)
-        if args.counterexamples is not None
-        else cache_dir() / COUNTEREXAMPLES
-    )
-    for report in reports:
-        if report.counterexample is not None:
-            report.counterexample.saved_to = save_counterexample(
-                report.counterexample, directory, report.tool
-            )
+    _save_counterexamples(args, request, options, reports)
     accept = options.accept
-    _write_reports(args, reports, accept, pairing.unpaired)
+    # The reviewed changes are the whole request's: the first shard reports them.
+    changes = review(request, pairing, reports, options, args.jobs) if shard[0] == 1 else ()
+    _write_reports(args, reports, accept, pairing.unpaired, changes)
     if args.format == "json":
-        print_json(report_json(reports, accept, pairing.unpaired))
+        print_json(report_json(reports, accept, pairing.unpaired, changes))
     else:
-        _print(reports, pairing, accept, args.since)
+        _print(reports, pairing, accept, args, changes)
     if args.format == GITHUB:
-        for annotation in workflow_annotations(reports, accept, args.baseline_git):
+        for annotation in workflow_annotations(reports, accept, args.baseline_git, changes):
             print(annotation.command())
     if pairing.unreadable:
         return EXIT_INPUT
-    if not reports:
+    if not reports and not changes:
         return EXIT_FAILED  # a gate pointed at the wrong place must not pass
-    return EXIT_OK if all(r.passes(accept) for r in reports) else EXIT_FAILED
+    passed = all(r.passes(accept) for r in reports) and not failing(changes)
+    return EXIT_OK if passed else EXIT_FAILED
+
+
+def _save_counterexamples(
+    args: argparse.Namespace, request: Request, options: CheckOptions, reports: list[ToolReport]
+) -> None:
+    """Save each counterexample's scenario (in ``--counterexamples DIR``, else this work tree's
+    folder of the cache), with the command that replays it."""
+    directory = (
+        Path(args.counterexamples)
+        if args.counterexamples is not None
+        else cache_dir() / COUNTEREXAMPLES / workspace_key()
+    )
+    for report in reports:
+        example = report.counterexample
+        if example is None:
+            continue
+        file = work_tree_file(report.file, args.baseline_git)
+        example.saved_to = save_counterexample(example, directory, file, report.tool)
+        example.replay = replay_command(
+            script_config(report, args.baseline_git) if args.script is None else file,
+            report.tool,
+            example.saved_to,
+            example.engine,
+            baseline=args.baseline,
+            baseline_git=args.baseline_git,
+            script=args.script,
+            library_path=request.library_path,
+            style=options.style,
+        )
 
 
 def _print(
     reports: list[ToolReport],
     pairing: Pairing,
     accept: frozenset[Deviation] | None,
-    since: str | None,
+    args: argparse.Namespace,
+    changes: tuple[Change, ...] = (),
 ) -> None:
+    """Each tool's line; what a tool that does not pass needs (every tool's with
+    ``--verbose``; no passing tool with ``--quiet``); the count."""
     for report in reports:
+        passes = report.passes(accept)
+        if args.quiet and passes:
+            continue
         print(console_line(report, accept))
-        if report.carried is not None:
+        if report.carried is not None or (passes and not args.verbose):
             continue
         for note in report.notes:
             print(f"  note: {one_line(note)}")
         for finding in report.findings:
-            print(f"  finding: {one_line(finding.render())}")
+            kind = "note" if finding.placeholder else "finding"
+            print(f"  {kind}: {one_line(finding.render())}")
         for witness in report.witnesses.values():
             print("  witness: " + "\n  ".join(one_line(line) for line in witness_lines(witness)))
-        for difference in report.listing:
-            print(f"  {one_line(difference.render())}")
-        if report.counterexample is not None:
-            print("  " + side_by_side(report.counterexample).replace("\n", "\n  "))
-            for line in report.counterexample.advice:
-                print(f"  {one_line(line)}")
-            print(f"  scenario saved to {one_line(str(report.counterexample.saved_to))}")
+        listing = report.listing
+        for line in [d.render() for d in listing] if args.verbose else listing_lines(listing):
+            print(f"  {one_line(line)}")
+        example = report.counterexample
+        if example is not None:
+            print("\n".join(f"  {one_line(line)}" for line in difference_lines(example)))
+            if args.verbose:
+                print("  " + side_by_side(example).replace("\n", "\n  "))
         elif report.reason:
             print("  " + shown_lines(report.reason).replace("\n", "\n  "))
+    since = args.since
+    revision = args.baseline_git
+    for change in changes:
+        print(change.console())
+        for line in change.details:
+            print(f"  {one_line(line)}")
     if pairing.unpaired:
         names = ", ".join(one_line(name) for name in pairing.unpaired)
         print(f"not checked: scripted tool(s) with no composite tool to check against: {names}")
-    if not reports:
+    if not reports and not changes:
         print(
             "nothing to check: no composite tool (give --baseline or --baseline-git to check "
             "scripted tools against the composite tools they replaced)"
@@ -330,7 +400,12 @@ def _print(
         print(f"{carried} pair(s) unchanged since {since}: not checked again; {checked} checked")
     passed = sum(r.passes(accept) for r in reports)
     unread = f"; {len(pairing.unreadable)} input(s) cannot be read" if pairing.unreadable else ""
-    print(f"{passed} of {len(reports)} tool(s) pass ({policy_text(accept)}){unread}")
+    reviewed = ""
+    if changes:
+        denied = len(failing(changes))
+        refused = f", {denied} the policy denies" if denied else ""
+        reviewed = f"; {len(changes)} change(s) since {one_line(str(revision))} to review{refused}"
+    print(f"{passed} of {len(reports)} tool(s) pass ({policy_text(accept)}){unread}{reviewed}")
 
 
 def _write_reports(
@@ -338,12 +413,13 @@ def _write_reports(
     reports: list[ToolReport],
     accept: frozenset[Deviation] | None,
     unpaired: tuple[str, ...],
+    changes: tuple[Change, ...] = (),
 ) -> None:
-    document = report_json(reports, accept, unpaired)
+    document = report_json(reports, accept, unpaired, changes)
     texts = {
         args.report_json: json.dumps(document, indent=2, sort_keys=True) + "\n",
         args.junit: junit(reports, accept, args.baseline_git),
-        args.report_md: markdown(reports, accept),
+        args.report_md: markdown(reports, accept, changes, args.baseline_git or ""),
     }
     for target, text in texts.items():
         if target:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 EXIT_OK = 0
@@ -49,8 +51,9 @@ def add_library_path_option(parser: Any) -> None:
 
 
 def add_accept_gap_option(parser: argparse.ArgumentParser) -> None:
-    """``--accept-gap GAP`` (repeatable): a step no scenario may complete, or a call site of
-    the script no scenario may reach (the names :mod:`transpiler.harness.coverage` gives)."""
+    """``--accept-gap GAP`` (repeatable): a step no scenario may complete, a call site of the
+    script no scenario may reach, or a file of it the parser cannot read (the names
+    :mod:`transpiler.harness.coverage` gives)."""
     parser.add_argument(
         "--accept-gap",
         action="append",
@@ -59,7 +62,22 @@ def add_accept_gap_option(parser: argparse.ArgumentParser) -> None:
         help="a gap the tool may still pass with, by the name the report gives it (repeatable; "
         "check adds the policy's accept_gaps): TOOL/STEP, a step no scenario completes; "
         "TOOL/line:N, the script's call sites on line N no scenario reaches; TOOL/MODULE:N, "
-        "those on line N of a module it loads",
+        "those on line N of a module it loads; TOOL/FILE:unread, a file of the script the "
+        "parser cannot read",
+    )
+
+
+def add_target_option(parser: argparse.ArgumentParser, default: str) -> None:
+    """``--target NAME``: which vMCP the configuration is for (docs/target.md)."""
+    from transpiler.config.target import TARGETS
+
+    parser.add_argument(
+        "--target",
+        choices=tuple(TARGETS),
+        help="the vMCP the configuration is for: vmcp (toolhive e25de16, composite tools only), "
+        "thv-0051 (that vMCP with the RFC's scripted tools, which have no annotations), "
+        f"thv-0051+annotations (scripted tools that take annotations too); {default} "
+        "(docs/target.md)",
     )
 
 
@@ -100,3 +118,11 @@ def add_emit_options(parser: argparse.ArgumentParser) -> None:
         help="emit the intended behaviour instead of this vMCP quirk (recorded as a "
         f"deliberate deviation); known: {', '.join(sorted(FIXES))}",
     )
+
+
+def workspace_key() -> str:
+    """This work tree's name among the cache's entries (the hook's report, saved scenarios):
+    16 hex digits of the SHA-256 of the working directory, which the files a report names
+    are relative to, so two repositories' entries never meet."""
+    where = str(Path.cwd().resolve()).encode("utf-8", "surrogateescape")
+    return hashlib.sha256(where).hexdigest()[:16]

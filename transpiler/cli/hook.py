@@ -7,7 +7,10 @@ configuration of the repository that names it (directly, or through a script
 that loads it), a changed policy file the configurations of its folder, a
 changed composite baseline the configuration it belongs to. A directory among
 the arguments (the hook's ``args``, e.g. ``vmcp/``) limits the check to files
-under it. Other options go to ``check`` as they are.
+under it. Other options go to ``check`` as they are; without a baseline among
+them, the hook gives ``--baseline-git HEAD`` (once the repository has a
+commit), so that the commit's changes to what each script is held to are
+reported for review, as CI reports a pull request's.
 
 Each run reuses the last one's report (``check --since``), kept in the
 project's cache directory (outside the work tree), one per repository: pairs
@@ -20,7 +23,6 @@ is given: starting worker processes costs more than a commit's few pairs.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import subprocess
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from transpiler.cli.check import register as register_check
-from transpiler.cli.common import EXIT_OK
+from transpiler.cli.common import EXIT_OK, workspace_key
 from transpiler.gobuild import cache_dir
 from transpiler.policy import POLICY_FILE
 from transpiler.sidecar import SUFFIX as SIDECAR_SUFFIX
@@ -103,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
     paths = [str(path) for path in configs]
     if not any(option.split("=")[0] == "--jobs" for option in options):
         options = ["--jobs", "1", *options]  # a commit has few pairs: no worker processes
+    given = {option.split("=")[0] for option in options}
+    if not given & {"--baseline-git", "--baseline", "--script"} and _has_head():
+        options = [*options, "--baseline-git", "HEAD"]  # the commit's changes, for review
     code = cli(["check", *paths, *options, *since, "--report-json", str(fresh)])
     if fresh.is_file():
         _keep(fresh, report)
@@ -165,6 +170,14 @@ def _within(path: Path, scopes: list[Path]) -> bool:
     return not scopes or any(resolved.is_relative_to(scope.resolve()) for scope in scopes)
 
 
+def _has_head() -> bool:
+    """Whether the repository has a commit to compare the staged change with."""
+    found = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", "HEAD"], capture_output=True, check=False
+    )
+    return found.returncode == 0
+
+
 def _tracked() -> list[Path]:
     """The repository's tracked files of the kinds the hook reads."""
     patterns = [f"*{suffix}" for suffix in (*CONFIG_SUFFIXES, SCRIPT_SUFFIX)]
@@ -177,8 +190,7 @@ def _tracked() -> list[Path]:
 
 def _report_path() -> Path:
     """This repository's last report, in the cache directory."""
-    key = hashlib.sha256(str(Path.cwd().resolve()).encode("utf-8", "surrogateescape"))
-    return cache_dir() / "hook" / f"{key.hexdigest()[:16]}.report.json"
+    return cache_dir() / "hook" / f"{workspace_key()}.report.json"
 
 
 def _keep(fresh: Path, report: Path) -> None:

@@ -5,27 +5,37 @@ workflow engine; ``--form starlark SCRIPT.star --engine rust|go`` runs a
 script on starlark-rust or go.starlark.net, its ``load()`` calls resolved in
 the ``--library-path`` directories; ``--form starlark CONFIG`` runs the
 scripted tool of that name (``--tool``, or the scenario's) in a
-configuration, as ``migrate`` writes it, with its ``timeout``. A failing
-workflow still exits 0: the trace says ``outcome: error``. Unreadable input,
-or a config vMCP would refuse to start with, exits 2.
+configuration, as ``migrate`` writes it, with its ``timeout``. ``--form both
+CONFIG`` runs the composite tool and the script ``check`` pairs it with (the
+same ``--baseline``, ``--baseline-git`` and composite baselines) and shows
+what differs, field by field: the command ``check`` prints to replay a saved
+counterexample (:func:`replay_command`). A failing workflow still exits 0: the
+trace says ``outcome: error``. Unreadable input, or a config vMCP would refuse
+to start with, exits 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from transpiler.cli.common import EXIT_OK, print_json
-from transpiler.composite import run_composite_schedules
+from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.config.loader import SUFFIXES, LoadedTool, load_paths
 from transpiler.config.model import CompositeToolConfig
 from transpiler.diagnostics import InputError
+from transpiler.gate.batch import compared
 from transpiler.golang.duration import parse_duration
+from transpiler.harness.check import CheckOptions
+from transpiler.harness.fields import field_differences
+from transpiler.inert import one_line
 from transpiler.inputs.files import read_inputs
-from transpiler.pairs import Script, scripts_of
+from transpiler.pairs import Request, Script, Where, pair, scripts_of
 from transpiler.reading import UnreadableFile, read_text
 from transpiler.sim.scenario import Scenario, load_scenario
 from transpiler.sim.schedule import parse_schedule
@@ -54,7 +64,12 @@ def register(subparsers: Any) -> None:
         "the trace (a JSON list of traces with --schedule all). Exit 0 when it ran, "
         "2 when an input cannot be read or vMCP would not run the tool.",
     )
-    parser.add_argument("--form", choices=sorted(FORMS), required=True, help="which form to run")
+    parser.add_argument(
+        "--form",
+        choices=sorted([*FORMS, BOTH]),
+        required=True,
+        help="which form to run; both: the composite tool and its script, and what differs",
+    )
     parser.add_argument(
         "source",
         metavar="CONFIG",
@@ -104,6 +119,26 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--limit", type=int, default=64, help="most schedules tried with --schedule all"
     )
+    pairing = parser.add_argument_group("--form both: the pair, as check makes it")
+    pairing.add_argument(
+        "--baseline",
+        action="append",
+        default=[],
+        metavar="BASE",
+        help="the composite tool comes from BASE (files or directories; repeatable)",
+    )
+    pairing.add_argument(
+        "--baseline-git", metavar="REV", help="the baseline is CONFIG as git revision REV holds it"
+    )
+    pairing.add_argument(
+        "--script", metavar="FILE.star", help="the script is this file, not CONFIG's"
+    )
+    pairing.add_argument(
+        "--style",
+        choices=("readable", "exact"),
+        default="readable",
+        help="the emitter's style, for a composite tool no scripted tool replaces yet",
+    )
     parser.add_argument(
         "--format",
         choices=("text", "json"),
@@ -122,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise InputError("--limit must be at least 1")
     scenario = load_scenario(Path(args.scenario))
+    if args.form == BOTH:
+        return _run_both(args, scenario)
     traces = FORMS[args.form](args, scenario)
     if args.format == "text":
         for trace in traces:
@@ -156,9 +193,7 @@ def _run_composite_form(args: argparse.Namespace, scenario: Scenario) -> list[Tr
     return list(explored)
 
 
-def _select_tool(
-    source: str, name: str | None
-) -> tuple[LoadedTool, list[CompositeToolConfig]]:
+def _select_tool(source: str, name: str | None) -> tuple[LoadedTool, list[CompositeToolConfig]]:
     """The tool to run, and every composite tool the config serves; refusing configs vMCP
     would not start with."""
     load = load_paths([source])
@@ -250,6 +285,84 @@ def _scripted_tool(args: argparse.Namespace, name: str | None) -> tuple[Script, 
     return loaded, _timeout(args.timeout) or counterpart.timeout_ns or 0
 
 
+def _run_both(args: argparse.Namespace, scenario: Scenario) -> int:
+    """The composite tool and its script on ``scenario``, then what differs."""
+    if args.schedule != "canonical":
+        raise InputError("--form both runs the canonical schedule, as check first does")
+    name = args.tool or scenario.tool
+    if args.baseline and args.baseline_git is not None:
+        raise InputError("give --baseline BASE or --baseline-git REV, not both")
+    baseline = None
+    if args.baseline:
+        baseline = Where(tuple(args.baseline))
+    elif args.baseline_git is not None:
+        baseline = Where((args.source,), args.baseline_git)
+    if args.script is not None and baseline is not None:
+        raise InputError("--script compares one script with CONFIG's tool: give no baseline")
+    library = tuple(args.library_path)
+    request = Request(Where((args.source,)), baseline, args.script, name, library, sidecars=True)
+    pairing = pair(request)
+    if pairing.unreadable:
+        raise InputError("; ".join(problem.render() for problem in pairing.unreadable))
+    chosen = [item for item in pairing.pairs if item.tool == name]
+    if len(chosen) != 1:
+        known = ", ".join(sorted({item.tool for item in pairing.pairs})) or "none"
+        many = f"{len(chosen)} composite tools named" if chosen else "no composite tool named"
+        raise InputError(f"{many} {name!r} to compare in {args.source} (found: {known})")
+    found = compared(chosen[0], request, CheckOptions(style=args.style))
+    if isinstance(found, str):
+        raise InputError(f"{name}: {found}")
+    config = found.tool.effective
+    composite = run_composite(config, scenario, served=found.options.served)
+    timeout_ns = found.entry.timeout_ns if found.entry is not None else config.timeout
+    script = run_starlark(
+        found.script, scenario, engine=args.engine, timeout_ns=timeout_ns, modules=found.modules
+    )
+    apart = field_differences(composite, script)
+    if args.format == "json":
+        print_json(
+            {
+                "composite": composite.to_json(),
+                "script": script.to_json(),
+                "differences": [asdict(difference) for difference in apart],
+            }
+        )
+        return EXIT_OK
+    if not apart:
+        print(f"{name}: the script does as vMCP does on this scenario")
+    else:
+        print(f"{name}: vMCP's run and the script's ({args.engine}) differ:")
+        for difference in apart:
+            print("\n".join(f"  {one_line(line)}" for line in difference.lines()))
+    return EXIT_OK
+
+
+def replay_command(
+    config: str,
+    tool: str,
+    scenario: str,
+    engine: str,
+    baseline: Sequence[str] = (),
+    baseline_git: str | None = None,
+    script: str | None = None,
+    library_path: Sequence[str] = (),
+    style: str | None = None,
+) -> str:
+    """The ``run --form both`` command line that replays ``scenario`` on the composite tool
+    and its script as ``check`` paired them (``style``: the emitter's, when it wrote the
+    script)."""
+    words = ["python", "-m", "transpiler", "run", "--form", BOTH, config, "--tool", tool]
+    words += ["--scenario", scenario, "--engine", engine]
+    words += [word for base in baseline for word in ("--baseline", base)]
+    words += ["--baseline-git", baseline_git] if baseline_git is not None else []
+    words += ["--script", script] if script is not None else []
+    words += [word for folder in library_path for word in ("--library-path", folder)]
+    words += ["--style", style] if style is not None and style != "readable" else []
+    return shlex.join([*words, "--format", "text"])
+
+
+#: ``--form both``: the composite tool and its script, as ``check`` pairs them.
+BOTH = "both"
 #: Every runnable form; the Starlark form registers here.
 FORMS: dict[str, FormRunner] = {
     "composite": _run_composite_form,

@@ -34,8 +34,11 @@ from transpiler.composite.quirks import (
 )
 from transpiler.composite.state import WorkflowState
 from transpiler.composite.variants import (
+    RUST_FUNCTIONS,
+    RUST_JSON,
     STARLARK_COMPARISONS,
     STARLARK_JSON,
+    STARLARK_RUST,
     VMCP,
     ScriptStopped,
     Variants,
@@ -167,10 +170,13 @@ class Expander:
         return variant
 
     def _bodies(self, site: Site) -> dict[str, Callable[..., Any]] | None:
-        """The template functions a script computes its own way at ``site``."""
+        """The template functions a script computes its own way at ``site``: ``json`` as
+        ``json.encode`` writes it, and on starlark-rust ``len`` and ``printf`` too."""
+        rust = self.variants.at(Deviation.RUST_ENGINE, site) == STARLARK_RUST
+        bodies: dict[str, Callable[..., Any]] = dict(RUST_FUNCTIONS) if rust else {}
         if self.variants.at(Deviation.JSON_TEXT, site) == "encode":
-            return dict(STARLARK_JSON)
-        return None
+            bodies.update(RUST_JSON if rust else STARLARK_JSON)
+        return bodies or None
 
     def _plain(
         self,
@@ -194,6 +200,16 @@ class Expander:
             self.variants.at(Deviation.MISSING_VALUE, missing_site(site, seen))
             if seen.missing
             else None
+        )
+
+    def missing_is_null(self, site: Site, source: str, seen: Observation) -> bool:
+        """``missing-value: none`` where an output property's template is that one missing
+        value (a lone action): the script returns the value itself, ``null``."""
+        return (
+            self.missing_variant(site, seen) == "none"
+            and len(seen.printed) == 1
+            and seen.printed[0] in (MISSING, None)
+            and _lone(source)
         )
 
     def _stop_at_missing(self, site: Site, seen: Observation) -> None:

@@ -126,7 +126,7 @@ def _from_value(
     missing = expander.missing_variant(site, seen)
     if missing == "default" and has_default:
         return coerce_default(definition.default, definition.type)
-    if missing == "none" and len(seen.printed) == 1 and seen.printed[0] in (MISSING, None):
+    if expander.missing_is_null(site, definition.value, seen):
         expander.script_nulls.add(name)  # a script's result has no `required` check
         return None  # the script returns the missing value itself
 

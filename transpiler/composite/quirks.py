@@ -3,8 +3,8 @@
 vMCP's engine has behaviours a plain script does not share (the classes of
 :mod:`transpiler.deviations`). The model records each one it exercises on a
 run, with the step and the site (an argument key, the condition, an output
-property), so the harness can excuse a script's difference only on a scenario
-where a class it declares actually fired. The predicates below are the
+property), so the harness lets a script take a declared class's variant only at
+a site where the class applied on that run. The predicates below are the
 model-side definition of each class.
 """
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from transpiler.composite.script_text import DEL, rust_writes_otherwise
 from transpiler.deviations import Deviation
 from transpiler.golang.fmt import format_value
 from transpiler.golang.jsondec import JSONDecodeError, unmarshal
@@ -27,7 +28,6 @@ from transpiler.sim.trace import QuirkEvent
 
 _WHOLE_TEXT_LIMIT = 2.0**53
 _HTML_SENSITIVE = frozenset("<>&\u2028\u2029")
-_DEL = "\x7f"  # go.starlark.net's json.encode writes it as `\x7f`, which is not JSON
 _CONTAINERS = (dict, list, NilMap, NilList, AnyKeyMap)
 _METADATA = frozenset({"id", "start_time", "duration_ms"})
 _TEXT_USES = frozenset({"text", "collection", "string"})
@@ -89,6 +89,7 @@ def judge_text(log: QuirkLog, site: Site, template: Template, seen: Observation)
             if isinstance(result, str) and "%!" in result:
                 log.add(Deviation.VALUE_TEXT, site, "printf verb of the wrong kind")
         elif function.measures and args and isinstance(args[0], str) and not args[0].isascii():
+            # starlark-rust counts code points, go.starlark.net (and Go) bytes
             log.add(Deviation.RUST_ENGINE, site, f"{name} of a non-ASCII string", notable=False)
     if _reads_metadata(template):
         log.add(Deviation.WORKFLOW_METADATA, site)
@@ -161,7 +162,7 @@ def _encoded_argument(seen: Observation, printed: Any) -> Any:
 
 
 def _same_value(left: Any, right: Any) -> bool:
-    """JSON equality, numbers by value, typed nils as null."""
+    """JSON equality, numbers by their exact value, typed nils as null."""
     if isinstance(left, NilMap | NilList):
         left = None
     if isinstance(right, NilMap | NilList):
@@ -169,7 +170,7 @@ def _same_value(left: Any, right: Any) -> bool:
     if isinstance(left, bool) or isinstance(right, bool):
         return left is right
     if isinstance(left, int | float) and isinstance(right, int | float):
-        return float(left) == float(right)
+        return left == right  # Python compares an int with a float exactly
     if isinstance(left, dict) and isinstance(right, dict):
         return left.keys() == right.keys() and all(_same_value(left[k], right[k]) for k in left)
     if isinstance(left, list) and isinstance(right, list):
@@ -192,60 +193,25 @@ def _judge_printed(log: QuirkLog, site: Site, value: Any) -> None:
         log.add(Deviation.VALUE_TEXT, site, f"printed {format_value(value)}", notable=False)
     elif isinstance(value, _CONTAINERS):
         log.add(Deviation.VALUE_TEXT, site, f"printed {format_value(value)[:60]}")
-        if _engine_sensitive(value):
-            log.add(
-                Deviation.RUST_ENGINE,
-                site,
-                "text of a value holding non-ASCII or a float",
-                notable=False,
-            )
+        if rust_writes_otherwise(value):
+            log.add(Deviation.RUST_ENGINE, site, "text starlark-rust writes its own way", False)
     elif isinstance(value, float) and math.isfinite(value):
         if value.is_integer() and 1e6 <= abs(value) < _WHOLE_TEXT_LIMIT:
             log.add(Deviation.NUMBER_TEXT, site, f"printed {format_value(value)}")
-        elif "e" in format_value(value) and not (value.is_integer() and abs(value) < 1e6):
+        elif rust_writes_otherwise(value):
             log.add(Deviation.RUST_ENGINE, site, f"printed {format_value(value)}", notable=False)
 
 
-def _engine_sensitive(value: Any) -> bool:
-    """Whether a value holds what starlark-rust writes its own way in ``str`` and
-    ``json.encode``: non-ASCII text or DEL, a float that is not a whole number below 2^53,
-    or object keys out of order."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str) and (not item.isascii() or _DEL in item):
-            return True
-        if isinstance(item, float) and not (item.is_integer() and abs(item) < _WHOLE_TEXT_LIMIT):
-            return True
-        if isinstance(item, dict):
-            if list(item) != sorted(item):
-                return True  # json.encode sorts keys on go.starlark.net only
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
-
-
-def quoted_as_go_string(text: str) -> bool:
-    """Whether go.starlark.net's ``json.encode`` writes ``text`` as Go's ``strconv.Quote``
-    (every character in 0x20-0x7f, DEL included), not as Go's ``encoding/json``."""
-    return all(" " <= char <= _DEL for char in text)
-
-
 def _judge_json(log: QuirkLog, site: Site, value: Any) -> None:
+    if rust_writes_otherwise(value):
+        log.add(Deviation.RUST_ENGINE, site, "JSON starlark-rust writes its own way", False)
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             if not _HTML_SENSITIVE.isdisjoint(item):
                 log.add(Deviation.JSON_TEXT, site, "HTML-escaped characters")
-                if not quoted_as_go_string(item):
-                    # go.starlark.net escapes them there (Go's encoding/json); starlark-rust
-                    # never does.
-                    detail = "HTML characters in non-ASCII JSON text"
-                    log.add(Deviation.RUST_ENGINE, site, detail, notable=False)
-            if _DEL in item:
+            if DEL in item:
                 log.add(Deviation.JSON_TEXT, site, "a DEL character")
         elif isinstance(item, float) and math.isfinite(item):
             if item.is_integer():
@@ -254,10 +220,7 @@ def _judge_json(log: QuirkLog, site: Site, value: Any) -> None:
             elif abs(item) >= 1e6 or abs(item) < 1e-4:
                 log.add(Deviation.JSON_TEXT, site, "a fractional number in exponent range")
         elif isinstance(item, dict):
-            keys = list(item)
-            if keys != sorted(keys):
-                log.add(Deviation.RUST_ENGINE, site, "json keys not in sorted order", notable=False)
-            stack.extend(keys)
+            stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

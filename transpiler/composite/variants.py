@@ -13,27 +13,29 @@ is implemented here, or in the module that holds the rule of vMCP it replaces
 
 from __future__ import annotations
 
-import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from transpiler.composite.quirks import Site, quoted_as_go_string
+from transpiler.composite.quirks import Site
+from transpiler.composite.script_text import held_by_script, json_text, starlark_text
 from transpiler.deviations import RUN_ID_PLACEHOLDER, START_TIME_PLACEHOLDER, Deviation
-from transpiler.golang.fmt import format_value
-from transpiler.golang.jsonenc import encode_string
-from transpiler.golang.strconv import format_float, quote
-from transpiler.golang.values import AnyKeyMap, Int64, NilList, NilMap
-from transpiler.gotemplate.functions import FUNCTIONS, FuncError, Lowering
+from transpiler.golang.fmt import format_value, sprintf
+from transpiler.golang.values import Int64, NilList, NilMap
+from transpiler.gotemplate.functions import FUNCTIONS, FuncError, Lowering, length
 from transpiler.gotemplate.runtime import MISSING
 from transpiler.sim.kernel import Halt
+from transpiler.starlark_runtime.rust_text import rust_json, rust_len, rust_str
 
 #: (class, step, place): where a class applied on a run.
 SiteKey = tuple[Deviation, str | None, str]
 #: The classes whose variants change how a template prints a value (and ``missing-value``,
 #: whose site depends on what was missing: :func:`quirks.missing_site`).
-PRINTING: Final = (Deviation.NUMBER_TEXT, Deviation.VALUE_TEXT)
+PRINTING: Final = (Deviation.NUMBER_TEXT, Deviation.VALUE_TEXT, Deviation.RUST_ENGINE)
+#: ``rust-engine``'s variant: what the script writes at the site is starlark-rust's text.
+STARLARK_RUST: Final = "starlark-rust"
 _NO_VALUE: Final = "<no value>"
 _WHOLE_TEXT_LIMIT: Final = 2.0**53
 
@@ -62,6 +64,12 @@ class Variants:
         found = {c: self.chosen.get(site_key(c, site)) for c in PRINTING}
         return {c: v for c, v in found.items() if v is not None}
 
+    def on(self, engine: str) -> Variants:
+        """The variants a script takes on ``engine``: a class of another engine's
+        (``rust-engine`` on go.starlark.net) takes vMCP's behaviour there."""
+        kept = {key: v for key, v in self.chosen.items() if engine in key[0].about.engines}
+        return self if len(kept) == len(self.chosen) else Variants(kept)
+
 
 VMCP: Final = Variants()
 
@@ -81,6 +89,7 @@ def printer(choices: Mapping[Deviation, str]) -> Callable[[Any], str]:
     missing = choices.get(Deviation.MISSING_VALUE)
     number = choices.get(Deviation.NUMBER_TEXT)
     value_text = choices.get(Deviation.VALUE_TEXT)
+    rust = choices.get(Deviation.RUST_ENGINE) == STARLARK_RUST
 
     def show(value: Any) -> str:
         if value is MISSING or value is None:
@@ -90,9 +99,13 @@ def printer(choices: Mapping[Deviation, str]) -> Callable[[Any], str]:
                 return "None"
             return _NO_VALUE if value is MISSING else format_value(value)
         if value_text is not None and isinstance(value, bool | dict | list | NilMap | NilList):
-            return starlark_text(value) if value_text == "starlark" else json_text(value)
+            if value_text == "starlark":
+                return rust_str(held_by_script(value)) if rust else starlark_text(value)
+            return rust_json(held_by_script(value)) if rust else json_text(value)
         if number == "digits" and _whole_in_range(value):
             return str(int(value))
+        if rust and isinstance(held_by_script(value), float):
+            return rust_str(held_by_script(value))
         return format_value(value)
 
     return show
@@ -140,13 +153,13 @@ def _type_name(value: Any) -> str:
 
 def _comparing(decide: Callable[[Any, Any], bool]) -> Callable[..., bool]:
     def compare(left: Any, right: Any) -> bool:
-        return decide(_plain(left), _plain(right))
+        return decide(held_by_script(left), held_by_script(right))
 
     return compare
 
 
 def _equal_any(first: Any, *others: Any) -> bool:
-    return any(_starlark_equal(_plain(first), _plain(other)) for other in others)
+    return any(_starlark_equal(held_by_script(first), held_by_script(other)) for other in others)
 
 
 _STARLARK_OPERATORS: Final[Mapping[str, Callable[..., Any]]] = {
@@ -187,61 +200,6 @@ def _whole_in_range(value: Any) -> bool:
     )
 
 
-def _plain(value: Any) -> Any:
-    """A Go value as the script holds it: whole JSON numbers are ints, typed nils are None."""
-    if isinstance(value, NilMap | NilList) or value is MISSING:
-        return None
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return int(value) if abs(value) < _WHOLE_TEXT_LIMIT else value
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, AnyKeyMap):
-        return {str(k): _plain(v) for k, v in value.items}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value
-
-
-def starlark_text(value: Any) -> str:
-    """``str(value)`` in Starlark, of a value decoded from JSON."""
-    held = _plain(value)
-    if isinstance(held, str):
-        return held
-    return _repr(held)
-
-
-def _repr(value: Any) -> str:
-    if value is None:
-        return "None"
-    if isinstance(value, bool):
-        return "True" if value else "False"
-    if isinstance(value, str):
-        return quote(value)  # go.starlark.net's repr; starlark-rust's is the rust-engine class
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_repr(k)}: {_repr(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_repr(item) for item in value) + "]"
-    return repr(value)
-
-
-def json_text(value: Any) -> str:
-    """go.starlark.net's ``json.encode(value)`` of a value decoded from JSON: keys sorted,
-    text of bytes 0x20-0x7f quoted as Go's ``strconv.Quote``, other text as Go's
-    ``encoding/json`` (starlark-rust keeps keys in order and escapes its own way: the
-    rust-engine class)."""
-    held = _plain(value)
-    if isinstance(held, dict):
-        items = sorted(held.items())
-        return "{" + ",".join(f"{_json_string(k)}:{json_text(v)}" for k, v in items) + "}"
-    if isinstance(held, list):
-        return "[" + ",".join(json_text(item) for item in held) + "]"
-    if isinstance(held, str):
-        return _json_string(held)
-    if isinstance(held, float):
-        return format_float(held, "g", -1)
-    return json.dumps(held)
-
-
 #: ``json-text: encode``: the ``json`` function as a script's ``json.encode`` writes it.
 STARLARK_JSON: Final[Mapping[str, Callable[..., Any]]] = {
     name: json_text
@@ -250,9 +208,46 @@ STARLARK_JSON: Final[Mapping[str, Callable[..., Any]]] = {
 }
 
 
-def _json_string(text: str) -> str:
-    """go.starlark.net's ``quote``: Go's ``strconv.Quote`` when every byte is in 0x20-0x7f
-    (DEL included, written ``\\x7f``), else Go's ``encoding/json``."""
-    if quoted_as_go_string(text):
-        return quote(text)
-    return encode_string(text)
+#: ``rust-engine: starlark-rust`` with ``json-text: encode``: the ``json`` function as
+#: starlark-rust's ``json.encode`` writes it.
+RUST_JSON: Final[Mapping[str, Callable[..., Any]]] = {
+    name: lambda value: rust_json(held_by_script(value)) for name in STARLARK_JSON
+}
+
+
+def _rust_length(value: Any) -> int:
+    """``len`` as starlark-rust counts a string (code points); anything else as Go does."""
+    return rust_len(value) if isinstance(value, str) else length(value)
+
+
+def _rust_printf(format_text: str, *args: Any) -> str:
+    """``printf`` as a script's ``%`` formatting writes it on starlark-rust: each ``%v``
+    operand that the script holds as a float is starlark-rust's ``str`` of it (a format with
+    other than ``%v``, ``%s``, ``%d`` and ``%%`` is left to Go's fmt: no readable script
+    writes one)."""
+    verbs = [verb for verb in _VERB.findall(format_text) if verb != "%%"]
+    if not all(verb in ("%v", "%s", "%d") for verb in verbs) or len(verbs) != len(args):
+        return sprintf(format_text, list(args))
+    held = [held_by_script(arg) for arg in args]
+    shown = [
+        rust_str(own) if verb == "%v" and isinstance(own, float) else arg
+        for verb, arg, own in zip(verbs, args, held, strict=True)
+    ]
+    return sprintf(format_text, shown)
+
+
+_VERB: Final = re.compile(r"%(?:%|[-+# 0]*\d*(?:\.\d*)?.)")
+
+#: ``rust-engine: starlark-rust``: the functions a script computes otherwise on starlark-rust.
+RUST_FUNCTIONS: Final[Mapping[str, Callable[..., Any]]] = {
+    **{
+        name: _rust_length
+        for name, function in FUNCTIONS.items()
+        if function.readable.lowering is Lowering.LENGTH
+    },
+    **{
+        name: _rust_printf
+        for name, function in FUNCTIONS.items()
+        if function.readable.lowering is Lowering.FORMAT
+    },
+}

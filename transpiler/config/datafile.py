@@ -32,9 +32,10 @@ def _read(path: Path, limit: int, what: str) -> bytes:
         raise InputError(f"cannot read {what}: {error.reason}", error.location) from None
 
 
-def load_yaml(path: Path, limit: int, what: str) -> Any:
-    """The one YAML (or JSON) document of ``path``, as plain Python data."""
-    data = _read(path, limit, what)
+def load_yaml(path: Path, limit: int, what: str, content: bytes | None = None) -> Any:
+    """The one YAML (or JSON) document of ``path`` (or of ``content``, read elsewhere and
+    named ``path``), as plain Python data."""
+    data = _read(path, limit, what) if content is None else content
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -16,7 +16,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.config.units import LoadedTool
@@ -26,46 +26,66 @@ from transpiler.harness.check import CheckOptions, ToolReport, pair_digest
 from transpiler.harness.since import Since, carried
 from transpiler.harness.verdict import Verdict
 from transpiler.inputs.files import Inputs
+from transpiler.listing import ScriptedEntry
 from transpiler.pairs import Pair, Pairing, Request, pair
 from transpiler.pipeline import decide, decide_script, emit, tool_key, tool_location
 
 
 def select(request: Request, shard: tuple[int, int] = (1, 1)) -> tuple[list[Pair], Pairing]:
-    """This shard's share of the request's pairs, and the whole pairing (its unpaired
-    scripted tools and unreadable inputs: ``check`` exits 2 for those, however the rest fare)."""
+    """This shard's share of the request's pairs (the configurations vMCP rejects last), and
+    the whole pairing (its unpaired scripted tools and unreadable inputs: ``check`` exits 2 for
+    those, however the rest fare)."""
     pairing = pair(request)
     number, total = shard
-    return list(pairing.pairs[number - 1 :: total]), pairing
+    return list((*pairing.pairs, *pairing.rejected)[number - 1 :: total]), pairing
+
+
+@dataclass(frozen=True)
+class Compared:
+    """What a pair compares: its composite tool, the options it is checked with (the composite
+    tools served beside it included), the script (the emitter's when the pair has none, then
+    ``emitted``) with the modules it loads and its scripted entry."""
+
+    tool: LoadedTool
+    options: CheckOptions
+    script: str
+    modules: Mapping[str, str]
+    entry: ScriptedEntry | None = None
+    emitted: EmitResult | None = None
+
+
+def compared(item: Pair, request: Request, options: CheckOptions) -> Compared | str:
+    """What ``item`` compares (:class:`Compared`), or why nothing is: vMCP refuses the tool,
+    the script cannot be read, the emitter cannot express the workflow."""
+    if item.refusal is not None:
+        return item.refusal
+    composites = request.composites()
+    baseline = composites.read() if composites is not None else None
+    tool = item.composite(request.config.read(), baseline)
+    inputs = baseline if item.baseline and baseline is not None else request.config.read()
+    options = replace(options, served=served_beside(tool, inputs))
+    if item.script is not None:
+        script = item.script
+        return Compared(tool, options, script.text, script.modules, script.entry)
+    result = emit(tool, options)
+    if isinstance(result, str):
+        return f"the emitter cannot express it: {result}"
+    return Compared(tool, options, result.script, result.modules, emitted=result)
 
 
 def check_one(
     item: Pair, request: Request, options: CheckOptions, since: Since | None = None
 ) -> ToolReport:
     """Check one pair (runs in a worker process); its failure is its own report."""
-    if item.refusal is not None:
-        return ToolReport(item.tool, item.file, Verdict.NOT_CONVERTED, reason=item.refusal)
-    composites = request.composites()
-    baseline = composites.read() if composites is not None else None
-    tool = item.composite(request.config.read(), baseline)
-    inputs = baseline if item.baseline and baseline is not None else request.config.read()
-    options = replace(options, served=served_beside(tool, inputs))
-    modules: Mapping[str, str]
-    emitted: EmitResult | None = None
-    entry = item.script.entry if item.script is not None else None
-    if item.script is not None:
-        text, modules = item.script.text, item.script.modules
-    else:
-        result = emit(tool, options)
-        if isinstance(result, str):
-            reason = f"the emitter cannot express it: {result}"
-            return ToolReport(item.tool, item.file, Verdict.NOT_CONVERTED, reason=reason)
-        emitted = result
-        text, modules = emitted.script, emitted.modules
+    found = compared(item, request, options)
+    if isinstance(found, str):
+        return ToolReport(item.tool, item.file, Verdict.NOT_CONVERTED, reason=found)
     previous = (since or {}).get((item.file, item.tool))
-    kept = carried(previous, pair_digest(tool, text, modules, options, entry)) if previous else None
+    digest = pair_digest(found.tool, found.script, found.modules, found.options, found.entry)
+    kept = carried(previous, digest) if previous else None
     if isinstance(kept, ToolReport):
         return kept
-    report = _checked(item, tool, emitted, modules, options)
+    report = _checked(item, found.tool, found.emitted, found.modules, found.options)
     if kept is not None:
         report.notes = (*report.notes, f"not carried over from the earlier report: {kept}")
     return report
@@ -86,7 +106,9 @@ def _checked(
         script = item.script
         outcome = decide_script(tool, script.text, script.where, modules, options, script.entry)
     if outcome.report is not None:
-        return replace(outcome.report, emitted=None)  # the emit result is not worth pickling
+        at = item.script.at if item.script is not None else None
+        # The emit result is not worth pickling.
+        return replace(outcome.report, emitted=None, script_at=at)
     where = tool_location(tool)
     reason = f"{where.file}:{where.line}: {outcome.reason}"
     assert outcome.verdict is not None

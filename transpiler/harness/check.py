@@ -30,8 +30,10 @@ from typing import Any
 
 from transpiler.composite import run_composite
 from transpiler.composite.advertise import Hidden
+from transpiler.composite.quirks import NULL_PLACE_SUFFIX
 from transpiler.composite.variants import SiteKey
 from transpiler.config.model import CompositeToolConfig, StepKind, ToolAnnotations
+from transpiler.config.target import DEFAULT_TARGET, Target
 from transpiler.config.tool_annotations import annotations_to_mcp
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
@@ -45,6 +47,7 @@ from transpiler.gobuild import go_available
 from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
 from transpiler.harness.draws import Gen
 from transpiler.harness.entries import ListingDifference, listing_differences
+from transpiler.harness.fields import field_differences
 from transpiler.harness.generate import scenarios as random_scenarios
 from transpiler.harness.happy import (
     expected,
@@ -53,23 +56,32 @@ from transpiler.harness.happy import (
     reshaped_scenarios,
     reshapes,
 )
+from transpiler.harness.kinds import kind_advice
 from transpiler.harness.paths import combinations, path_of, sample_params
 from transpiler.harness.probes import probe_scenarios
 from transpiler.harness.readings import (
     SETTLE_ROUNDS,
     VMCP_CHOICE,
+    Found,
     Reading,
     Readings,
     variants_of,
 )
-from transpiler.harness.relation import Difference, Match, differences, necessary, shown_by
-from transpiler.harness.scriptmap import script_map
+from transpiler.harness.relation import Difference, differences, matches
+from transpiler.harness.scriptmap import ScriptLines, script_map
 from transpiler.harness.scriptreads import ScriptReads, script_reads
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.sites import SiteValues, site_values, value_text
 from transpiler.harness.verdict import Verdict
-from transpiler.inert import has_unsafe_text
-from transpiler.listing import ListedTool, ScriptedEntry, listed, migrated
+from transpiler.inert import has_unsafe_text, unsafe
+from transpiler.listing import (
+    ListedTool,
+    ScriptedEntry,
+    entry_classes,
+    hidden_advice,
+    listed,
+    migrated,
+)
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace
@@ -80,6 +92,7 @@ from transpiler.starlark_runtime import (
     run_starlark_many,
 )
 from transpiler.starlark_runtime.run import GoOnlyScript
+from transpiler.starlark_runtime.source import as_vmcp_reads
 from transpiler.starlark_runtime.versions import engine_versions
 
 ENGINES = ("rust", "go")
@@ -102,8 +115,10 @@ class CheckOptions:
     annotations by name (``--tools``: the backends' ``tools/list``), which
     decide how vMCP lists the composite tool (None: every backend unknown);
     ``served`` the composite tools vMCP serves beside the one checked (one of
-    them named like a backend tool hides them all); ``scenarios`` more scenarios to run
-    (``check --scenarios DIR``: recorded by ``serve --record``), each on the tool it names.
+    them named like a backend tool hides them all); ``target`` the vMCP the scripted
+    tool is for (the entry ``migrate`` writes is that target's); ``scenarios`` more
+    scenarios to run (``check --scenarios DIR``: recorded by ``serve --record``), each on
+    the tool it names.
     """
 
     examples: int = 100
@@ -118,6 +133,7 @@ class CheckOptions:
     accept: frozenset[Deviation] | None = None
     accept_gaps: frozenset[str] = frozenset()
     served: tuple[CompositeToolConfig, ...] = ()
+    target: Target = DEFAULT_TARGET
     scenarios: tuple[Scenario, ...] = ()
 
 
@@ -132,6 +148,8 @@ class Counterexample:
     script: Trace
     saved_to: str | None = None
     advice: tuple[str, ...] = ()
+    #: The command that replays the saved scenario on both forms and shows what differs.
+    replay: str | None = None
 
     @property
     def difference(self) -> Difference:
@@ -159,7 +177,6 @@ class Witness:
     composite: Trace
     script: Trace
     size: int
-    rank: tuple[bool, bool, int, int]
     shown: Difference
     site: SiteValues | None = None
     variant: str | None = None
@@ -176,6 +193,10 @@ class Finding:
     site: str
     detail: str
     unless: str | None = None
+    #: It does not fire with some other form of the free texts (values no template
+    #: constrains): it comes from the simulator's placeholders, not known to hold for data of
+    #: the real shape, so reports give it as a note, not a warning.
+    placeholder: bool = False
 
     def render(self) -> str:
         """One sentence for a report; a finding that comes from the simulator's values
@@ -217,6 +238,11 @@ class ToolReport:
     config_lines: dict[str, int] = field(default_factory=dict)
     #: Each field of the ``tools/list`` entry the script's tool is listed with otherwise.
     listing: tuple[ListingDifference, ...] = ()
+    #: Lines of the script a report points at (its calls by tool, ``run``'s returns).
+    script_lines: ScriptLines = field(default_factory=ScriptLines)
+    #: The file and line the script's first line is on (a ``scriptFile``'s line 1, a line of
+    #: the configuration inside a literal block), when the script is in a file as it runs.
+    script_at: tuple[str, int] | None = None
 
     @property
     def observed(self) -> tuple[Deviation, ...]:
@@ -277,8 +303,7 @@ class _Run:
         self.modules = modules
         self.engines = engines
         self.declared = declared
-        switchable = frozenset(c for c in declared if c.about.variants)
-        self.readings = Readings(self.config, switchable, declared - switchable)
+        self.readings = Readings(self.config, frozenset(c for c in declared if c.about.variants))
         self.used: dict[tuple[SiteKey, str], list[_Use]] = {}
         self.count = 0
         self.paths: set[str] = set()
@@ -286,9 +311,9 @@ class _Run:
             frozenset(s.id for s in self.config.steps if s.kind is StepKind.ELICITATION)
         )
         self.script_coverage = ScriptCoverage(script_map(script, modules, SCRIPT_FILENAME))
-        self.witnesses: dict[Deviation, Witness] = {}
         self.go_only: str | None = None
-        #: Scenarios starlark-rust's own class excused that go.starlark.net could not confirm.
+        #: Scenarios starlark-rust's own formatting explained that go.starlark.net, not
+        #: installed, could not confirm.
         self.unconfirmed = 0
 
     def advertised(self, scenario: Scenario) -> Scenario:
@@ -368,14 +393,36 @@ class _Run:
             )
             if found is None:
                 return self._counterexample(scenario, engine, composite, script)
-            if engine == "rust" and Deviation.RUST_ENGINE in found.match.excused:
-                unconfirmed = self._confirm_on_go(scenario, composite, recorder.branched)
-                if unconfirmed is not None:
-                    return unconfirmed
+            if engine == "rust" and "go" not in self.engines:
+                imitated = self._confirm_on_go(scenario, composite, recorder.branched, found)
+                if imitated is not None:
+                    return imitated
             if keep:
                 self._used(scenario, engine, found.used, found.trace, script)
-                if not found.match.exact:
-                    self._witness(scenario, engine, found.match, script)
+        return None
+
+    def _confirm_on_go(
+        self, scenario: Scenario, composite: Trace, branched: bool, found: Found
+    ) -> Counterexample | None:
+        """Where starlark-rust's own formatting (``rust-engine``'s variant) is what made the
+        model's run the script's: the scenario on go.starlark.net too (what vMCP embeds), where
+        the script must match with vMCP's behaviour at those sites. A script that imitates
+        starlark-rust's formatting by hand (JSON keys in insertion order) writes the same text
+        on starlark-rust, and only go.starlark.net tells it apart; where it is not installed
+        the scenario is counted (``unconfirmed``) and the report says so."""
+        taken = {site[0] for site, choice in found.used.items() if choice != VMCP_CHOICE}
+        if Deviation.RUST_ENGINE not in taken:
+            return None  # the variant was not taken
+        if matches(self.readings.run_under(scenario, found.used, "go"), found.trace):
+            return None  # the variant changed nothing in this run
+        if not go_available(needs_starlark=True):
+            self.unconfirmed += 1
+            return None
+        script = self._run("go", scenario)
+        if isinstance(script, EngineError):
+            raise script
+        if self.readings.match(scenario, composite, branched, script, "go", keep=False) is None:
+            return self._counterexample(scenario, "go", composite, script)
         return None
 
     def settle(self) -> Counterexample | None:
@@ -406,34 +453,20 @@ class _Run:
         )
         return example
 
-    def _confirm_on_go(
-        self, scenario: Scenario, composite: Trace, branched: bool
-    ) -> Counterexample | None:
-        """A difference starlark-rust's own class excused: the scenario on go.starlark.net
-        (what vMCP embeds), where it must match with no such excuse; counted as unconfirmed
-        where go.starlark.net is not installed."""
-        if "go" in self.engines:
-            return None  # the scenario runs there anyway
-        if not go_available(needs_starlark=True):
-            self.unconfirmed += 1
-            return None
-        script = self._run("go", scenario)
-        if isinstance(script, EngineError):
-            raise script
-        if self.readings.match(scenario, composite, branched, script, "go", keep=False) is None:
-            return self._counterexample(scenario, "go", composite, script)
-        return None
-
     def _counterexample(
         self, scenario: Scenario, engine: str, composite: Trace, script: Trace
     ) -> Counterexample:
         """The difference from the model's run under the reading earlier scenarios fixed (or,
         where the two agree but no reading fits, from vMCP's own run)."""
-        read = self.readings.run_chosen(scenario)
+        read = self.readings.run_chosen(scenario, engine)
         found = differences(read, script)
         if not found:
             found = differences(composite, script)
             read = composite
+        found = tuple(
+            replace(d, why=kind_advice(read, script, scenario)) if d.field == "calls" else d
+            for d in found
+        )
         example = Counterexample(scenario, engine, found, read, script)
         taken = self.readings.describe()
         if taken and read is not composite:
@@ -469,12 +502,20 @@ class _Run:
                 held = found.get(site[0])
                 if held is not None and held.size <= use.size:
                     break
-                base = run_composite(
+                # Whether the variant shows: the reading's run beside the same run with vMCP's
+                # behaviour for this class alone at the site.
+                alone = run_composite(
                     self.config,
                     use.scenario,
-                    variants=variants_of({**use.reading, site: VMCP_CHOICE}),
+                    variants=variants_of({**use.reading, site: VMCP_CHOICE}, use.engine),
                 )
                 stopped = use.trace.stopped_at == site
+                if site_values(site, alone, use.script, use.trace, stopped) is None:
+                    continue
+                # What vMCP gives there: every class at the site with vMCP's behaviour (another
+                # class's variant there, idle while this one held, would otherwise show).
+                vmcp_there = variants_of(_vmcp_at(use.reading, site), use.engine)
+                base = run_composite(self.config, use.scenario, variants=vmcp_there)
                 values = site_values(site, base, use.script, use.trace, stopped)
                 if values is None:
                     continue
@@ -487,7 +528,6 @@ class _Run:
                     base,
                     use.script,
                     use.size,
-                    (False, False, 1, use.size),
                     _shown(values, choice),
                     values,
                     choice,
@@ -519,35 +559,6 @@ class _Run:
             *(() if "go" in self.engines else ("go",)),
         )
 
-    def _witness(self, scenario: Scenario, engine: str, match: Match, script: Trace) -> None:
-        """Keep, per class, the scenario that shows it best: at a site of its own where the two
-        sides' values differ, where the other classes could not explain the difference without
-        it, with the fewest classes fired, then the smallest."""
-        size = _size(scenario)
-        for deviation in match.excused:
-            values = _own_site(match.composite, script, deviation)
-            held = self.witnesses.get(deviation)
-            rank = (
-                values is None,
-                not necessary(match, deviation, engine),
-                len(match.candidates),
-                size,
-            )
-            if held is None or rank < held.rank:
-                self.witnesses[deviation] = Witness(
-                    deviation,
-                    scenario,
-                    engine,
-                    match.excused,
-                    match.differences,
-                    match.composite,
-                    script,
-                    size,
-                    rank,
-                    shown_by(match, deviation, engine) if values is None else _shown(values, None),
-                    values,
-                )
-
 
 @dataclass(frozen=True)
 class _Use:
@@ -562,17 +573,13 @@ class _Use:
     script: Trace
 
 
-def _own_site(composite: Trace, script: Trace, deviation: Deviation) -> SiteValues | None:
-    """The first site where the composite run exercised ``deviation`` and the script's run
-    gives a different value (a class without variants: no run of the model takes the
-    script's choice, so each side's values are read off its own run)."""
-    for event in composite.quirks:
-        if event.deviation == deviation:
-            key = (deviation, event.step, event.site)
-            values = site_values(key, composite, script, None, False)
-            if values is not None:
-                return values
-    return None
+def _vmcp_at(reading: Reading, site: SiteKey) -> Reading:
+    """``reading`` with vMCP's choice for every class at ``site``'s step and place (its
+    missing-value form, ``place (null)``, included)."""
+    _, step, place = site
+    at = place.removesuffix(NULL_PLACE_SUFFIX)
+    same = [k for k in reading if k[1] == step and k[2].removesuffix(NULL_PLACE_SUFFIX) == at]
+    return {**reading, **dict.fromkeys(same, VMCP_CHOICE), site: VMCP_CHOICE}
 
 
 def _shown(values: SiteValues, variant: str | None) -> Difference:
@@ -603,12 +610,11 @@ def check_tool(
     """
     started = time.perf_counter()
     origin = tool.origin.file
-    engines = _engines(tool, options)
     report = ToolReport(
         tool.effective.name,
         origin,
         Verdict.EQUIVALENT,
-        engines=engines,
+        engines=options.engines,
         seed=options.seed,
         style=options.style,
         config_lines={
@@ -625,6 +631,9 @@ def check_tool(
                 tool_schemas=options.tool_schemas,
                 fixes=options.fixes,
                 inline_helpers=options.inline_helpers,
+                entry_deviations=entry_classes(
+                    tool.config, options.tool_annotations, options.target
+                ),
             )
         except TranspilerError as error:
             report.verdict, report.reason = Verdict.NOT_CONVERTED, str(error)
@@ -634,6 +643,7 @@ def check_tool(
         script, modules = emitted.script, emitted.modules
     assert script is not None
     modules = modules or {}
+    engines = report.engines = _engines(tool, options, script, modules)
     report.emitted = emitted
     report.script_source = source or f"emitted ({options.style})"
     declaration = declared_in(script)
@@ -646,16 +656,13 @@ def check_tool(
         return report
     backends = options.tool_annotations
     vmcp = listed(tool.effective, backends, options.served)
-    shown = entry.listed if entry is not None else migrated(tool.config, backends)
+    shown = entry.listed if entry is not None else migrated(tool.config, backends, options.target)
     report.listing = listing_differences(tool.effective, vmcp, shown, backends)
     report.findings = (*findings(tool), *_listing_findings(report.listing))
     if isinstance(vmcp, Hidden):
         # Whatever the script does, vMCP does nothing: no declaration makes that a pass.
-        report.verdict, report.reason = Verdict.UNCHECKED, (
-            "vMCP does not list this tool, so every call of it is answered not found and no "
-            "workflow runs: there is no behaviour to certify the script against"
-        )
-        _judge_listing(report, declaration, vmcp)
+        # Declaring the difference is no way out: fix what hides the tool, or retire it.
+        report.verdict, report.reason = Verdict.UNCHECKED, hidden_advice(tool.effective, vmcp)
         report.seconds = time.perf_counter() - started
         report.certificate = certificate(
             tool, script, modules, report, pair_digest(tool, script, modules, options, entry)
@@ -663,11 +670,12 @@ def check_tool(
         return report
     timeout = entry.timeout_ns if entry is not None else None
     run = _Run(tool, script, modules, engines, declared, options, timeout)
+    report.script_lines = run.script_coverage.map.places
     shapes = tool_shapes(tool.effective)
     recorded = [s for s in options.scenarios if s.tool == tool.effective.name]
     report.counterexample = (
         (run.compare_all(recorded) if recorded else None)
-        or _exhaustive(run, tool, shapes, options, report, script_reads(script))
+        or _exhaustive(run, tool, shapes, options, report, script_reads(as_vmcp_reads(script)))
         or _random(run, tool, shapes, options, emitted)
         or run.settle()
     )
@@ -681,16 +689,18 @@ def check_tool(
     if run.unconfirmed:
         report.notes = (
             *report.notes,
-            f"{Deviation.RUST_ENGINE} excused {run.unconfirmed} scenario(s) on starlark-rust that "
-            "go.starlark.net, not installed, could not confirm",
+            f"{Deviation.RUST_ENGINE}'s variant (starlark-rust's own formatting) explained "
+            f"{run.unconfirmed} scenario(s) that go.starlark.net, not installed, could not "
+            "confirm: only there is a script that imitates that formatting by hand told apart",
         )
-    witnessed = {**run.witnesses, **run.variant_witnesses()}
+    witnessed = run.variant_witnesses()
     report.witnesses = {c: witnessed[c] for c in report.declared if c in witnessed}
     if report.counterexample is not None:
         report.verdict = Verdict.DIFFERS
         example = report.counterexample
-        example.advice = (*example.advice, *undeclared(example, declaration))
-        report.reason = "\n".join([*(d.render() for d in example.differences), *example.advice])
+        example.advice = (*example.advice, *undeclared(example, declaration, options.accept))
+        apart = field_differences(example.composite, example.script)
+        report.reason = "\n".join([*(line for d in apart for line in d.lines()), *example.advice])
     elif run.count == 0:
         report.verdict, report.reason = Verdict.UNCHECKED, "no scenario ran: nothing is certified"
     else:
@@ -701,7 +711,7 @@ def check_tool(
         if verdict is not None:
             report.verdict, report.reason = verdict, reason
         report.notes = (*report.notes, *accepted)
-    _judge_listing(report, declaration, vmcp)
+    _judge_listing(report, declaration, vmcp, options.target, options.accept)
     report.seconds = time.perf_counter() - started
     report.certificate = certificate(
         tool, script, modules, report, pair_digest(tool, script, modules, options, entry)
@@ -717,11 +727,15 @@ def _listing_findings(found: Sequence[ListingDifference]) -> tuple[Finding, ...]
 
 
 def _judge_listing(
-    report: ToolReport, declaration: Declaration, vmcp: ListedTool | Hidden
+    report: ToolReport,
+    declaration: Declaration,
+    vmcp: ListedTool,
+    target: Target,
+    accept: frozenset[Deviation] | None = None,
 ) -> None:
     """The verdict with the listing's differences: one the script does not declare differs
-    (with what to declare, or the annotations to write), one it declares is shown like a
-    witness."""
+    (with what to declare, or, where the ``target`` takes them, the annotations to write), one
+    it declares is shown like a witness."""
     undeclared = [d for d in report.listing if d.deviation not in declaration.classes]
     if undeclared:
         missing = sorted({d.deviation for d in undeclared})
@@ -730,9 +744,10 @@ def _judge_listing(
             "the scripted tool is listed otherwise than vMCP lists the composite tool, which "
             "the script does not declare",
             missing,
+            accept,
         )
         hinted = any(d.site.startswith("annotations.") for d in undeclared)
-        if hinted and isinstance(vmcp, ListedTool):
+        if hinted and target.annotations:
             written = json.dumps(annotations_to_mcp(vmcp.annotations) or {}, sort_keys=True)
             lines.append(
                 "or list it as vMCP lists the composite tool (as `migrate` writes it): give "
@@ -762,18 +777,29 @@ def _vacuous(options: CheckOptions) -> str | None:
     return None
 
 
-def undeclared(example: Counterexample, declaration: Declaration) -> tuple[str, ...]:
+def undeclared(
+    example: Counterexample,
+    declaration: Declaration,
+    accept: frozenset[Deviation] | None = None,
+) -> tuple[str, ...]:
     """What to add to the script's header if it may differ the way the workflow's run allowed,
-    for each class the run exercised that the script does not declare."""
+    for each class the run exercised that the script does not declare (and to the policy,
+    for those it does not accept)."""
     fired = sorted(example.composite.fired() - declaration.classes)
     if not fired:
         return ()
     why = "the workflow exercised " + ", ".join(fired) + ", which the script does not declare"
-    return tuple(_declare_advice(declaration, why, fired))
+    return tuple(_declare_advice(declaration, why, fired, accept))
 
 
-def _declare_advice(declaration: Declaration, why: str, classes: Sequence[Deviation]) -> list[str]:
-    """``why``, then the header lines that declare ``classes`` and where they go."""
+def _declare_advice(
+    declaration: Declaration,
+    why: str,
+    classes: Sequence[Deviation],
+    accept: frozenset[Deviation] | None = None,
+) -> list[str]:
+    """``why``, then the header lines that declare ``classes`` and where they go, and the
+    classes the policy (``accept``) must also name for the tool to pass."""
     lines = [why]
     if declaration.title_line is None:
         lines += ["if the script may differ that way, add to its header:", f"  # {TITLE}"]
@@ -783,6 +809,12 @@ def _declare_advice(declaration: Declaration, why: str, classes: Sequence[Deviat
             f"{declaration.title_line} (`Where it differs from vMCP`):"
         )
     lines.extend(f"  {header_item(class_id)}" for class_id in classes)
+    refused = [str(c) for c in classes if not accepts(accept, c)]
+    if refused:
+        lines.append(
+            f"and accept {', '.join(refused)} (the policy's `accept:`, or --accept), which the "
+            "gate does not accept now"
+        )
     return lines
 
 
@@ -794,7 +826,8 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
     :data:`~transpiler.harness.happy.SIMULATED_TEXT`, a number 7); a finding that does not
     also fire when those are of another form or kind (:func:`free_texts`, :func:`reshapes`)
     comes from the placeholders, not from the workflow alone, and names the values under
-    which it does not fire.
+    which it does not fire; one that does not fire with another form of the free texts is a
+    ``placeholder`` (what those texts really are, no template says).
     """
     config = tool.effective
     trace = run_composite(config, happy_scenario(config))
@@ -802,6 +835,7 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
     others = [
         (
             reshape.describe(),
+            reshape.free,
             {_finding_key(e) for e in run_composite(config, scenario).quirks if e.notable},
         )
         for reshape, scenario in zip(variants, reshaped_scenarios(config, variants), strict=True)
@@ -816,7 +850,10 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
             event.step,
             event.site,
             event.detail,
-            unless=next((what for what, fired in others if _finding_key(event) not in fired), None),
+            unless=next(
+                (what for what, _, fired in others if _finding_key(event) not in fired), None
+            ),
+            placeholder=any(free and _finding_key(event) not in fired for _, free, fired in others),
         )
         for event in trace.quirks
         if event.notable
@@ -828,19 +865,28 @@ def _finding_key(event: QuirkEvent) -> tuple[Deviation, str | None, str]:
     return event.deviation, event.step, event.site
 
 
-def _engines(tool: LoadedTool, options: CheckOptions) -> tuple[str, ...]:
-    """The engines asked for, plus go.starlark.net when the tool's text had to be made inert.
-
-    go.starlark.net (what vMCP embeds) is where such text is most dangerous: it
-    ends a comment at ``\\r`` and the whole file at NUL.
-    """
-    if (
-        "go" in options.engines
-        or not has_unsafe_text(tool.effective)
-        or not go_available(needs_starlark=True)
-    ):
+def _engines(
+    tool: LoadedTool, options: CheckOptions, script: str, modules: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The engines asked for, plus go.starlark.net (what vMCP embeds) where the readers of the
+    pair could disagree: the tool's text had to be made inert, or the script or a module holds
+    a character some reader takes for a line break, an end of file or hidden layout
+    (:func:`~transpiler.inert.unsafe`; go.starlark.net ends a comment at ``\\r`` and the whole
+    file at NUL), or is one the map of call sites cannot read."""
+    if "go" in options.engines or not go_available(needs_starlark=True):
         return options.engines
-    return (*options.engines, "go")
+    texts = (script, *modules.values())
+    if has_unsafe_text(tool.effective) or any(_unsafe_in_code(text) for text in texts):
+        return (*options.engines, "go")
+    if script_map(script, modules, SCRIPT_FILENAME).unread:
+        return (*options.engines, "go")
+    return options.engines
+
+
+def _unsafe_in_code(text: str) -> bool:
+    """Whether a script's text holds an unsafe character other than its own line breaks and
+    tabs."""
+    return any(unsafe(char) for char in text if char not in "\n\t")
 
 
 def _exhaustive(
@@ -940,7 +986,7 @@ def pair_digest(
         "entry": repr(entry),
         "modules": dict(sorted(modules.items())),
         "options": repr(replace(options, accept=None)),
-        "interpreters": engine_versions(_engines(tool, options)),
+        "interpreters": engine_versions(_engines(tool, options, script, modules)),
         "transpiler": code_digest(),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()

@@ -12,10 +12,12 @@
   is a gap too.
 
 **Gaps** (:func:`judge`) are named ``TOOL/STEP`` for a step,
-``TOOL/line:N`` for the script's call sites on line N and ``TOOL/MODULE:N``
-for those of a module it loads; an open gap makes a passing verdict
-``incomplete``, and ``--accept-gap NAME`` (or the policy's ``accept_gaps``)
-accepts it by that name, which a note then records.
+``TOOL/line:N`` for the script's call sites on line N, ``TOOL/MODULE:N``
+for those of a module it loads, and ``TOOL/FILE:unread`` for a file of the
+script the map could not read (its call sites are unknown, so none can be
+shown reached); an open gap makes a passing verdict ``incomplete``, and
+``--accept-gap NAME`` (or the policy's ``accept_gaps``) accepts it by that
+name, which a note then records.
 
 The interpreters expose no hook per statement, so the lines of the script a
 run went through are known only where a run shows them: the line of every
@@ -118,7 +120,7 @@ class ScriptCoverage:
         statements = self.map.statement_lines()
         shown = self.map.shown_run(self.lines, self.evaluated)
         return {
-            "unread": list(self.map.unread),
+            "unread": [str(unread) for unread in self.map.unread],
             "call_sites": [
                 {
                     "at": site.where(script),
@@ -149,8 +151,9 @@ class ScriptCoverage:
 @dataclass(frozen=True)
 class Gap:
     """A part of the tool no scenario compared: a step no scenario completed (``kind``
-    ``step``), or a call site of the script none reached (``call``); ``where`` names it
-    within the tool, ``detail`` says what happened there."""
+    ``step``), a call site of the script none reached (``call``), or a file of the script
+    whose call sites could not be read (``unread``); ``where`` names it within the tool,
+    ``detail`` says what happened there."""
 
     tool: str
     kind: str
@@ -169,7 +172,8 @@ def gaps(
     steps: Sequence[str],
     script: ScriptCoverage | None,
 ) -> list[Gap]:
-    """The tool's gaps: steps no scenario completed, then call sites no scenario reached."""
+    """The tool's gaps: steps no scenario completed, then files of the script the map could
+    not read, then call sites no scenario reached."""
     found = [
         Gap(
             tool,
@@ -182,6 +186,9 @@ def gaps(
     ]
     if script is not None:
         found += [
+            Gap(tool, "unread", f"{unread.file}:unread", unread.why) for unread in script.map.unread
+        ]
+        found += [
             Gap(tool, "call", site.where(script.map.script), f"{site.builtin} `{site.text}`")
             for site in script.never_reached()
         ]
@@ -190,6 +197,7 @@ def gaps(
 
 _MISSED = {
     "step": "no scenario completed step(s) {} ({})",
+    "unread": "the parser could not read the script's call sites in {} ({})",
     "call": "no scenario reached the script's call site(s) {} ({})",
 }
 

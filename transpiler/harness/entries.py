@@ -46,6 +46,8 @@ class ListingDifference:
     site: str
     witness: str
     safety: bool = False
+    #: The witness in a few words, for a console (the witness when empty).
+    brief: str = ""
 
     @property
     def deviation(self) -> Deviation:
@@ -87,7 +89,9 @@ def listing_differences(
         witness = f"{TITLE}: vMCP {_text(ours)}, script: {_text(theirs)}"
         found.append(ListingDifference(f"annotations.{TITLE}", witness))
     found += [
-        ListingDifference(f"annotations.{hint.hint}", hint.render(), hint.drops_safety)
+        ListingDifference(
+            f"annotations.{hint.hint}", hint.render(), hint.drops_safety, hint.brief()
+        )
         for hint in hint_differences(tool, script.annotations, backends)
     ]
     return tuple(found)

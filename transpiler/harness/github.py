@@ -1,9 +1,14 @@
 """``check --format github``: GitHub workflow commands that annotate the pull request.
 
-Each tool the gate does not let through gets an ``::error`` at the line a
-reviewer should read (:mod:`.places`): what differs, both sides' values. Each
-finding (a vMCP quirk on the tool's ordinary run) gets a ``::warning`` at its
-step; one that drops a safety hint from the ``tools/list`` entry an ``::error``.
+Each reviewed change (:mod:`transpiler.changes`) gets a ``::notice`` naming
+its tools (a ``::warning`` or ``::error`` where the policy says so). Each tool
+the gate does not let through gets an ``::error`` at the line a
+reviewer should read (:mod:`.places`): what differs, field by field, both
+sides' values, where the scenario is saved and how to replay it. Each finding
+(a vMCP quirk on the tool's ordinary run) gets a ``::warning`` at its step; one
+that drops a safety hint from the ``tools/list`` entry an ``::error``; one that
+comes from the simulator's placeholder values alone none (the reports keep it
+as a note).
 Data and properties are escaped as GitHub's toolkit escapes them (``%``, CR
 and LF in both; ``:`` and ``,`` in properties too), after every text from the
 input or a script is made inert line by line.
@@ -14,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from transpiler.changes import Change
 from transpiler.deviations import Deviation, accepts
 from transpiler.harness.check import ToolReport
-from transpiler.harness.places import Place, Spot, difference_spot, place_of
-from transpiler.harness.reports import SHOWN_CHARACTERS, witness_lines
-from transpiler.inert import clipped, one_line, shown_lines
+from transpiler.harness.places import Place, Spot, difference_spot, place_of, work_tree_file
+from transpiler.harness.reports import difference_lines, witness_lines
+from transpiler.inert import one_line, shown_lines
 
 _DATA = {"%": "%25", "\r": "%0D", "\n": "%0A"}
 _PROPERTY = {**_DATA, ":": "%3A", ",": "%2C"}
@@ -53,10 +59,22 @@ class Annotation:
 
 
 def workflow_annotations(
-    reports: Sequence[ToolReport], accept: frozenset[Deviation] | None, revision: str | None = None
+    reports: Sequence[ToolReport],
+    accept: frozenset[Deviation] | None,
+    revision: str | None = None,
+    changes: Sequence[Change] = (),
 ) -> list[Annotation]:
-    """An error per tool that does not pass, a warning per finding."""
-    found: list[Annotation] = []
+    """A notice (or the warning or error the policy makes it) per reviewed change, an error per
+    tool that does not pass, a warning per finding."""
+    found = [
+        Annotation(
+            change.level.command,
+            Place(work_tree_file(change.file, revision), change.line),
+            one_line(change.title),
+            "\n".join(one_line(line) for line in (change.summary, *change.details)),
+        )
+        for change in changes
+    ]
     for report in reports:
         name = one_line(report.tool)
         if not report.passes(accept):
@@ -65,6 +83,8 @@ def workflow_annotations(
             message = _failure_lines(report, accept, spot)
             found.append(Annotation("error", place_of(report, spot, revision), title, message))
         for finding in report.findings:
+            if finding.placeholder:
+                continue  # a note of the report's, not an annotation on every pull request
             place = place_of(report, Spot(finding.step, None), revision)
             text = one_line(finding.render())
             safety = finding.deviation == Deviation.LISTING_SAFETY
@@ -78,13 +98,7 @@ def _failure_lines(report: ToolReport, accept: frozenset[Deviation] | None, spot
     lines = [f"at step {one_line(spot.step)}"] if spot.step else []
     example = report.counterexample
     if example is not None:
-        lines.append(f"differs on {one_line(example.engine)}:")
-        for difference in example.differences:
-            lines.append(f"{one_line(difference.field)}:")
-            lines.append(f"  vMCP:   {one_line(clipped(difference.composite, SHOWN_CHARACTERS))}")
-            lines.append(f"  script: {one_line(clipped(difference.script, SHOWN_CHARACTERS))}")
-        if example.saved_to:
-            lines.append(f"scenario saved to {one_line(example.saved_to)}")
+        lines += [one_line(line) for line in difference_lines(example)]
     lines += [one_line(difference.render()) for difference in report.listing]
     refused = [c for c in report.observed if not accepts(accept, c)]
     for deviation in refused:

@@ -118,6 +118,12 @@ class Reshape:
     free_text: str | None = None
     _order: dict[int, int] = field(default_factory=dict, init=False, repr=False)
 
+    @property
+    def free(self) -> bool:
+        """Whether it changes the free texts (values no template constrains, whose real form
+        is unknown), not the form of numbers the templates expect."""
+        return self.free_text is not None or self.rotation is not None
+
     def describe(self) -> str:
         """What this answer changes, for a report."""
         if self.free_text is not None:

@@ -1,11 +1,14 @@
 """Where a reviewer is pointed for a tool's result: the workflow step a difference shows at,
-and the file and line to annotate (the script's call site, else the step's configuration).
+and the file and line to annotate (the script's line that makes the differing call or returns
+the differing output, else the step's configuration).
 
 A tool's configuration lines (its own, each step's) are in its report
-(``config_lines``); the script's call sites, with their lines and texts, in its
-certificate (``coverage.script.call_sites``). The script is in a file of its
-own when its source reads ``CONFIG:LINE (FILE)`` (a ``scriptFile``), inline in
-the configuration when it reads ``CONFIG:LINE``, emitted otherwise. A file read
+(``config_lines``); the script's lines by backend tool and output property in
+``script_lines`` (:class:`~transpiler.harness.scriptmap.ScriptLines`), and
+where its first line is in ``script_at`` (a ``scriptFile``, a script file
+given, or a literal block of the configuration). A script written otherwise
+inline is pointed at by its scripted tool's line (its source reads
+``CONFIG:LINE``); an emitted one by the step's configuration. A file read
 from a git revision (``REV:path``, a ``--baseline-git`` composite tool) is the
 work tree's ``path`` only for its name: its lines are the revision's, so it
 gets no line.
@@ -13,15 +16,14 @@ gets no line.
 
 from __future__ import annotations
 
-import json
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 from transpiler.deviations import Deviation
 from transpiler.harness.check import ToolReport
+from transpiler.harness.fields import field_differences
 from transpiler.harness.sites import failed_step
-from transpiler.sim.trace import CallRecord, Trace, plain_json
+from transpiler.sim.trace import Trace
 
 _SOURCE = re.compile(r"^(?P<config>.+?):(?P<line>\d+)(?: \((?P<script>[^()]+)\))?$")
 
@@ -40,28 +42,6 @@ def work_tree_file(file: str, revision: str | None) -> str:
     return file[len(prefix) :] if prefix is not None and file.startswith(prefix) else file
 
 
-def _first_call_apart(composite: Trace, script: Trace) -> CallRecord | None:
-    """The first call one side made and the other did not (by tool, arguments, attempt): the
-    workflow's own when it has one (it names its step)."""
-
-    def key(call: CallRecord) -> str:
-        return json.dumps([call.tool, plain_json(call.args), call.attempt], sort_keys=True)
-
-    theirs = Counter(key(call) for call in script.calls)
-    ours = Counter(key(call) for call in composite.calls)
-    for call in composite.calls:
-        if theirs[key(call)] > 0:
-            theirs[key(call)] -= 1
-        else:
-            return call
-    for call in script.calls:
-        if ours[key(call)] > 0:
-            ours[key(call)] -= 1
-        else:
-            return call
-    return None
-
-
 def _step_calls(trace: Trace, step: str) -> str | None:
     """The backend tool the workflow's ``step`` called on this run."""
     return next((call.tool for call in trace.calls if call.step == step), None)
@@ -69,24 +49,28 @@ def _step_calls(trace: Trace, step: str) -> str | None:
 
 @dataclass(frozen=True)
 class Spot:
-    """What a difference is about: the workflow step and the backend tool it calls."""
+    """What a difference is about: the workflow step and the backend tool it calls, or the
+    output property (its path) the script returns otherwise."""
 
     step: str | None
     tool: str | None
+    output: tuple[str, ...] | None = None
 
 
 def difference_spot(report: ToolReport, accept: frozenset[Deviation] | None) -> Spot:
-    """Where the tool's failing difference shows: its counterexample's first call apart (or the
-    step that stopped the run), else the site of the first observed class the gate refuses
-    (the first such site at a step)."""
+    """Where the tool's failing difference shows: its counterexample's first call whose
+    arguments differ or that one side alone made (:mod:`.fields`), else its first output
+    property that differs, else the step that stopped the run; else the site of the first
+    observed class the gate refuses (the first such site at a step)."""
     example = report.counterexample
     if example is not None:
-        call = _first_call_apart(example.composite, example.script)
+        found = field_differences(example.composite, example.script)
+        call = next((f for f in found if f.tool is not None), None)
         if call is not None:
-            step = call.step or next(
-                (c.step for c in example.composite.calls if c.tool == call.tool), None
-            )
-            return Spot(step, call.tool)
+            return Spot(call.step, call.tool)
+        output = next((f.output for f in found if f.output is not None), None)
+        if output is not None:
+            return Spot(None, None, output)
         step = failed_step(example.composite)
         return Spot(step, _step_calls(example.composite, step) if step else None)
     spots = []
@@ -100,13 +84,15 @@ def difference_spot(report: ToolReport, accept: frozenset[Deviation] | None) -> 
 
 
 def place_of(report: ToolReport, spot: Spot, revision: str | None = None) -> Place:
-    """The file and line a reviewer should look at for ``spot``: the script's call site of the
-    spot's backend tool, else the step's configuration, else the scripted tool or the tool."""
+    """The file and line a reviewer should look at for ``spot``: the script's line that calls
+    the spot's backend tool or returns its output property (in its ``scriptFile``, or inside
+    the configuration's literal block), else the step's configuration, else the scripted
+    tool or the tool."""
+    line = _script_line(report, spot)
+    if report.script_at is not None and line is not None:
+        file, first = report.script_at
+        return Place(work_tree_file(file, revision), first + line - 1)
     source = _SOURCE.match(report.script_source)
-    if source is not None and source["script"] is not None and spot.tool is not None:
-        line = _call_site_line(report, spot.tool)
-        if line is not None:
-            return Place(work_tree_file(source["script"], revision), line)
     config = work_tree_file(report.file, revision)
     in_work_tree = config == report.file
     if in_work_tree and spot.step is not None and spot.step in report.config_lines:
@@ -116,11 +102,18 @@ def place_of(report: ToolReport, spot: Spot, revision: str | None = None) -> Pla
     return Place(config, report.config_lines.get("") if in_work_tree else None)
 
 
-def _call_site_line(report: ToolReport, tool: str) -> int | None:
-    """The line of the script's first call site whose text names ``tool`` (quoted)."""
-    script = report.certificate.get("coverage", {}).get("script") or {}
-    for site in script.get("call_sites", ()):
-        where, text = str(site.get("at", "")), str(site.get("text", ""))
-        if where.startswith("line:") and (f'"{tool}"' in text or f"'{tool}'" in text):
-            return int(where.removeprefix("line:"))
+def script_config(report: ToolReport, revision: str | None = None) -> str:
+    """The configuration that holds the tool's script (its scripted tool's), else (a script
+    the emitter wrote) the composite tool's file, as the work tree names it."""
+    source = _SOURCE.match(report.script_source)
+    return work_tree_file(source["config"] if source is not None else report.file, revision)
+
+
+def _script_line(report: ToolReport, spot: Spot) -> int | None:
+    """The script's line for ``spot``: its first call naming the backend tool, or the return
+    of ``run`` that gives the output property."""
+    if spot.tool is not None:
+        return report.script_lines.call_line(spot.tool)
+    if spot.output is not None:
+        return report.script_lines.output_line(spot.output)
     return None

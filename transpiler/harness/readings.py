@@ -8,8 +8,9 @@ trace matches the model's run under a reading that agrees with every scenario
 before it: the gate holds every reading still possible (the first is the one
 reported) and narrows them scenario by scenario, and at the end fixes one
 reading that every scenario matches (:meth:`Readings.one_choice_per_site`).
-Nothing else is excused but starlark-rust's own class, by its reach rule
-(:func:`relation.explain`), which ``check`` then confirms on go.starlark.net.
+Nothing else is excused. A class of one engine's (``rust-engine``) is a switch
+on that engine alone: matching a run on another engine, the model takes vMCP's
+behaviour at its sites whatever the reading holds there.
 
 Readings are searched from each held one: the run under it, then every reading
 that adds one variant at a site the run reached and the reading leaves open (or
@@ -31,7 +32,7 @@ from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.composite.variants import SiteKey, Variants
 from transpiler.config.model import CompositeToolConfig
 from transpiler.deviations import Deviation
-from transpiler.harness.relation import Match, differences, distance, explain
+from transpiler.harness.relation import differences, distance, matches
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
 
@@ -48,15 +49,15 @@ LEVEL_MOVES: Final = 3
 #: Rounds of matching again the scenarios that took another choice at a site once one choice
 #: per site is fixed (:meth:`Readings.one_choice_per_site`).
 SETTLE_ROUNDS: Final = 3
-#: Runs still tried for an exact match once the engine's class excused one.
-EXACT_AFTER_EXCUSED: Final = 8
 
 Reading = dict[SiteKey, str]
 
 
-def variants_of(reading: Reading) -> Variants:
-    """The model's switches for ``reading`` (vMCP's choices are no switch)."""
-    return Variants({key: choice for key, choice in reading.items() if choice != VMCP_CHOICE})
+def variants_of(reading: Reading, engine: str) -> Variants:
+    """The model's switches for ``reading`` on ``engine`` (vMCP's choices are no switch, nor is
+    a class of another engine's)."""
+    chosen = {key: choice for key, choice in reading.items() if choice != VMCP_CHOICE}
+    return Variants(chosen).on(engine)
 
 
 @dataclass(frozen=True)
@@ -75,28 +76,21 @@ class Matched:
 @dataclass(frozen=True)
 class Found:
     """A match: the reading to hold from now on (``reading``: what this scenario settled), the
-    reading the model ran under (``used``: every variant it took, settled or not), the run, the
-    match, and the sites the run reached that neither fixes (``open_sites``)."""
+    reading the model ran under (``used``: every variant it took, settled or not), the run the
+    script's trace is, and the sites the run reached that neither fixes (``open_sites``)."""
 
     reading: Reading
     used: Reading
     trace: Trace
-    match: Match
     open_sites: tuple[SiteKey, ...] = ()
 
 
 class Readings:
     """The readings still possible for one script of one tool."""
 
-    def __init__(
-        self,
-        config: CompositeToolConfig,
-        switchable: frozenset[Deviation],
-        excusable: frozenset[Deviation],
-    ) -> None:
+    def __init__(self, config: CompositeToolConfig, switchable: frozenset[Deviation]) -> None:
         self.config = config
         self.switchable = switchable
-        self.excusable = excusable
         self.held: list[Reading] = [{}]
         self.matched: list[Matched] = []
         #: The variants the last scenario passed took, tried first on the next.
@@ -108,9 +102,13 @@ class Readings:
         """The reading reported: the first still possible."""
         return self.held[0]
 
-    def run_chosen(self, scenario: Scenario) -> Trace:
-        """The model's run of ``scenario`` under the reading reported."""
-        return self._run(scenario, self.chosen)
+    def run_chosen(self, scenario: Scenario, engine: str) -> Trace:
+        """The model's run of ``scenario`` under the reading reported, on ``engine``."""
+        return self._run(scenario, self.chosen, engine)
+
+    def run_under(self, scenario: Scenario, reading: Reading, engine: str) -> Trace:
+        """The model's run of ``scenario`` under ``reading``, on ``engine``."""
+        return self._run(scenario, reading, engine)
 
     def describe(self) -> list[str]:
         """The reported reading's variants, one line each (vMCP's choices left out)."""
@@ -135,25 +133,23 @@ class Readings:
         found: list[Found] = []
         unverified: list[Reading] = []
         for index, reading in enumerate(self.held):
-            best: tuple[Reading, Trace, Match, list[SiteKey]] | None = None
-            last = 0
-            runs = self._runs(scenario, reading, vmcp if not reading else None, script)
-            for tried, (current, trace, open_sites) in enumerate(runs):
-                match = explain(trace, script, self.excusable, engine)
-                if match is not None and (match.exact or best is None):
-                    best, last = (current, trace, match, open_sites), tried + EXACT_AFTER_EXCUSED
-                    if match.exact:
-                        break
-                if best is not None and tried >= last:
-                    break  # a match the reach rule excused: a few more runs for an exact one
+            runs = self._runs(scenario, reading, vmcp if not reading else None, script, engine)
+            best = next(
+                (
+                    (tried, current, trace, open_sites)
+                    for tried, (current, trace, open_sites) in enumerate(runs)
+                    if matches(trace, script)
+                ),
+                None,
+            )
             if best is not None:
-                current, trace, match, open_sites = best
+                tried, current, trace, open_sites = best
                 settled = self._settled(
                     scenario, reading, current, open_sites, script, engine, trace.stopped_at
                 )
                 left = tuple(site for site in open_sites if site not in settled)
-                found.append(Found(settled, current, trace, match, left))
-                if match.exact and tried == 0:
+                found.append(Found(settled, current, trace, left))
+                if tried == 0:
                     # The held reading as it stands: the ones after it stay held, unverified
                     # here (:meth:`one_choice_per_site` checks the reading fixed at the end).
                     unverified = self.held[index + 1 :]
@@ -164,7 +160,7 @@ class Readings:
             found = self._scheduled(scenario, script, engine)
         if not found:
             return None
-        nearest = min(found, key=lambda f: (not f.match.exact, _deviations(f.used)))
+        nearest = min(found, key=lambda f: _deviations(f.used))
         if keep:
             self.held = _unique([f.reading for f in found] + unverified)[:READINGS_KEPT]
             taken = {
@@ -227,7 +223,12 @@ class Readings:
         return max(candidates, key=lambda choice: approvals[choice])
 
     def _runs(
-        self, scenario: Scenario, reading: Reading, first: Trace | None, script: Trace
+        self,
+        scenario: Scenario,
+        reading: Reading,
+        first: Trace | None,
+        script: Trace,
+        engine: str,
     ) -> Iterator[tuple[Reading, Trace, list[SiteKey]]]:
         """The model's run under ``reading`` with the variants the last scenario passed took
         at the sites this run reaches (a script tends to do again what it did), then under
@@ -238,19 +239,21 @@ class Readings:
         if first is not None:
             self._memo[(id(scenario), frozenset())] = (scenario, first)
         hints = {site: c for site, c in self.hint.items() if site not in reading}
-        hinted = self._run(scenario, {**reading, **hints}) if hints else None
+        hinted = self._run(scenario, {**reading, **hints}, engine) if hints else None
         kept = {}
         if hinted is not None:
-            reached = set(self._sites(hinted))
+            reached = set(self._sites(hinted, engine))
             kept = {site: c for site, c in hints.items() if site in reached}
             if kept:
                 with_hints = {**reading, **kept}
-                yield with_hints, hinted, self._open(hinted, with_hints)
+                yield with_hints, hinted, self._open(hinted, with_hints, engine)
         # A site the run never reached changes nothing in it: with no hint reached, the
         # hinted run is the run under ``reading``.
-        trace = hinted if hinted is not None and not kept else self._run(scenario, current)
+        trace = (
+            hinted if hinted is not None and not kept else self._run(scenario, current, engine)
+        )
         runs = 1
-        open_sites = self._open(trace, current)
+        open_sites = self._open(trace, current, engine)
         yield current, trace, open_sites
         far = distance(trace, script)
         level_moves = 0
@@ -259,13 +262,13 @@ class Readings:
             for other in _additions(current, open_sites):
                 if runs >= RUNS_PER_READING:
                     break
-                other_trace = self._run(scenario, other)
+                other_trace = self._run(scenario, other, engine)
                 runs += 1
                 apart = distance(other_trace, script)
                 tried.append((apart, len(tried), other, other_trace, []))
             tried.sort(key=lambda entry: entry[:2])
             for _, _, other, other_trace, _ in tried:
-                yield other, other_trace, self._open(other_trace, other)
+                yield other, other_trace, self._open(other_trace, other, engine)
             # Go on from the nearest: nearer, or as near but a different run (a failure that
             # moved on to another site), a few times.
             moves = [entry for entry in tried if entry[0] < far]
@@ -275,10 +278,10 @@ class Readings:
             if not moves:
                 return
             far, _, current, trace, _ = moves[0]
-            open_sites = self._open(trace, current)
+            open_sites = self._open(trace, current, engine)
 
-    def _open(self, trace: Trace, reading: Reading) -> list[SiteKey]:
-        return [site for site in self._sites(trace) if site not in reading]
+    def _open(self, trace: Trace, reading: Reading, engine: str) -> list[SiteKey]:
+        return [site for site in self._sites(trace, engine) if site not in reading]
 
     def _settled(
         self,
@@ -306,12 +309,11 @@ class Readings:
         return settled
 
     def _matches(self, scenario: Scenario, reading: Reading, script: Trace, engine: str) -> bool:
-        trace = self._run(scenario, reading)
-        return explain(trace, script, self.excusable, engine) is not None
+        return matches(self._run(scenario, reading, engine), script)
 
-    def _run(self, scenario: Scenario, reading: Reading) -> Trace:
-        """The model's run under ``reading`` (once per scenario and reading's switches)."""
-        variants = variants_of(reading)
+    def _run(self, scenario: Scenario, reading: Reading, engine: str) -> Trace:
+        """The model's run under ``reading`` on ``engine`` (once per scenario and switches)."""
+        variants = variants_of(reading, engine)
         key = (id(scenario), frozenset(variants.chosen.items()))
         held = self._memo.get(key)
         if held is not None and held[0] is scenario:
@@ -322,13 +324,14 @@ class Readings:
         self._memo[key] = (scenario, trace)  # the scenario held, so its id is not reused
         return trace
 
-    def _sites(self, trace: Trace) -> list[SiteKey]:
-        """The sites of switchable classes that ``trace`` reached, in the order it did."""
+    def _sites(self, trace: Trace, engine: str) -> list[SiteKey]:
+        """The sites of classes switchable on ``engine`` that ``trace`` reached, in the order
+        it did."""
         return list(
             dict.fromkeys(
                 (event.deviation, event.step, event.site)
                 for event in trace.quirks
-                if event.deviation in self.switchable
+                if event.deviation in self.switchable and engine in event.deviation.about.engines
             )
         )
 
@@ -337,13 +340,12 @@ class Readings:
         found: list[Found] = []
         for reading in self.held[:SCHEDULED_READINGS]:
             explored = run_composite_schedules(
-                self.config, scenario, "all", SCHEDULE_LIMIT, variants=variants_of(reading)
+                self.config, scenario, "all", SCHEDULE_LIMIT, variants=variants_of(reading, engine)
             )
             for trace in explored:
-                match = explain(trace, script, self.excusable, engine)
-                if match is not None:
-                    left = tuple(self._open(trace, reading))
-                    found.append(Found(reading, reading, trace, match, left))
+                if matches(trace, script):
+                    left = tuple(self._open(trace, reading, engine))
+                    found.append(Found(reading, reading, trace, left))
         return found
 
 

@@ -8,18 +8,16 @@ reported):
    (``Workflow execution failed: `` on vMCP's side, ``Script execution
    failed: `` on the script's), compared exactly; timeouts compare as a class;
 3. on success, ``structuredContent`` after JSON canonicalisation (numbers by
-   value) and the text item exactly (Go JSON on both sides);
+   their exact value) and the text item exactly (Go JSON on both sides);
 4. the backend calls as a multiset of (tool, arguments, attempt);
 5. the elicitation requests, message and schema, in order.
 
 The composite trace is the model's run under a reading (:mod:`readings`): the
-deviation variants a script takes make that run, so it is compared exactly,
-except that a run whose failure may carry any text (``any_error_text``) matches
-a script's failure whatever its text. Only a class without variants (starlark-rust's
-own, ``rust-engine``) still *excuses*: a difference is excused when it fired on
-the composite run, is declared by the script, applies to the engine and reaches
-every field that differs; :func:`explain` says so. :func:`distance` measures how far
-apart two traces are, for the search of a reading.
+deviation variants a script takes make that run, so it is compared exactly
+(:func:`matches`), except that a run whose failure may carry any text
+(``any_error_text``) matches a script's failure whatever its text. Nothing is
+excused. :func:`distance` measures how far apart two traces are, for the search
+of a reading.
 
 Logs, virtual times, step records and call order inside a concurrency group
 are not compared. A script trace may match the model's run under any of its
@@ -34,7 +32,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from transpiler.deviations import Deviation, Observable, covers
 from transpiler.inert import one_line
 from transpiler.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 from transpiler.sim.trace import Trace, plain_json
@@ -48,66 +45,39 @@ COMPOSITE_TIMEOUTS = (
 
 @dataclass(frozen=True)
 class Difference:
-    """One field where two traces differ, with both sides' values."""
+    """One field where two traces differ, with both sides' values, and ``why`` they differ
+    where that can be said (what vMCP does there, and what to do)."""
 
     field: str
     composite: str
     script: str
-
-    @property
-    def observables(self) -> frozenset[Observable]:
-        """What a deviation class must be able to reach to explain this difference."""
-        return _OBSERVABLES[self.field]
+    why: str = ""
 
     def render(self) -> str:
         """A short side-by-side description: each side's text clipped and on one line."""
         composite, script = one_line(self.composite), one_line(self.script)
-        return f"{self.field}:\n  composite: {composite}\n  script:    {script}"
-
-
-_OBSERVABLES = {
-    "outcome": frozenset({Observable.OUTCOME, Observable.ERROR_TEXT, Observable.OUTPUT}),
-    "error text": frozenset({Observable.ERROR_TEXT}),
-    "structuredContent": frozenset({Observable.OUTPUT}),
-    "result text": frozenset({Observable.OUTPUT}),
-    "calls": frozenset({Observable.CALLS}),
-    "elicitations": frozenset({Observable.ELICITATIONS}),
-}
-
-
-@dataclass(frozen=True)
-class Match:
-    """A composite trace a script trace matches, and the classes that excuse what differs."""
-
-    composite: Trace
-    excused: frozenset[Deviation]
-    differences: tuple[Difference, ...]
-    candidates: frozenset[Deviation] = frozenset()
-
-    @property
-    def exact(self) -> bool:
-        """Whether nothing differs at all."""
-        return not self.differences
+        text = f"{self.field}:\n  composite: {composite}\n  script:    {script}"
+        return f"{text}\n  why:       {one_line(self.why)}" if self.why else text
 
 
 def canonical(value: Any) -> str:
-    """A JSON value as comparable text: sorted keys, every number a float."""
-    return json.dumps(_floats(plain_json(value)), sort_keys=True, ensure_ascii=False)
+    """A JSON value as comparable text: sorted keys, every number by its exact value (a whole
+    float is the integer it equals, so Go's float64 3 and int64 3 agree, and two integers that
+    differ anywhere, above 2^53 too, differ)."""
+    return json.dumps(_exact(plain_json(value)), sort_keys=True, ensure_ascii=False)
 
 
-def _floats(value: Any) -> Any:
-    """Plain JSON with every number a float (an integer too large for one is infinite, as
-    ``json.loads(..., parse_int=float)`` reads it) and every tuple a list."""
-    if isinstance(value, bool) or value is None or isinstance(value, str | float):
+def _exact(value: Any) -> Any:
+    """Plain JSON with every whole finite float the integer it equals (JSON numbers are
+    values: ``3`` and ``3.0`` are one number, ``2**53 + 1`` and ``2.0**53`` are two) and every
+    tuple a list."""
+    if isinstance(value, bool) or value is None or isinstance(value, str | int):
         return value
-    if isinstance(value, int):
-        try:
-            return float(value)
-        except OverflowError:
-            return math.inf if value > 0 else -math.inf
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) and value.is_integer() else value
     if isinstance(value, dict):
-        return {key: _floats(item) for key, item in value.items()}
-    return [_floats(item) for item in value]
+        return {key: _exact(item) for key, item in value.items()}
+    return [_exact(item) for item in value]
 
 
 def outcome_class(trace: Trace) -> str:
@@ -135,7 +105,7 @@ def unwrapped_error(trace: Trace) -> str:
 def calls(trace: Trace) -> Counter[str]:
     """The backend calls as a multiset of (tool, arguments, attempt)."""
     return Counter(
-        json.dumps([call.tool, _floats(plain_json(call.args)), call.attempt], sort_keys=True)
+        json.dumps([call.tool, _exact(plain_json(call.args)), call.attempt], sort_keys=True)
         for call in trace.calls
     )
 
@@ -238,7 +208,7 @@ def _calls_apart(only_ours: Counter[str], only_theirs: Counter[str]) -> int:
 
 
 def leaves_apart(left: Any, right: Any) -> int:
-    """The JSON leaves in which two values differ (numbers by value)."""
+    """The JSON leaves in which two values differ (numbers by their exact value)."""
     if isinstance(left, dict) and isinstance(right, dict):
         return sum(leaves_apart(left.get(k), right.get(k)) for k in left.keys() | right.keys())
     if isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
@@ -258,68 +228,10 @@ def _describe(extra: Counter[str]) -> str:
     return "only here: " + "; ".join(sorted(extra.elements()))
 
 
-def explain(
-    composite: Trace, script: Trace, excusable: frozenset[Deviation], engine: str
-) -> Match | None:
-    """The match of two traces, excused by classes the composite run fired, or None; a model
-    run under a reading that lets the failure carry any text (``any_error_text``) matches a
-    script's failure whatever its text."""
+def matches(composite: Trace, script: Trace) -> bool:
+    """Whether the script's trace is the model's run: nothing differs, but the text of a
+    failure where the run lets it be any text (``any_error_text``)."""
     found = differences(composite, script)
     if composite.any_error_text:
         found = tuple(d for d in found if d.field != "error text")
-    if not found:
-        return Match(composite, frozenset(), ())
-    reach: frozenset[Observable] = frozenset().union(*(d.observables for d in found))
-    fired = frozenset(
-        class_id
-        for class_id in composite.fired() & excusable
-        if engine in class_id.about.engines and class_id.about.affects & reach
-    )
-    if not covers(fired, reach, engine):
-        return None
-    order = list(dict.fromkeys(event.deviation for event in composite.quirks))
-    return Match(composite, _explaining(fired, reach, engine, order), found, fired)
-
-
-def _explaining(
-    fired: frozenset[Deviation], reach: frozenset[Observable], engine: str, order: list[Deviation]
-) -> frozenset[Deviation]:
-    """The classes a difference is put down to: a minimal set covering what differs.
-
-    A difference in wording alone goes to the classes that change only wording,
-    even when a class that changes more fired too; otherwise classes are taken
-    in the order the run first exercised them (the earlier quirk is the likelier
-    cause), and any the others cover is dropped.
-    """
-    wording = frozenset(c for c in fired if c.about.wording_only)
-    if wording and covers(wording, reach, engine):
-        return wording
-    chosen: list[Deviation] = []
-    for class_id in sorted(fired, key=order.index):
-        if not covers(frozenset(chosen), reach, engine):
-            chosen.append(class_id)
-    for class_id in list(chosen):
-        if covers(frozenset(chosen) - {class_id}, reach, engine):
-            chosen.remove(class_id)
-    return frozenset(chosen)
-
-
-_WORDING = frozenset({Observable.ERROR_TEXT})
-
-
-def necessary(match: Match, class_id: Deviation, engine: str) -> bool:
-    """Whether the other classes of ``match`` could not explain its differences without this one."""
-    reach: frozenset[Observable] = frozenset().union(*(d.observables for d in match.differences))
-    return not covers(match.excused - {class_id}, reach, engine)
-
-
-def shown_by(match: Match, class_id: Deviation, engine: str) -> Difference:
-    """The difference that best shows ``class_id``: one the other classes cannot explain,
-    other than the wording of an error unless the class is about wording."""
-    others = match.excused - {class_id}
-    own = [d for d in match.differences if not covers(others, d.observables, engine)] or list(
-        match.differences
-    )
-    if class_id.about.wording_only:
-        return own[0]
-    return next((d for d in own if d.observables != _WORDING), own[0])
+    return not found

@@ -50,5 +50,7 @@ def judge_run(
     options = CheckOptions(engines=(engine,))
     run = _Run(tool, script, modules, (engine,), declared, options, timeout_ns)
     example = run.compare(scenario, {engine: trace}) or run.settle()
-    witnesses = {**run.witnesses, **run.variant_witnesses()} if example is None else {}
-    return Judged(example, witnesses)
+    if example is not None:
+        return Judged(example)
+    witnessed = run.variant_witnesses()
+    return Judged(None, {c: witnessed[c] for c in declared if c in witnessed})

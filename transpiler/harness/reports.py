@@ -22,9 +22,12 @@ from xml.etree import ElementTree
 import jinja2
 import yaml
 
+from transpiler.changes import Change, markdown_section
 from transpiler.deviations import Deviation, accepts
 from transpiler.filenames import safe_stem
 from transpiler.harness.check import Counterexample, ToolReport, Witness
+from transpiler.harness.entries import ListingDifference
+from transpiler.harness.fields import cut, field_differences
 from transpiler.harness.places import difference_spot, work_tree_file
 from transpiler.harness.relation import Difference
 from transpiler.harness.sites import value_text
@@ -50,6 +53,10 @@ _MARKDOWN.filters.update(
 _MARKDOWN_TEMPLATE = _MARKDOWN.from_string(
     """\
 **{{ passed }} of {{ reports | length }} tool(s) pass** ({{ policy | prose }}).
+{%- if changes %}
+
+{{ changes }}
+{%- endif %}
 {%- if failing %}
 
 ## Failing
@@ -60,7 +67,11 @@ _MARKDOWN_TEMPLATE = _MARKDOWN.from_string(
 At step {{ spot.step | code }}{% if spot.tool %}, the call to {{ spot.tool | code }}{% endif %}.
 {% endif %}
 {%- if r.counterexample %}
-What differs (on {{ r.counterexample.engine | prose }}), then both runs:
+What differs:
+
+{{ difference_lines(r.counterexample) | join("\n") | block }}
+
+Both runs:
 
 {{ side_by_side(r.counterexample) | block }}
 {% endif %}
@@ -121,9 +132,18 @@ The `tools/list` entry differs:
 - {{ d.render() | prose }}
 {%- endfor %}
 {% endif %}
-{%- if r.findings %}
+{%- set warned = r.findings | rejectattr("placeholder") | list %}
+{%- if warned %}
 Findings (vMCP quirks that fire on an ordinary run of this tool, and hints the script drops):
-{% for f in r.findings %}
+{% for f in warned %}
+- {{ f.render() | prose }}
+{%- endfor %}
+{% endif %}
+{%- set noted = r.findings | selectattr("placeholder") | list %}
+{%- if noted %}
+Notes (quirks that fire with the simulator's placeholder values, not known to fire on the \
+backends' real data):
+{% for f in noted %}
 - {{ f.render() | prose }}
 {%- endfor %}
 {% endif %}
@@ -190,17 +210,18 @@ def console_line(report: ToolReport, accept: frozenset[Deviation] | None) -> str
     verdict = one_line(str(report.verdict))
     decision = "PASS" if report.passes(accept) else "FAIL"
     head = f"{decision}  {verdict:>17}  {one_line(report.tool)}"
-    return f"{head}  ({one_line(report.file)}{script})  " + (
-        detail + observed
-    )
+    return f"{head}  ({one_line(report.file)}{script})  " + (detail + observed)
 
 
 def report_json(
-    reports: Sequence[ToolReport], accept: frozenset[Deviation] | None, unpaired: Sequence[str] = ()
+    reports: Sequence[ToolReport],
+    accept: frozenset[Deviation] | None,
+    unpaired: Sequence[str] = (),
+    changes: Sequence[Change] = (),
 ) -> dict[str, Any]:
     """Every tool's verdict, classes with witnesses, findings, certificate, counterexample; the
-    scripted tools that had no composite tool to be checked against. Every text is clipped
-    (:func:`~transpiler.inert.clipped_data`)."""
+    scripted tools that had no composite tool to be checked against; the reviewed changes.
+    Every text is clipped (:func:`~transpiler.inert.clipped_data`)."""
     document = {
         "tools": [
             dict(r.carried, passes=r.passes(accept))
@@ -225,12 +246,20 @@ def report_json(
         "passed": sum(r.passes(accept) for r in reports),
         "total": len(reports),
         "unpaired": list(unpaired),
+        "changes": [change.to_json() for change in changes],
     }
     return dict(clipped_data(document))
 
 
 def _differences_json(differences: Sequence[Difference]) -> list[dict[str, str]]:
-    return [{"field": d.field, "composite": d.composite, "script": d.script} for d in differences]
+    return [
+        {"field": d.field, "composite": d.composite, "script": d.script, **_why(d)}
+        for d in differences
+    ]
+
+
+def _why(difference: Difference) -> dict[str, str]:
+    return {"why": difference.why} if difference.why else {}
 
 
 def witness_json(witness: Witness) -> dict[str, Any]:
@@ -255,12 +284,25 @@ def witness_json(witness: Witness) -> dict[str, Any]:
 
 
 def counterexample_json(example: Counterexample) -> dict[str, Any]:
-    """A counterexample: the scenario, the engine, the differing fields and both traces."""
+    """A counterexample: the scenario, the engine, what differs (the relation's parts of the
+    trace, and field by field), where it is saved and how to replay it, both traces."""
     return {
         "engine": example.engine,
         "differences": _differences_json(example.differences),
+        "fields": [
+            {
+                "field": found.field,
+                "tool": found.tool,
+                "step": found.step,
+                "attempt": found.attempt,
+                "vmcp": found.vmcp,
+                "script": found.script,
+            }
+            for found in field_differences(example.composite, example.script)
+        ],
         "scenario": example.scenario.to_json(),
         "saved_to": example.saved_to,
+        "replay": example.replay,
         "composite": example.composite.to_json(),
         "script": example.script.to_json(),
     }
@@ -288,8 +330,31 @@ def side_by_side(example: Counterexample | Witness) -> str:
     return "\n".join(lines)
 
 
-#: A value's text longer than this is cut where a person reads it (the JSON report has all).
-SHOWN_CHARACTERS = 160
+def listing_lines(found: Sequence[ListingDifference]) -> list[str]:
+    """The ``tools/list`` entry's differences for a console: the fields' each on a line, the
+    annotations' of one class on one line, each hint in brief (the reports say where vMCP's
+    value comes from)."""
+    lines = [d.render() for d in found if not d.brief]
+    hints: dict[Deviation, list[str]] = {}
+    for difference in found:
+        if difference.brief:
+            hints.setdefault(difference.deviation, []).append(difference.brief)
+    lines += [f"{deviation} at annotations: {'; '.join(said)}" for deviation, said in hints.items()]
+    return lines
+
+
+def difference_lines(example: Counterexample) -> list[str]:
+    """What differs, field by field, on which engine; then where the scenario is saved and the
+    command that replays it (lines for a person, each value cut)."""
+    lines = [f"differs on {example.engine}:"]
+    for found in field_differences(example.composite, example.script):
+        lines += [f"  {line}" for line in found.lines()]
+    lines += example.advice
+    if example.saved_to is not None:
+        lines.append(f"scenario saved to {example.saved_to}")
+    if example.replay is not None:
+        lines.append(f"replay: {example.replay}")
+    return lines
 
 
 def witness_lines(witness: Witness) -> list[str]:
@@ -297,21 +362,14 @@ def witness_lines(witness: Witness) -> list[str]:
     values = witness.site
     if values is None:
         shown = witness.shown
-        vmcp, script = _cut(shown.composite), _cut(shown.script)
+        vmcp, script = cut(shown.composite), cut(shown.script)
         head = f"{witness.deviation}: {shown.field}"
     else:
-        vmcp = _cut(value_text(values.vmcp, values.shows))
-        script = _cut(value_text(values.script, values.shows))
+        vmcp = cut(value_text(values.vmcp, values.shows))
+        script = cut(value_text(values.script, values.shows))
         variant = f" ({witness.variant})" if witness.variant else ""
         head = f"{witness.deviation}{variant} at {values.where}: {values.shows}"
     return [head, f"  vMCP:   {vmcp}", f"  script: {script}"]
-
-
-def _cut(text: str) -> str:
-    """``text``, or its start and how long it is."""
-    if len(text) <= SHOWN_CHARACTERS:
-        return text
-    return f"{text[: SHOWN_CHARACTERS - 20]}… ({len(text)} characters)"
 
 
 def witness_block(witness: Witness) -> str:
@@ -370,9 +428,11 @@ def junit(
 
 
 def _failure_text(report: ToolReport, accept: frozenset[Deviation] | None) -> str:
-    """A failure's body: the counterexample side by side, else the refused classes, else why."""
+    """A failure's body: the counterexample's differing fields then both runs, else the refused
+    classes, else why."""
     if report.counterexample is not None:
-        return side_by_side(report.counterexample)
+        example = report.counterexample
+        return "\n".join([*difference_lines(example), "", side_by_side(example)])
     refused = refused_classes(report, accept)
     listing = [d.render() for d in report.listing]
     if refused:
@@ -380,18 +440,25 @@ def _failure_text(report: ToolReport, accept: frozenset[Deviation] | None) -> st
     return "\n".join(filter(None, [*listing, report.reason])) or ", ".join(report.observed)
 
 
-def markdown(reports: Sequence[ToolReport], accept: frozenset[Deviation] | None) -> str:
-    """What a reviewer reads in a pull request: the failures first, each with what differs,
-    then a table of every tool, then each tool's witnesses (classes declared and not observed
-    on one line)."""
+def markdown(
+    reports: Sequence[ToolReport],
+    accept: frozenset[Deviation] | None,
+    changes: Sequence[Change] = (),
+    revision: str = "",
+) -> str:
+    """What a reviewer reads in a pull request: the reviewed changes since ``revision``, the
+    failures, each with what differs, then a table of every tool, then each tool's witnesses
+    (classes declared and not observed on one line)."""
     return str(
         _MARKDOWN_TEMPLATE.render(
+            changes=markdown_section(changes, revision),
             reports=reports,
             failing=[r for r in reports if not r.passes(accept)],
             passes=lambda report: report.passes(accept),
             passed=sum(r.passes(accept) for r in reports),
             policy=policy_text(accept),
             side_by_side=side_by_side,
+            difference_lines=difference_lines,
             call_sites=call_sites,
             witness_block=witness_block,
             spot_of=lambda report: difference_spot(report, accept),
@@ -401,16 +468,24 @@ def markdown(reports: Sequence[ToolReport], accept: frozenset[Deviation] | None)
     )
 
 
-def save_counterexample(example: Counterexample, directory: Path, tool: str) -> str:
-    """Write the scenario as YAML that ``run`` replays; returns its path.
+def save_counterexample(example: Counterexample, directory: Path, file: str, tool: str) -> str:
+    """Write the scenario as YAML that ``run`` replays; returns its path,
+    ``DIRECTORY/FILE/TOOL.ENGINE.scenario.yaml`` (FILE from the name of the composite tool's
+    file, so tools of one name in two files are kept apart).
 
-    The file name is made from the tool's name but always lies in ``directory``
-    (a name that had to change gets a hash of itself, so names stay distinct).
+    Each name is made from its text but always lies in ``directory`` (a name that had to
+    change gets a hash of itself, so names stay distinct).
     """
-    directory.mkdir(parents=True, exist_ok=True)
-    stem = safe_stem(tool)
-    if stem != tool:
-        stem += "-" + hashlib.sha256(tool.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    path = directory / f"{stem}.{example.engine}.scenario.yaml"
+    folder = directory / _distinct(file, "file")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{_distinct(tool, 'tool')}.{example.engine}.scenario.yaml"
     path.write_text(yaml.safe_dump(example.scenario.to_json(), sort_keys=True, allow_unicode=True))
     return str(path)
+
+
+def _distinct(text: str, fallback: str) -> str:
+    """A file name made from ``text``, with a hash of ``text`` where it had to change."""
+    stem = safe_stem(text, fallback)
+    if stem != text:
+        stem += "-" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return stem

@@ -18,10 +18,17 @@ so Python's own parser (``ast``) reads the script and the modules it loads.
 - **Statements** of the script (not of its modules): their lines and
   blocks, so that a statement known to have run tells which others ran
   before it (:meth:`ScriptMap.shown_run`).
+- **Lines a report points at** (:class:`ScriptLines`), in the script: where a
+  call first passes a text as its first argument (a backend tool's name, to
+  ``call_tool`` or to a helper of the script's), and the ``return``
+  statements of ``run`` with the lines of their dict's keys.
 
-A file the parser cannot read (a syntax only one interpreter accepts, a lone
-carriage return, which the interpreters count as a line break differently)
-gives nothing and is named with the reason; reading never fails a check.
+Every file is read as vMCP reads it (:mod:`transpiler.starlark_runtime.source`:
+line breaks as go.starlark.net reads them). A file the parser cannot read (a
+syntax only an interpreter accepts, a NUL, which go.starlark.net reads as the
+end of the file) gives nothing and is named with the reason
+(:attr:`ScriptMap.unread`): its call sites are unknown, so a check of it is
+``incomplete`` (:mod:`.coverage`), never a pass with no call sites.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from transpiler.profile import HOST_BUILTINS
+from transpiler.starlark_runtime.source import as_vmcp_reads, nul_problem
 
 #: The longest line text a call site keeps for reports.
 TEXT_LIMIT = 120
@@ -67,14 +75,48 @@ class Statement:
 
 
 @dataclass(frozen=True)
+class Unread:
+    """A file of the script the parser could not read, and why."""
+
+    file: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.why}"
+
+
+@dataclass(frozen=True)
+class ScriptLines:
+    """Lines of the script a report points at: the first line where a call passes each text
+    as its first argument (``named``), and each ``return`` statement of ``run``, with the line
+    of each text key of the dict it returns (``returns``)."""
+
+    named: Mapping[str, int] = field(default_factory=dict)
+    returns: tuple[tuple[int, Mapping[str, int]], ...] = ()
+
+    def call_line(self, tool: str) -> int | None:
+        """The line of the first call naming ``tool``."""
+        return self.named.get(tool)
+
+    def output_line(self, path: tuple[str, ...]) -> int | None:
+        """The line of ``run``'s return that gives the output property at ``path`` (the key's
+        line in a dict it returns), else of its last return."""
+        for _, keys in self.returns:
+            if path and path[0] in keys:
+                return keys[path[0]]
+        return self.returns[-1][0] if self.returns else None
+
+
+@dataclass(frozen=True)
 class ScriptMap:
     """The call sites of a script and of its modules, and the script's statements."""
 
     script: str
     sites: tuple[CallSite, ...] = ()
     statements: tuple[Statement, ...] = ()
-    unread: tuple[str, ...] = ()
+    unread: tuple[Unread, ...] = ()
     innermost: Mapping[int, int] = field(default_factory=dict)
+    places: ScriptLines = ScriptLines()
 
     def statement_lines(self) -> list[int]:
         """The lines where a statement starts."""
@@ -102,7 +144,7 @@ class ScriptMap:
 def script_map(script: str, modules: Mapping[str, str], filename: str) -> ScriptMap:
     """The map of ``script`` (run as ``filename``) and of the modules it loads, transitively."""
     files: dict[str, _File] = {}
-    unread: list[str] = []
+    unread: list[Unread] = []
     tried: set[str] = set()
     pending = [(filename, script)]
     while pending:
@@ -113,7 +155,7 @@ def script_map(script: str, modules: Mapping[str, str], filename: str) -> Script
         try:
             read = _File(name, source) if name == filename else _module(name, source)
         except _Unreadable as problem:
-            unread.append(f"{name}: {problem}")
+            unread.append(Unread(name, str(problem)))
             continue
         files[name] = read
         pending += [(m, modules[m]) for m in read.loaded_modules() if m in modules]
@@ -123,22 +165,24 @@ def script_map(script: str, modules: Mapping[str, str], filename: str) -> Script
         reached = _reachable(files, filename)
         sites = tuple(site for read in files.values() for site in read.sites(reached))
         statements = _statements(files[filename].tree.body)
+        places = files[filename].places()
     except RecursionError:
-        return ScriptMap(filename, unread=(f"{filename}: nested too deeply to be read",))
-    return ScriptMap(filename, sites, statements, tuple(unread), _innermost(statements))
+        return ScriptMap(filename, unread=(Unread(filename, "nested too deeply to be read"),))
+    return ScriptMap(filename, sites, statements, tuple(unread), _innermost(statements), places)
 
 
 class _Unreadable(Exception):
-    """A file Python's parser cannot read as the interpreters do."""
+    """A file Python's parser cannot read as vMCP does."""
 
 
 class _File:
     """One parsed file: its top-level definitions and loads."""
 
     def __init__(self, name: str, source: str) -> None:
-        source = source.replace("\r\n", "\n")
-        if "\r" in source:
-            raise _Unreadable("a carriage return alone, which the interpreters count differently")
+        problem = nul_problem(source)
+        if problem is not None:
+            raise _Unreadable(problem)
+        source = as_vmcp_reads(source)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -184,6 +228,23 @@ class _File:
                 yield from self._calls(statement, frozenset(), reachable)
             else:
                 yield from self._calls(statement, frozenset(), True)
+
+    def places(self) -> ScriptLines:
+        """The lines a report points at (:class:`ScriptLines`)."""
+        named: dict[str, int] = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Call) and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    line = named.get(first.value, first.lineno)
+                    named[first.value] = min(line, first.lineno)
+        returns = [
+            (node.lineno, _keys(node.value))
+            for run in self.defs.get("run", [])
+            for node in _own_nodes(run.body)
+            if isinstance(node, ast.Return)
+        ]
+        return ScriptLines(named, tuple(sorted(returns, key=lambda found: found[0])))
 
     def _calls(self, node: ast.AST, local: frozenset[str], reachable: bool) -> Iterator[CallSite]:
         if isinstance(node, ast.FunctionDef | ast.Lambda):
@@ -269,6 +330,30 @@ def _load(statement: ast.stmt) -> tuple[str, dict[str, str]] | None:
     symbols = {str(n): str(n) for n in names}
     symbols.update({str(k): str(v) for k, v in named.items()})
     return str(module), symbols
+
+
+def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of a function's body but those of the functions and lambdas it holds."""
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        yield node
+        pending += [
+            child
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(child, ast.FunctionDef | ast.Lambda)
+        ]
+
+
+def _keys(value: ast.expr | None) -> dict[str, int]:
+    """The line of each text key of a dict display (none for anything else)."""
+    if not isinstance(value, ast.Dict):
+        return {}
+    return {
+        key.value: key.lineno
+        for key in value.keys
+        if isinstance(key, ast.Constant) and isinstance(key.value, str)
+    }
 
 
 def _stored(node: ast.AST) -> set[str]:

@@ -81,16 +81,14 @@ def value_text(value: Any, shows: str) -> str:
 
 
 def site_values(
-    key: SiteKey, vmcp: Trace, script: Trace, variant: Trace | None, stopped: bool
+    key: SiteKey, vmcp: Trace, script: Trace, variant: Trace, stopped: bool
 ) -> SiteValues | None:
     """The values at ``key``'s site: vMCP's read off ``vmcp`` (the model's run with vMCP's
     behaviour there), the script's off ``script``. Whether they differ is decided against
-    ``variant``, the model's run the script matched, with the script's choice there (None
-    for a class without variants: against the script's run, its failure's wording left
-    aside); with ``stopped``, that choice stopped the script at the site. None when the site
-    shows no difference."""
+    ``variant``, the model's run the script matched, with the script's choice there; with
+    ``stopped``, that choice stopped the script at the site. None when the site shows no
+    difference."""
     class_id, step, place = key
-    model = script if variant is None else variant
     if class_id.about.wording_only:  # its values are the run's outcome, text and all
         worded = vmcp.stopped_at is None and outcome_class(vmcp) == outcome_class(script) == "error"
         if not worded or unwrapped_error(vmcp) == unwrapped_error(script):
@@ -98,16 +96,12 @@ def site_values(
         return SiteValues(step, place, OUTCOME, outcome(vmcp, vmcp), outcome(script, variant))
     if not stopped:
         path = place.removesuffix(NULL_PLACE_SUFFIX)
-        found = _values(class_id, step, path, vmcp, model, script)
+        found = _values(class_id, step, path, vmcp, variant, script)
         if found is not None:
             shows, ours, theirs, shown = found
             if canonical(ours) != canonical(theirs):
                 return SiteValues(step, place, shows, ours, shown)
-    ours, theirs = outcome(vmcp, vmcp), outcome(model, variant)
-    if variant is None:  # the script's trace has no steps; a failure's wording is error-text's
-        apart = ours["outcome"] != theirs["outcome"]
-    else:
-        apart = canonical(ours) != canonical(theirs)
+    apart = canonical(outcome(vmcp, vmcp)) != canonical(outcome(variant, variant))
     if not (stopped or apart):
         return None
     return SiteValues(step, place, OUTCOME, outcome(vmcp, vmcp), outcome(script, variant))
@@ -145,15 +139,15 @@ def _values(
     script: Trace,
 ) -> tuple[str, Any, Any, Any] | None:
     """What the values at a place are, vMCP's (off ``vmcp``), the one to compare it with (off
-    ``model``) and the script's (off ``script``, else as ``model``); None where a side has
-    none there (the outcome is shown instead)."""
+    ``model``, the model's run the script's is paired with) and the script's (off
+    ``script``, else as ``model``); None where a side has none there (the outcome is shown
+    instead)."""
     parts = place.split(".")
-    guide = vmcp if model is script else model  # the model's run the script's is paired with
     found: tuple[str, Any, Any, Any] | None = None
     if step is not None and parts[0] in ("arguments", "step"):
         path = parts[2:] if parts[0] == "step" else parts[1:]
-        ours, shown = _step_calls(vmcp, step), _paired_calls(script, _step_calls(guide, step))
-        theirs = shown if model is script else _step_calls(model, step)
+        ours, shown = _step_calls(vmcp, step), _paired_calls(script, _step_calls(model, step))
+        theirs = _step_calls(model, step)
         found = (
             _argument_shows(path, ours, theirs),
             _argument(ours, path),
@@ -161,12 +155,11 @@ def _values(
             _argument(shown, path),
         )
     elif step is not None and place == "message":
-        message = _paired_message(script, guide, step)
         found = (
             "the elicitation message",
             _message(vmcp, step),
-            message if model is script else _message(model, step),
-            message,
+            _message(model, step),
+            _paired_message(script, model, step),
         )
     elif step is None and parts[0] == "output" and len(parts) > 1:
         name = parts[1:]
@@ -178,7 +171,7 @@ def _values(
         )
     elif step is None and place == "result" and class_id == Deviation.LAST_STEP_RACE:
         found = ("the result", _structured(vmcp), _structured(model), _structured(script))
-    elif model is not script and step is not None:
+    elif step is not None:
         found = _step_values(step, place, vmcp, model)
     if found is None or _ABSENT in found[1:3]:
         return None

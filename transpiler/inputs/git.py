@@ -6,9 +6,14 @@ in the revision; a directory gives its ``*.yaml *.yml *.json`` files, as
 followed inside the revision, as the file system would follow it in a
 checkout: a link to a file reads that file, the path given may be a link to a
 directory, and a link that leaves the repository, points at nothing the
-revision holds, or loops is an unreadable file (exit 2). Files are named
+revision holds, or loops is an unreadable file (exit 2); a revision the
+repository does not hold stops the run, saying how to fetch it (a shallow CI
+checkout: ``fetch-depth: 0``). Files are named
 ``REV:path`` (the path relative to the repository's top), so every diagnostic
-says where the text came from. Nothing is written anywhere.
+says where the text came from; a ``scriptFile`` a revision's configuration
+cites is read from the revision too (:func:`revision_reader`). A path the work
+tree holds but the revision does not is new since the revision: nothing is read
+for it. Nothing is written anywhere.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from pathlib import Path
 from transpiler.config.loader import MAX_FILE_BYTES, SUFFIXES
 from transpiler.diagnostics import InputError
 from transpiler.inputs.files import SourceFile, source_from_bytes
+from transpiler.inputs.scripted import ScriptReader
+from transpiler.reading import UnreadableFile, read_text
 
 _GIT_SECONDS = 60
 #: Most symbolic links followed to reach one file (Linux's own limit).
@@ -46,12 +53,16 @@ def read_revision(
 ) -> list[SourceFile]:
     """The files under ``paths`` as ``revision`` holds them (a path given, or a file with one of
     ``suffixes`` under it), in path order; a path that holds none is an input error when
-    ``required``."""
+    ``required`` (unless the work tree holds it: it is new since the revision)."""
     if not revision or revision.startswith("-"):
         raise InputError(f"--baseline-git needs a revision, not {revision!r}")
     files: list[SourceFile] = []
+    held: set[Path] = set()
     for given in paths:
         top = _top(Path(given))
+        if top not in held:
+            _holds(top, revision)
+            held.add(top)
         relative = _relative(Path(given), top)
         entries = _list(top, revision, relative or ".", recursive=True)
         if len(entries) == 1 and entries[0].path == relative and entries[0].mode == _LINK_MODE:
@@ -61,7 +72,7 @@ def read_revision(
         chosen = [e for e in entries if e.path == relative or Path(e.path).suffix in suffixes]
         if not required:
             chosen = [e for e in chosen if Path(e.path).suffix in suffixes]
-        elif not chosen:
+        elif not chosen and not Path(given).exists():
             raise InputError(f"{revision}:{relative or '.'}: no such file or directory")
         for entry in chosen:
             source = _file(top, revision, entry, given=entry.path == relative)
@@ -70,21 +81,86 @@ def read_revision(
     return files
 
 
+def _holds(top: Path, revision: str) -> None:
+    """Stop, saying how to get it, when the repository at ``top`` does not hold ``revision``
+    (a CI checkout is shallow and holds one commit, not the branch to compare with)."""
+    try:
+        _git(top, "rev-parse", "--verify", "--quiet", f"{revision}^{{tree}}")
+    except InputError:
+        shallow = _git(top, "rev-parse", "--is-shallow-repository").strip() == b"true"
+        hint = (
+            "this clone is shallow: check out the history (`fetch-depth: 0` in "
+            "actions/checkout) or fetch it (`git fetch --unshallow origin`)"
+            if shallow
+            else "fetch it first (`git fetch origin`), or name a revision it holds"
+        )
+        missing = f"--baseline-git {revision}: this repository does not hold it"
+        raise InputError(f"{missing}; {hint}") from None
+
+
 def _file(top: Path, revision: str, entry: _Entry, given: bool) -> SourceFile | None:
     """The file ``entry`` holds (through its links); None for what a directory walk skips."""
     label = Path(f"{revision}:{entry.path}")
+    content = _blob(top, revision, entry, given)
+    if isinstance(content, bytes):
+        return source_from_bytes(label, content)
+    if content is None:
+        return None  # a link to a directory, or a submodule: a walk on disk skips it too
+    return SourceFile(label, problem=content)
+
+
+def _blob(top: Path, revision: str, entry: _Entry, given: bool = True) -> bytes | str | None:
+    """The bytes of the file ``entry`` holds (through its links), or why it cannot be read;
+    None for a directory or submodule a walk skips (not ``given``)."""
     target = _follow(top, revision, entry)
     if isinstance(target, str):
-        return SourceFile(label, problem=target)
+        return target
     if target.kind != "blob":
-        if given:
-            return SourceFile(label, problem=f"not a file in {revision} (a {target.kind})")
-        return None  # a link to a directory, or a submodule: a walk on disk skips it too
+        return f"not a file in {revision} (a {target.kind})" if given else None
     name = f"{revision}:{target.path}"
     size = int(_git(top, "cat-file", "-s", name))
     if size > MAX_FILE_BYTES:
-        return SourceFile(label, problem=f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
-    return source_from_bytes(label, _git(top, "cat-file", "blob", name))
+        return f"file is {size} bytes; the limit is {MAX_FILE_BYTES}"
+    return _git(top, "cat-file", "blob", name)
+
+
+def revision_bytes(revision: str, path: str | Path) -> bytes | None:
+    """The work tree's file ``path`` as ``revision`` holds it (links followed inside it); None
+    when the revision holds nothing there. One it holds but that cannot be read (a link out of
+    the repository, a directory, over the size limit) raises :class:`UnreadableFile`."""
+    top = _top(Path(path))
+    relative = _relative(Path(path), top)
+    exact = [e for e in _list(top, revision, relative, recursive=False) if e.path == relative]
+    if not exact:
+        return None
+    content = _blob(top, revision, exact[0])
+    if not isinstance(content, bytes):
+        raise UnreadableFile(f"{revision}:{relative}", str(content))
+    return content
+
+
+def revision_reader(revision: str, where: str | Path) -> ScriptReader:
+    """Reads a file named as :func:`read_revision` names the files of ``revision`` (``REV:path``,
+    the path from the top of the repository holding ``where``) from the revision, and any other
+    from the file system: how a revision's configuration reads the ``scriptFile`` it cites."""
+    prefix = f"{revision}:"
+    top = _top(Path(where))
+
+    def read(path: Path) -> str:
+        label = str(path)
+        if not label.startswith(prefix):
+            return read_text(path)
+        relative = posixpath.normpath(label[len(prefix) :])
+        exact = [e for e in _list(top, revision, relative, recursive=False) if e.path == relative]
+        content = _blob(top, revision, exact[0]) if exact else f"{revision} does not hold it"
+        if not isinstance(content, bytes):
+            raise UnreadableFile(path, str(content))
+        try:
+            return content.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise UnreadableFile(path, f"not UTF-8 text (byte {error.start})") from None
+
+    return read
 
 
 def _follow(top: Path, revision: str, entry: _Entry) -> _Entry | str:

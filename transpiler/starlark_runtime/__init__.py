@@ -43,7 +43,8 @@ def run_starlark(
     """Run ``script``'s ``run(params)`` once against the scenario; return the trace.
 
     ``modules`` maps the names a script may ``load()`` to their Starlark source.
-    On the rust engine a script (or module) with ``while`` raises :class:`GoOnlyScript`.
+    On the rust engine a script (or module) only go.starlark.net reads as vMCP does (``while``,
+    indentation by tabs, a NUL: :mod:`.source`) raises :class:`GoOnlyScript`.
     Every run is bounded by ``limits`` (memory and wall-clock time); a run past
     one raises :class:`ScriptLimitExceeded` naming it.
     """

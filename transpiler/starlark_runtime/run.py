@@ -31,7 +31,8 @@ class EngineError(TranspilerError):
 
 
 class GoOnlyScript(EngineError):
-    """The script uses a construct only go.starlark.net runs (``while``): use the go engine."""
+    """The script uses a construct only go.starlark.net runs (``while``), or holds text only it
+    reads as vMCP does (a NUL): use the go engine."""
 
 
 class ScriptLimitExceeded(EngineError):

@@ -30,7 +30,10 @@ evaluation called no builtin is kept for the rest of the run, since replaying
 it would give the same module). The dialect follows the go engine's
 where starlark-rust can: top-level ``if``/``for`` and global reassignment are
 allowed, loaded names are not re-exported; ``while`` does not parse, and such
-a script raises :class:`GoOnlyScript`.
+a script raises :class:`GoOnlyScript`. The text is read as vMCP reads it
+(:mod:`.source`): line breaks as go.starlark.net reads them, and a text holding
+a NUL, which go.starlark.net reads as the end of the file, raises
+:class:`GoOnlyScript` too.
 """
 
 from __future__ import annotations
@@ -81,6 +84,8 @@ from transpiler.starlark_runtime.run import (
     ScriptOutcome,
     Starter,
 )
+from transpiler.starlark_runtime.source import as_vmcp_reads, nul_problem
+from transpiler.starlark_runtime.syntax import DIALECT
 from transpiler.starlark_runtime.values import from_script, to_script
 
 _GLOBALS = sl.Globals.extended_by([sl.LibraryExtension.Json, sl.LibraryExtension.StructType])
@@ -88,9 +93,7 @@ _GLOBALS = sl.Globals.extended_by([sl.LibraryExtension.Json, sl.LibraryExtension
 _PRELUDE_GLOBALS = sl.Globals.extended_by(
     [sl.LibraryExtension.Json, sl.LibraryExtension.StructType, sl.LibraryExtension.CallStack]
 )
-_DIALECT = sl.Dialect.standard()
-_DIALECT.enable_top_level_stmt = True
-_DIALECT.enable_load_reexport = False
+_DIALECT = DIALECT
 _PRELUDE_TEXT = resources.files("transpiler.starlark_runtime").joinpath("prelude.star").read_text()
 _PRELUDE_NAMES = tuple(re.findall(r"^def ([a-z]\w*)\(", _PRELUDE_TEXT, re.MULTILINE))
 _BIND_PRELUDE = sl.parse(
@@ -789,16 +792,32 @@ def _parse_module(name: str, source: str) -> sl.AstModule:
     return _parse(name, source)
 
 
+#: What starlark-rust refuses to parse that go.starlark.net reads: its error's words, and what
+#: the script does.
+_GO_ONLY_SYNTAX = {
+    "reserved keyword `while`": "uses `while`",
+    "tabs are not allowed": "indents with tabs (go.starlark.net reads tab stops of 8)",
+}
+
+
 def _parse(filename: str, source: str) -> sl.AstModule:
-    """Parse in our dialect; a ``while`` loop raises :class:`GoOnlyScript`."""
+    """Parse in our dialect, reading the text as vMCP does (:mod:`.source`: its line breaks as
+    go.starlark.net reads them); a ``while`` loop, indentation by tabs or a NUL raises
+    :class:`GoOnlyScript`."""
+    problem = nul_problem(source)
+    if problem is not None:
+        raise GoOnlyScript(
+            f"{filename} holds {problem}: run it on the go engine (go.starlark.net)"
+        )
     try:
-        return sl.parse(filename, source, _DIALECT)
+        return sl.parse(filename, as_vmcp_reads(source), _DIALECT)
     except sl.StarlarkError as error:
-        if "reserved keyword `while`" in str(error):
-            raise GoOnlyScript(
-                f"{filename} uses `while`, which starlark-rust cannot parse: "
-                "run it on the go engine (go.starlark.net)"
-            ) from None
+        for refused, construct in _GO_ONLY_SYNTAX.items():
+            if refused in str(error):
+                raise GoOnlyScript(
+                    f"{filename} {construct}, which starlark-rust cannot parse: "
+                    "run it on the go engine (go.starlark.net)"
+                ) from None
         raise
 
 
@@ -807,7 +826,8 @@ def start_rust(
 ) -> Starter:
     """The rust engine as a :data:`~transpiler.starlark_runtime.run.Starter`.
 
-    Raises :class:`GoOnlyScript` when the script or a module it loads uses ``while``.
+    Raises :class:`GoOnlyScript` when the script or a module it loads is one only
+    go.starlark.net reads as vMCP does (``while``, tabs, a NUL).
     It checks the wall-clock limit every ~1000 instructions; the memory limit
     needs a process of its own (:mod:`transpiler.starlark_runtime.sandbox`).
     """

@@ -54,6 +54,7 @@ from transpiler.emit.readable.values import (
     Kind,
     Val,
     constant,
+    count,
     go_text,
     plain,
     runtime,
@@ -412,7 +413,7 @@ def for_each_step(
     item_var = step.item_var or "item"
     item = state.variable(f"\x00item:{step.id}", item_var)
     index = state.variable(f"\x00index:{step.id}", "index")
-    state.for_each = (item_var, runtime(Name(item), item_kind), runtime(Name(index), Kind.NUM))
+    state.for_each = (item_var, runtime(Name(item), item_kind), count(Name(index)))
     args = arguments(state, inner)
     uses_index = index in flat(args)
     state.for_each = None
@@ -472,8 +473,8 @@ def _for_each_view(
     reads: frozenset[str],
 ) -> StepView:
     size = call("len", Name(items))
-    count = runtime(Unbroken(size), Kind.NUM)
-    fields: dict[str, Val] = {"count": count}
+    counted_items = count(Unbroken(size))
+    fields: dict[str, Val] = {"count": counted_items}
     each = ForClause(("i", "r"), call("enumerate", Name(results)))
     item = Index(Name(items), Name("i"))
     if keep_going:
@@ -482,7 +483,7 @@ def _for_each_view(
         oks = Comprehension(
             Name("r"), (ForClause(("r",), Name(results)), IfClause(Attribute(Name("r"), "ok")))
         )
-        completed = runtime(Unbroken(call("len", oks)), Kind.NUM)
+        completed = count(Unbroken(call("len", oks)))
     else:
         record = dict_of(
             [
@@ -492,14 +493,14 @@ def _for_each_view(
                 ("output", Name("r")),
             ]
         )
-        completed = count
+        completed = counted_items
     iterations = Comprehension(record, (each,))
     if "*" in reads:
         failed: Expr = Literal(0)
         if keep_going:
             counted = f"{target}_completed"
             body.append(assign(counted, completed.code()))
-            completed = runtime(Name(counted), Kind.NUM)
+            completed = count(Name(counted))
             failed = Binary(size, "-", Name(counted))
         body.append(
             assign(
@@ -507,7 +508,7 @@ def _for_each_view(
                 dict_of(
                     [
                         ("iterations", iterations),
-                        ("count", count.code()),
+                        ("count", counted_items.code()),
                         ("completed", completed.code()),
                         ("failed", failed),
                     ]
@@ -517,7 +518,7 @@ def _for_each_view(
         return StepView("forEach", runtime(Name(target), Kind.MAP))
     fields["completed"] = completed
     fields["failed"] = (
-        runtime(Binary(size, "-", completed.code()), Kind.NUM) if keep_going else constant(0)
+        count(Binary(size, "-", completed.code())) if keep_going else constant(0)
     )
     fields["iterations"] = runtime(iterations, Kind.LIST)
     return StepView(

@@ -44,6 +44,7 @@ from transpiler.emit.readable.values import (
     Kind,
     Val,
     constant,
+    count,
     go_text,
     index,
     runtime,
@@ -168,7 +169,8 @@ class TemplateCompiler:
         if value.kind in (Kind.MAP, Kind.LIST):
             self.env.declare(Deviation.VALUE_TEXT, Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
             return runtime(call("json.encode", value.code()), Kind.STR, encodes=value)
-        self.env.declare(Deviation.NUMBER_TEXT, Deviation.RUST_ENGINE)
+        if not value.go_int:  # a count or index prints as its digits on every side
+            self.env.declare(Deviation.NUMBER_TEXT, Deviation.RUST_ENGINE)
         if value.kind is Kind.ANY:
             self.env.declare(Deviation.VALUE_TEXT)
         return runtime(call("str", value.code()), Kind.STR, shows=value)
@@ -299,7 +301,9 @@ class TemplateCompiler:
             raise NotReadable(f"a template reads field {name} of a constant {type(held).__name__}")
         if value.kind in (Kind.STR, Kind.NUM, Kind.BOOL, Kind.LIST):
             raise NotReadable(f"a template reads field {name} of a {value.kind.value}")
-        self.env.declare(Deviation.MISSING_VALUE, Deviation.TEMPLATE_ERROR)
+        self.env.declare(Deviation.MISSING_VALUE)
+        if value.kind is not Kind.MAP:  # a field of a map is never a Go type error
+            self.env.declare(Deviation.TEMPLATE_ERROR)
         return index(value, name)
 
     # --- functions -------------------------------------------------------------
@@ -391,9 +395,11 @@ class TemplateCompiler:
             return constant(byte_length(held) if isinstance(held, str) else len(held))
         if value.constant:
             raise NotReadable(f"{name} of a constant that has no length")
-        if value.kind in (Kind.ANY, Kind.STR):
+        if value.kind is Kind.ANY:
             self.env.declare(*FUNCTIONS[name].readable.classes)
-        return runtime(call("len", value.code()), Kind.NUM)
+        elif value.kind is Kind.STR:  # of text, only the engines' counts differ
+            self.env.declare(Deviation.RUST_ENGINE)
+        return count(call("len", value.code()))
 
     def _index(self, name: str, args: list[Val]) -> Val:
         if not args:
@@ -436,7 +442,10 @@ class TemplateCompiler:
         values = args[1:]
         if any(v.constant for v in values):
             raise NotReadable(f"{name} of a constant")
-        self.env.declare(*FUNCTIONS[name].readable.classes)
+        verbs = [verb for verb in _PRINTF_VERB.findall(pattern) if verb != "%"]
+        texts = all(v.kind is Kind.STR for v in values) and set(verbs) <= {"s", "v"}
+        if not texts:  # text printed with %s or %v is itself on every side
+            self.env.declare(*FUNCTIONS[name].readable.classes)
         starlark = _PRINTF_VERB.sub(lambda m: f"%{_plain_verb(m.group(1))}", pattern)
         right = Tuple(tuple(v.code() for v in values))
         return runtime(Binary(Str(starlark), "%", right), Kind.STR)

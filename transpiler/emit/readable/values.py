@@ -56,7 +56,9 @@ class Val:
     ``base``/``key``: this value is ``base[key]`` (so a default can become
     ``base.get(key, default)``); ``encodes``: this value is ``json.encode`` of
     that one (so an object output can take the value itself); ``shows``: this
-    value is ``str()`` of that one (so ``%s`` can format it directly).
+    value is ``str()`` of that one (so ``%s`` can format it directly);
+    ``go_int``: a number Go holds as an int (a count, an index, ``len``), which
+    every side prints as its digits.
     """
 
     expr: Expr | None
@@ -69,6 +71,7 @@ class Val:
     completed_if: Expr | None = None
     otherwise: str = ""
     item_kind: Kind = Kind.ANY
+    go_int: bool = False
 
     @property
     def constant(self) -> bool:
@@ -92,6 +95,11 @@ def constant(value: Any) -> Val:
 def runtime(expr: Expr, kind: Kind = Kind.ANY, **extra: Any) -> Val:
     """A value computed by the script."""
     return Val(expr, kind, **extra)
+
+
+def count(expr: Expr) -> Val:
+    """A number Go holds as an int, computed by the script (a count, an index, ``len``)."""
+    return Val(expr, Kind.NUM, go_int=True)
 
 
 def status(completed_if: Expr, otherwise: str) -> Val:
