@@ -15,7 +15,8 @@ def register(subparsers: Any) -> None:
         help="serve each scripted tool of a configuration as an MCP server, on real backends",
         description="Serve each scripted tool of CONFIG (composite tools not yet migrated as "
         "the readable script the emitter writes) as an MCP server on the MCP SDK: each "
-        "tools/call runs its script on go.starlark.net, its call_tool reaching the backend "
+        "tools/call runs its script on go.starlark.net (or starlark-rust, --engine rust), its "
+        "call_tool reaching the backend "
         "MCP servers BACKENDS.yaml names. Stops when stdin closes (stdio) or when interrupted "
         "(HTTP). See docs/serve.md.",
     )
@@ -35,7 +36,13 @@ def register(subparsers: Any) -> None:
         metavar="NAME",
         help="the environment variable holding the bearer token every HTTP request must carry",
     )
-    parser.add_argument("--engine", choices=("go", "rust"), default="go")
+    parser.add_argument(
+        "--engine",
+        choices=("go", "rust"),
+        default="go",
+        help="the interpreter: go.starlark.net, which vMCP embeds (default), or starlark-rust "
+        "in its memory-capped sandbox",
+    )
     parser.add_argument(
         "--call-timeout",
         metavar="DURATION",
