@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from transpiler.gobuild import go_available
+from tests.starlark_runtime.conftest import NEEDS_GO
 
 HERE = Path(__file__).parent
 REPOSITORY = HERE.parent.parent
@@ -46,25 +46,12 @@ compositeTools:
           value: "{{.steps.fetch.output.status}}"
 """
 
-NEEDS_GO = [
-    pytest.mark.go,
-    pytest.mark.skipif(
-        not go_available(needs_starlark=True),
-        reason="LOUD SKIP: serve runs scripts on go.starlark.net, which is not installed "
-        "(./dev installs it)",
-    ),
-]
-
 
 def needs_go(test: T) -> T:
     """A test that runs serve on go.starlark.net only."""
     for mark in NEEDS_GO:
         test = mark(test)
     return test
-
-
-#: Both interpreters serve: go.starlark.net (vMCP's) and starlark-rust (in its sandbox).
-ENGINES = [pytest.param("go", marks=NEEDS_GO), "rust"]
 
 
 def serve_command(*arguments: str | Path) -> list[str]:

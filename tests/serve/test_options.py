@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve.conftest import NEEDS_GO
+from tests.starlark_runtime.conftest import NEEDS_GO
 from transpiler.cli import main
 from transpiler.diagnostics import InputError
 from transpiler.serve.backends_file import MissingVariable, load_backends

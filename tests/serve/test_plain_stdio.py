@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.serve.conftest import DEADLINE, ENGINES, HERE, backends_file, serve_command
+from tests.serve.conftest import DEADLINE, HERE, backends_file, serve_command
+from tests.starlark_runtime.conftest import ENGINES
 from transpiler.cli import main
 
 

@@ -22,13 +22,13 @@ from mcp.shared.exceptions import MCPError
 
 from tests.serve.conftest import (
     DEADLINE,
-    ENGINES,
     HERE,
     REPOSITORY,
     backends_file,
     needs_go,
     serve_command,
 )
+from tests.starlark_runtime.conftest import ENGINES
 from transpiler.cli import main
 
 ELICIT_CONFIG = """\
@@ -78,6 +78,20 @@ def sdk_backend(log: Path, *options: str) -> list[str]:
     return [sys.executable, str(HERE / "sdk_backend.py"), str(log), *options]
 
 
+def configuration(folder: Path, text: str) -> Path:
+    """``text`` as the folder's vMCP configuration file."""
+    path = folder / "vmcp.yaml"
+    path.write_text(text)
+    return path
+
+
+def tracker(folder: Path, *options: str) -> tuple[Path, Path]:
+    """The SDK tracker backend (``options`` its behaviour) as BACKENDS.yaml's ``tracker``:
+    the log of the calls it gets, and the file."""
+    log = folder / "calls.log"
+    return log, backends_file(folder, "tracker", sdk_backend(log, *options))
+
+
 def served(*arguments: str | Path) -> StdioServerParameters:
     """serve over stdio (its log goes to the test's), with the SDK's default environment (the
     project's cache directory where it always is, so the go host is built once)."""
@@ -109,8 +123,7 @@ def test_the_sdk_client_lists_and_calls_a_tool_whose_step_retries_on_an_sdk_back
     ticket_config: Path, tmp_path: Path, engine: str
 ) -> None:
     """Not yet migrated: the composite tool is served as the readable script, emitted."""
-    log = tmp_path / "calls.log"
-    backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--fail", "2"))
+    log, backends = tracker(tmp_path, "--fail", "2")
     arguments = (ticket_config, "--backends", backends, "--engine", engine)
 
     async def test() -> None:
@@ -178,10 +191,8 @@ def test_parallel_branches_have_their_backend_calls_in_flight_together(
     tmp_path: Path, engine: str
 ) -> None:
     """A hand-written scripted tool (no composite tool to pair it with) is served too."""
-    config = tmp_path / "vmcp.yaml"
-    config.write_text(PARALLEL_CONFIG)
-    log = tmp_path / "calls.log"
-    backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--slow", "0.5"))
+    config = configuration(tmp_path, PARALLEL_CONFIG)
+    log, backends = tracker(tmp_path, "--slow", "0.5")
     logged: list[Any] = []
 
     async def collect(params: types.LoggingMessageNotificationParams) -> None:
@@ -222,10 +233,8 @@ def test_a_script_past_the_memory_cap_on_rust_fails_its_call_and_the_next_call_w
     tmp_path: Path,
 ) -> None:
     """starlark-rust aborts its process when an allocation fails: the sandbox takes it."""
-    config = tmp_path / "vmcp.yaml"
-    config.write_text(HUNGRY_CONFIG)
-    log = tmp_path / "calls.log"
-    backends = backends_file(tmp_path, "tracker", sdk_backend(log))
+    config = configuration(tmp_path, HUNGRY_CONFIG)
+    log, backends = tracker(tmp_path)
 
     async def test() -> None:
         arguments = (config, "--backends", backends, "--engine", "rust")
@@ -243,8 +252,7 @@ def test_a_script_past_the_memory_cap_on_rust_fails_its_call_and_the_next_call_w
 def test_a_backend_slower_than_the_call_timeout_fails_that_call(
     ticket_config: Path, tmp_path: Path, engine: str
 ) -> None:
-    log = tmp_path / "calls.log"
-    backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--slow", "3"))
+    _, backends = tracker(tmp_path, "--slow", "3")
     timeout = ("--call-timeout", "300ms")
     arguments = (ticket_config, "--backends", backends, *timeout, "--engine", engine)
 
@@ -320,10 +328,8 @@ def test_an_elicitation_goes_to_the_client_and_its_answer_back(
     tmp_path: Path, engine: str, mode: str
 ) -> None:
     """Asked on the back-channel (handshake versions) or by multi-round-trip requests."""
-    config = tmp_path / "vmcp.yaml"
-    config.write_text(ELICIT_CONFIG)
-    log = tmp_path / "calls.log"
-    backends = backends_file(tmp_path, "tracker", sdk_backend(log))
+    config = configuration(tmp_path, ELICIT_CONFIG)
+    log, backends = tracker(tmp_path)
     asked: list[str] = []
 
     async def answer(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
@@ -371,8 +377,7 @@ scriptedTools:
 def test_two_questions_at_once_go_out_in_one_round_and_log_lines_ride_the_requests(
     tmp_path: Path, engine: str
 ) -> None:
-    config = tmp_path / "vmcp.yaml"
-    config.write_text(TWO_QUESTIONS_CONFIG)
+    config = configuration(tmp_path, TWO_QUESTIONS_CONFIG)
     asked: list[str] = []
     logged: list[Any] = []
 
@@ -409,8 +414,7 @@ def test_shadow_catches_a_script_edited_to_differ_and_record_feeds_check(
 ) -> None:
     assert main(["migrate", str(ticket_config), "--write", "--examples", "2"]) == 0
     capsys.readouterr()
-    log = tmp_path / "calls.log"
-    backends = backends_file(tmp_path, "tracker", sdk_backend(log, "--fail", "1"))
+    log, backends = tracker(tmp_path, "--fail", "1")
     recorded, shadow_log = tmp_path / "recorded", tmp_path / "shadow.json"
     options = ("--backends", backends, "--shadow", "--shadow-log", shadow_log)
 

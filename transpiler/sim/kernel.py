@@ -63,6 +63,13 @@ class Delivery:
     value: Any = None
     error: BaseException | None = None
 
+    def resume(self, body: Generator[Any, Any, Any]) -> Any:
+        """Send the value into ``body`` (or throw the error): what it yields next; raises
+        StopIteration when it returns, and whatever it raises."""
+        if self.error is not None:
+            return body.throw(self.error)
+        return body.send(self.value)
+
 
 @dataclass(frozen=True)
 class Sleep:
@@ -148,10 +155,7 @@ class GeneratorRunner:
     def step(self, delivery: Delivery) -> StepOutcome:
         """Send the delivery into the generator (or throw its error)."""
         try:
-            if delivery.error is not None:
-                operation = self._body.throw(delivery.error)
-            else:
-                operation = self._body.send(delivery.value)
+            operation = delivery.resume(self._body)
         except StopIteration as stop:
             return Finished(stop.value)
         except Exception as error:

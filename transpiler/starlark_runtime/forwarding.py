@@ -199,10 +199,7 @@ class BackendsRelay:
     def _step(self, number: int, operation: HostOp, delivery: Delivery) -> None:
         """Run ``operation`` on until it waits on outside work (an :class:`Await`) or settles."""
         try:
-            if delivery.error is not None:
-                awaited = operation.throw(delivery.error)
-            else:
-                awaited = operation.send(delivery.value)
+            awaited = delivery.resume(operation)
         except StopIteration as stop:
             self._outgoing.append(("settled", number, ("value", stop.value)))
             return

@@ -307,10 +307,7 @@ class GoRun:
 
     def _drive(self, thread: _GoThread, body: HostOp, delivery: Delivery) -> StepOutcome:
         try:
-            if delivery.error is not None:
-                operation = body.throw(delivery.error)
-            else:
-                operation = body.send(delivery.value)
+            operation = delivery.resume(body)
         except StopIteration as stop:
             thread.inflight_body = None
             self._complete(thread, stop.value)

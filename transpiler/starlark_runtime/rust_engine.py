@@ -465,10 +465,7 @@ class ReplayRun:
         assert thread.kthread is not None
         while True:
             try:
-                if delivery.error is not None:
-                    operation = body.throw(delivery.error)
-                else:
-                    operation = body.send(delivery.value)
+                operation = delivery.resume(body)
             except StopIteration as stop:
                 return stop.value
             except ScriptHalt as halt:
