@@ -75,4 +75,15 @@ def test_serve_refuses_what_it_cannot_do_safely(
     assert why in capsys.readouterr().err
 
 
+
+def test_serve_does_not_record_under_a_folder_check_reads_as_configuration(
+    ticket_config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = ticket_config.parent
+    arguments = ["serve", str(folder), "--engine", "rust", "--record", str(folder / "recorded")]
+    assert main(arguments) == 2
+    assert "whose files check reads as configuration" in capsys.readouterr().err
+    assert not (folder / "recorded").exists()
+
+
 pytestmark = NEEDS_GO

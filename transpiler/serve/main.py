@@ -45,6 +45,7 @@ def serve(request: Request) -> int:
     if missing is not None:
         raise InputError(f"serve --engine go needs go.starlark.net: {missing}")
     http = _http(request)
+    _record_outside(request)
     specs: dict[str, BackendSpec] = (
         load_backends(Path(request.backends)) if request.backends else {}
     )
@@ -83,6 +84,20 @@ async def _serve(catalog, specs, options, http) -> None:  # type: ignore[no-unty
             await serve_stdio(tools)
         else:
             await serve_http(tools, http, lambda url: note(f"listening on {url}"))
+
+
+def _record_outside(request: Request) -> None:
+    """``--record DIR`` may not be under a folder given as CONFIG: ``check`` reads every
+    ``.json`` and ``.yaml`` file there as configuration, and a recorded call is none."""
+    if request.record is None:
+        return
+    record = Path(request.record).resolve()
+    for path in map(Path, request.paths):
+        if path.is_dir() and record.is_relative_to(path.resolve()):
+            raise InputError(
+                f"--record {request.record} is under {path}, whose files check reads as "
+                f"configuration: record beside it (check {path} --scenarios DIR runs them)"
+            )
 
 
 def _http(request: Request) -> HttpOptions | None:
