@@ -7,20 +7,16 @@ import pytest
 from tests.conftest import TOOLCHAINS, use_toolchain
 from transpiler.gobuild import go_available
 
-ENGINES = [
-    "rust",
-    pytest.param(
-        "go",
-        marks=[
-            pytest.mark.go,
-            pytest.mark.skipif(
-                not go_available(needs_starlark=True),
-                reason="LOUD SKIP: the go engine needs Debian packages golang-go and "
-                "golang-starlark-dev (./dev installs them)",
-            ),
-        ],
+#: The marks of a test that needs the go engine (skipped, loudly, without it).
+NEEDS_GO = [
+    pytest.mark.go,
+    pytest.mark.skipif(
+        not go_available(needs_starlark=True),
+        reason="LOUD SKIP: the go engine needs Debian packages golang-go and "
+        "golang-starlark-dev (./dev installs them)",
     ),
 ]
+ENGINES = ["rust", pytest.param("go", marks=NEEDS_GO)]
 
 
 @pytest.fixture(params=ENGINES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,7 @@ from transpiler.harness.since import read_since
 from transpiler.inert import one_line, shown_lines
 from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
+from transpiler.sim.scenario import Scenario, load_scenario
 
 DEFAULTS = CheckOptions()
 #: ``--format github``: the text report, then GitHub workflow commands (annotations).
@@ -112,6 +114,14 @@ def register(subparsers: Any) -> None:
         "scenario.yaml (default: counterexamples/ under the cache directory, $TRANSPILER_CACHE "
         "or ~/.cache/vmcp-transpiler, outside the work tree, one folder per work tree); each "
         "saved path is printed with the `run` command that replays it",
+    )
+    parser.add_argument(
+        "--scenarios",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="also run the scenario files in DIR (.json, .yaml; repeatable), each on the tool "
+        "it names: e.g. the calls `serve --record DIR` recorded",
     )
     add_format_option(parser, GITHUB)
     shown = parser.add_mutually_exclusive_group()
@@ -181,6 +191,18 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         accept_gaps=frozenset(args.accept_gap) | policy.accept_gaps,
         target=_target(args, policy),
     )
+
+
+def recorded_scenarios(directories: list[str]) -> tuple[Scenario, ...]:
+    """Every scenario file in the directories, in name order (one that cannot be read exits 2,
+    naming it)."""
+    found = []
+    for directory in map(Path, directories):
+        if not directory.is_dir():
+            raise InputError(f"--scenarios {directory}: not a directory")
+        files = sorted(p for p in directory.iterdir() if p.suffix in (".json", ".yaml", ".yml"))
+        found += [load_scenario(path) for path in files if not path.name.startswith(".")]
+    return tuple(found)
 
 
 def _target(args: argparse.Namespace, policy: Policy) -> Target:
@@ -257,7 +279,7 @@ COUNTEREXAMPLES = "counterexamples"
 
 def run(args: argparse.Namespace) -> int:
     """Pair, check, report."""
-    options = options_from(args)
+    options = replace(options_from(args), scenarios=recorded_scenarios(args.scenarios))
     request = request_from(args)
     since = read_since(Path(args.since)) if args.since is not None else None
     shard = parse_shard(args.shard)

@@ -116,7 +116,9 @@ class CheckOptions:
     decide how vMCP lists the composite tool (None: every backend unknown);
     ``served`` the composite tools vMCP serves beside the one checked (one of
     them named like a backend tool hides them all); ``target`` the vMCP the scripted
-    tool is for (the entry ``migrate`` writes is that target's).
+    tool is for (the entry ``migrate`` writes is that target's); ``scenarios`` more
+    scenarios to run (``check --scenarios DIR``: recorded by ``serve --record``), each on
+    the tool it names.
     """
 
     examples: int = 100
@@ -132,6 +134,7 @@ class CheckOptions:
     accept_gaps: frozenset[str] = frozenset()
     served: tuple[CompositeToolConfig, ...] = ()
     target: Target = DEFAULT_TARGET
+    scenarios: tuple[Scenario, ...] = ()
 
 
 @dataclass
@@ -672,8 +675,10 @@ def check_tool(
     run = _Run(tool, script, modules, engines, declared, options, timeout)
     report.script_lines = run.script_coverage.map.places
     shapes = tool_shapes(tool.effective)
+    recorded = [s for s in options.scenarios if s.tool == tool.effective.name]
     report.counterexample = (
-        _exhaustive(run, tool, shapes, options, report, script_reads(as_vmcp_reads(script)))
+        (run.compare_all(recorded) if recorded else None)
+        or _exhaustive(run, tool, shapes, options, report, script_reads(as_vmcp_reads(script)))
         or _random(run, tool, shapes, options, emitted)
         or run.settle()
     )

@@ -16,6 +16,12 @@ Scheduling rules (the same for every form):
   takes the smallest ``key`` (declaration order).
 - At one instant, context deadlines fire before sleeps end: work that would
   finish exactly at a deadline is cancelled (Go's deadline is "at or after").
+
+Given a :class:`~transpiler.sim.clock.RealClock` instead, the same kernel runs on
+real time: ``now`` is the time since the run started, a sleep or a deadline
+waits that long, and :class:`Await` blocks a thread on work done outside the
+kernel (a real backend call) while the other threads go on, so the calls of
+several threads are in flight together. This is how ``serve`` runs scripts.
 """
 
 from __future__ import annotations
@@ -23,9 +29,11 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
+from transpiler.sim.clock import RealClock
 from transpiler.sim.schedule import CANONICAL, Chooser
 
 _DEADLINE_PRIORITY = 0
@@ -55,6 +63,13 @@ class Delivery:
     value: Any = None
     error: BaseException | None = None
 
+    def resume(self, body: Generator[Any, Any, Any]) -> Any:
+        """Send the value into ``body`` (or throw the error): what it yields next; raises
+        StopIteration when it returns, and whatever it raises."""
+        if self.error is not None:
+            return body.throw(self.error)
+        return body.send(self.value)
+
 
 @dataclass(frozen=True)
 class Sleep:
@@ -79,7 +94,17 @@ class Join:
     threads: tuple[Thread, ...]
 
 
-Operation: TypeAlias = Sleep | Acquire | Join
+@dataclass(frozen=True)
+class Await:
+    """Wait for ``future`` (work outside the kernel, on a real clock only): the thread
+    resumes with its result, or its exception; a done context interrupts the wait (the
+    future is left to whoever started it to cancel)."""
+
+    future: Future[Any]
+    context: Context | None = None
+
+
+Operation: TypeAlias = Sleep | Acquire | Join | Await
 
 
 @dataclass(frozen=True)
@@ -130,10 +155,7 @@ class GeneratorRunner:
     def step(self, delivery: Delivery) -> StepOutcome:
         """Send the delivery into the generator (or throw its error)."""
         try:
-            if delivery.error is not None:
-                operation = self._body.throw(delivery.error)
-            else:
-                operation = self._body.send(delivery.value)
+            operation = delivery.resume(self._body)
         except StopIteration as stop:
             return Finished(stop.value)
         except Exception as error:
@@ -251,9 +273,11 @@ class Semaphore:
 class Kernel:
     """Virtual clock, ready set, timers, and the scheduling loop."""
 
-    def __init__(self, chooser: Chooser = CANONICAL) -> None:
+    def __init__(self, chooser: Chooser = CANONICAL, clock: RealClock | None = None) -> None:
         self.now = 0
         self.chooser = chooser
+        self.clock = clock
+        self._awaited: set[Future[Any]] = set()
         self._ready: dict[Thread, Delivery] = {}
         self._timers: list[tuple[int, int, int, Callable[[], None]]] = []
         self._sequence = 0
@@ -366,6 +390,8 @@ class Kernel:
             return None
         if isinstance(operation, Acquire):
             return self._acquire(thread, token, operation)
+        if isinstance(operation, Await):
+            return self._await(thread, token, operation)
         pending = [t for t in operation.threads if not t.done]
         if not pending:
             return Delivery()
@@ -394,6 +420,30 @@ class Kernel:
             context._watch(thread, token)
         return None
 
+    def _await(self, thread: Thread, token: int, operation: Await) -> Delivery | None:
+        if self.clock is None:
+            raise KernelError("a thread awaits outside work on a virtual clock")
+        context, future = operation.context, operation.future
+        if context is not None and context.error is not None:
+            return Delivery(error=context.error)
+        if future.done():
+            return outcome_of(future)
+        self._awaited.add(future)
+        clock = self.clock
+
+        def arrived(done: Future[Any]) -> None:
+            # Called on whichever thread finished the work: the kernel's thread takes it on.
+            clock.post(lambda: self._arrived(thread, token, done))
+
+        future.add_done_callback(arrived)
+        if context is not None:
+            context._watch(thread, token)
+        return None
+
+    def _arrived(self, thread: Thread, token: int, future: Future[Any]) -> None:
+        self._awaited.discard(future)
+        self._wake(thread, token, outcome_of(future))
+
     def _wake(self, thread: Thread, token: int, delivery: Delivery) -> None:
         if thread._token != token or thread.done or thread in self._ready:
             return
@@ -405,6 +455,9 @@ class Kernel:
         heapq.heappush(self._timers, (at_ns, priority, self._sequence, action))
 
     def _decide(self) -> Decision | None:
+        if self.clock is not None:
+            self.now = self.clock.now()
+            self._fire_due()
         if not self._ready:
             self._fire_next_instant()
         if not self._ready:
@@ -420,9 +473,35 @@ class Kernel:
     def _fire_next_instant(self) -> None:
         if all(thread.done for thread in self._threads):
             return
+        if self.clock is not None:
+            self._wait_real()
+            return
         while self._timers and not self._ready:
             instant = self._timers[0][0]
             self.now = max(self.now, instant)
             while self._timers and self._timers[0][0] == instant:
                 _, _, _, action = heapq.heappop(self._timers)
                 action()
+
+    def _wait_real(self) -> None:
+        """On a real clock: wait until a thread is ready (outside work arrived, or a timer
+        fell due), or nothing is left to wait for."""
+        assert self.clock is not None
+        while not self._ready and (self._timers or self._awaited):
+            self.clock.wait(self._timers[0][0] if self._timers else None)
+            self.now = self.clock.now()
+            self._fire_due()
+
+    def _fire_due(self) -> None:
+        """Fire every timer due by now, deadlines before sleeps at each instant."""
+        while self._timers and self._timers[0][0] <= self.now:
+            _, _, _, action = heapq.heappop(self._timers)
+            action()
+
+
+def outcome_of(future: Future[Any]) -> Delivery:
+    """What a thread awaiting a finished ``future`` receives."""
+    if future.cancelled():
+        return Delivery(error=ContextError(deadline=False))
+    error = future.exception()
+    return Delivery(error=error) if error is not None else Delivery(value=future.result())

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -281,7 +281,7 @@ class GoRun:
                         "type": "start",
                         "script": self._script,
                         "filename": self._filename,
-                        "params": to_script(self._state.scenario.params),
+                        "params": to_script(self._state.params),
                         "max_steps": MAX_EXECUTION_STEPS,
                         "modules": self._modules,
                         "max_print": MAX_PRINT_BYTES,
@@ -307,10 +307,7 @@ class GoRun:
 
     def _drive(self, thread: _GoThread, body: HostOp, delivery: Delivery) -> StepOutcome:
         try:
-            if delivery.error is not None:
-                operation = body.throw(delivery.error)
-            else:
-                operation = body.send(delivery.value)
+            operation = delivery.resume(body)
         except StopIteration as stop:
             thread.inflight_body = None
             self._complete(thread, stop.value)
@@ -462,12 +459,17 @@ def _acquire(group: ParallelGroup, context: Context) -> HostOp:
 
 
 def start_go(
-    script: str, filename: str, modules: Mapping[str, str], limits: ScriptLimits
+    script: str,
+    filename: str,
+    modules: Mapping[str, str],
+    limits: ScriptLimits,
+    acquire: Callable[[ScriptLimits], GoHostProcess] = acquire_host,
 ) -> Starter:
-    """The go engine as a :data:`~transpiler.starlark_runtime.run.Starter`."""
+    """The go engine as a :data:`~transpiler.starlark_runtime.run.Starter`; each run takes
+    its host process, locked, from ``acquire`` (by default the one shared process)."""
 
     def start(state: RunState) -> EngineRun:
-        host = acquire_host(limits)
+        host = acquire(limits)
         try:
             host.new_run()
             run = GoRun(host, script, filename, modules, state)

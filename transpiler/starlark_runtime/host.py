@@ -2,16 +2,21 @@
 
 Each blocking builtin is a generator over kernel operations, so both engines
 (starlark-rust with replay, go.starlark.net over a pipe) drive the very same
-semantics on the same simulated backends and virtual clock. Control flow that
-needs the interpreter (calling ``fn`` in ``retry``, branches in ``parallel``)
-lives in the engines; the bookkeeping they share lives here.
+semantics on the same backends and clock. Control flow that needs the
+interpreter (calling ``fn`` in ``retry``, branches in ``parallel``) lives in the
+engines; the bookkeeping they share lives here.
+
+The backends are the one seam between a run and the world
+(:class:`ScriptBackends`): :class:`SimulatedScriptBackends` answers from a
+scenario on the virtual clock; ``serve`` answers from real MCP servers on a
+real clock (``transpiler/serve/live.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from transpiler.golang.duration import parse_duration
 from transpiler.profile import (
@@ -21,11 +26,10 @@ from transpiler.profile import (
     MAX_LOG_BYTES,
     PARALLEL_CAP,
 )
-from transpiler.sim.backends import SimulatedBackends
+from transpiler.sim.backends import BackendAnswer, SimulatedBackends
 from transpiler.sim.backoff import CENTRE, Backoff, Jitter
 from transpiler.sim.kernel import Context, ContextError, Kernel, Operation, Semaphore, Sleep, Thread
 from transpiler.sim.mcp import attempt_failure, output_map
-from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import CallRecord, ElicitationRecord
 from transpiler.starlark_runtime.values import from_script, to_script
 
@@ -60,15 +64,87 @@ class RetryPolicy:
     failures: int = 0
 
 
+@dataclass(frozen=True)
+class Elicited:
+    """The client's answer to one ``elicit``: how a trace records it (accept, decline, cancel
+    or timeout), the action the script sees, and the content of an accepted form."""
+
+    answer: str
+    action: str
+    content: Any = None
+
+
+class ScriptBackends(Protocol):
+    """What a run's builtins reach: backend tools and the client (a scenario's, or real ones)."""
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether a call or an elicitation found no answer in the scenario."""
+
+    def has_tool(self, name: str) -> bool:
+        """Whether a tool of this name is routed to a backend."""
+
+    def call(self, name: str, args: Any, context: Context) -> HostOp:
+        """Call one tool; returns its :class:`BackendAnswer`, or raises the ContextError of
+        ``context`` (the call's deadline, or its run cancelled) when that ends first."""
+
+    def elicit(self, message: str, schema: Any, context: Context) -> HostOp:
+        """Ask the client; returns :class:`Elicited` (``context`` ending first: ``cancel``)."""
+
+    def log(self, message: str) -> None:
+        """Pass on one ``log()`` line the run keeps."""
+
+
+class SimulatedScriptBackends:
+    """A scenario's backends and client answers on the virtual clock: each answer takes its
+    ``delay``; an elicitation answer marked ``timeout`` never comes."""
+
+    def __init__(self, backends: SimulatedBackends) -> None:
+        self._backends = backends
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether a call or an elicitation found no answer in the scenario."""
+        return self._backends.incomplete
+
+    def has_tool(self, name: str) -> bool:
+        """Whether the scenario has the tool."""
+        return self._backends.has_tool(name)
+
+    def call(self, name: str, args: Any, context: Context) -> HostOp:
+        """The scenario's answer, after its delay."""
+        answer: BackendAnswer = self._backends.call(name, args)
+        yield Sleep(answer.delay_ns, context)
+        return answer
+
+    def elicit(self, message: str, schema: Any, context: Context) -> HostOp:
+        """The scenario's next answer, after its delay (a timeout waits out ``context``)."""
+        answer = self._backends.elicit()
+        described = answer.describe()
+        try:
+            yield Sleep(ELICITATION_TIMEOUT_NS if answer.timeout else answer.delay_ns, context)
+        except ContextError:
+            return Elicited(described, "cancel")
+        if answer.timeout:
+            return Elicited(described, "cancel")
+        content = answer.content if answer.action == "accept" else None
+        return Elicited(described, str(answer.action), content)
+
+    def log(self, message: str) -> None:
+        """Nothing: the trace keeps the run's lines."""
+
+
 @dataclass
 class RunState:
-    """Everything one ``tools/call`` of a script shares across its threads."""
+    """Everything one ``tools/call`` of a script shares across its threads: ``params`` are
+    its arguments; each backend call may take ``call_timeout_ns`` (THV-0051's 5 minutes)."""
 
     kernel: Kernel
-    backends: SimulatedBackends
-    scenario: Scenario
+    backends: ScriptBackends
+    params: Mapping[str, Any]
     root: Context
     jitter: Jitter = CENTRE
+    call_timeout_ns: int = CALL_TIMEOUT_NS
     calls: list[CallRecord] = field(default_factory=list)
     elicitations: list[ElicitationRecord] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
@@ -88,12 +164,11 @@ class RunState:
             return ToolOutcome(False, f"tool not found: {name}", None)
         go_args = from_script(args)
         start = self.kernel.now
-        answer = self.backends.call(name, go_args)
         index = len(self.calls)
         self.calls.append(CallRecord(name, go_args, attempt, start, start, group, "pending"))
-        call_context = context.child(self.kernel.now + CALL_TIMEOUT_NS)
+        call_context = context.child(self.kernel.now + self.call_timeout_ns)
         try:
-            yield Sleep(answer.delay_ns, call_context)
+            answer = yield from self.backends.call(name, go_args, call_context)
         except ContextError as error:
             self.calls[index] = CallRecord(
                 name, go_args, attempt, start, self.kernel.now, group, "cancelled"
@@ -117,17 +192,14 @@ class RunState:
             schema = {}
         if not isinstance(schema, dict):
             raise ScriptHalt(f"elicit: schema must be a dict, got {type(schema).__name__}")
-        answer = self.backends.elicit()
-        self.elicitations.append(ElicitationRecord(message, from_script(schema), answer.describe()))
+        go_schema = from_script(schema)
+        index = len(self.elicitations)
+        self.elicitations.append(ElicitationRecord(message, go_schema, "pending"))
         wait_context = context.child(self.kernel.now + ELICITATION_TIMEOUT_NS)
-        try:
-            yield Sleep(ELICITATION_TIMEOUT_NS if answer.timeout else answer.delay_ns, wait_context)
-        except ContextError:
-            return ["cancel", None]
-        if answer.timeout:
-            return ["cancel", None]
-        content = answer.content if answer.action == "accept" else None
-        return [answer.action, to_script(content) if isinstance(content, dict) else None]
+        elicited: Elicited = yield from self.backends.elicit(message, go_schema, wait_context)
+        self.elicitations[index] = ElicitationRecord(message, go_schema, elicited.answer)
+        content = elicited.content
+        return [elicited.action, to_script(content) if isinstance(content, dict) else None]
 
     def log(self, message: Any) -> None:
         """Record a ``log()`` line, while the run's lines together stay within
@@ -139,10 +211,12 @@ class RunState:
             return
         data = message.encode("utf-8", "surrogatepass")
         self.logged_bytes += len(data)
-        if len(data) <= room:
-            self.logs.append(message)
-            return
-        self.logs += [data[:room].decode("utf-8", "ignore"), LOG_TRUNCATED]
+        kept = [message]
+        if len(data) > room:
+            kept = [data[:room].decode("utf-8", "ignore"), LOG_TRUNCATED]
+        self.logs += kept
+        for line in kept:
+            self.backends.log(line)
 
     def retry_policy(self, max_attempts: Any, delay: Any, who: str) -> RetryPolicy:
         """Validate ``retry``'s arguments and start its backoff."""

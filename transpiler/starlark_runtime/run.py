@@ -1,13 +1,16 @@
-"""One ``tools/call`` of a Starlark scripted tool on simulated backends, as a trace."""
+"""One ``tools/call`` of a Starlark scripted tool, as a trace: on a scenario's simulated
+backends (:func:`run_script`), or on any :class:`~.host.ScriptBackends` and clock
+(:func:`run_on`, which ``serve`` uses with real ones)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from transpiler.diagnostics import TranspilerError
 from transpiler.profile import (
+    CALL_TIMEOUT_NS,
     DEFAULT_TIMEOUT_NS,
     ScriptLimits,
     failure_result,
@@ -20,7 +23,7 @@ from transpiler.sim.backoff import CENTRE, Jitter
 from transpiler.sim.kernel import Kernel
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import CallRecord, ScriptReach, Trace
-from transpiler.starlark_runtime.host import RunState
+from transpiler.starlark_runtime.host import RunState, ScriptBackends, SimulatedScriptBackends
 
 
 class EngineError(TranspilerError):
@@ -103,10 +106,27 @@ def run_script(
     jitter: Jitter = CENTRE,
 ) -> Trace:
     """Run a script on an engine against the scenario's backends and return its trace."""
-    kernel = Kernel()
-    backends = SimulatedBackends(scenario)
+    backends = SimulatedScriptBackends(SimulatedBackends(scenario))
+    return run_on(start_engine, backends, scenario.params, Kernel(), timeout_ns, jitter)
+
+
+def run_on(
+    start_engine: Starter,
+    backends: ScriptBackends,
+    params: Mapping[str, Any],
+    kernel: Kernel,
+    timeout_ns: int = 0,
+    jitter: Jitter = CENTRE,
+    call_timeout_ns: int = CALL_TIMEOUT_NS,
+    started: Callable[[RunState], None] | None = None,
+) -> Trace:
+    """Run a script on an engine with ``params`` against ``backends`` on ``kernel`` (its
+    clock virtual or real) and return its trace; ``started`` is told the run's state first
+    (so that another thread may end the run by cancelling its root context)."""
     root = kernel.context(timeout_ns if timeout_ns > 0 else DEFAULT_TIMEOUT_NS)
-    state = RunState(kernel, backends, scenario, root, jitter)
+    state = RunState(kernel, backends, params, root, jitter, call_timeout_ns)
+    if started is not None:
+        started(state)
     engine_run = start_engine(state)
     outcome: ScriptOutcome | None
     try:

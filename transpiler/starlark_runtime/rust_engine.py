@@ -465,10 +465,7 @@ class ReplayRun:
         assert thread.kthread is not None
         while True:
             try:
-                if delivery.error is not None:
-                    operation = body.throw(delivery.error)
-                else:
-                    operation = body.send(delivery.value)
+                operation = delivery.resume(body)
             except StopIteration as stop:
                 return stop.value
             except ScriptHalt as halt:
@@ -839,7 +836,7 @@ def start_rust(
     library = _Library(ast, modules)
 
     def start(state: RunState) -> EngineRun:
-        run = ReplayRun(ast, filename, library, to_script(state.scenario.params), state, limits)
+        run = ReplayRun(ast, filename, library, to_script(state.params), state, limits)
         run.start()
         return run
 

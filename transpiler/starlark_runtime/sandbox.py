@@ -25,32 +25,38 @@ earlier runs left behind never counts against a later one.
 from __future__ import annotations
 
 import os
-import pickle
 import select
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
-from transpiler.profile import ScriptLimits
+from transpiler.profile import CALL_TIMEOUT_NS, ScriptLimits
 from transpiler.sim.backoff import Jitter
+from transpiler.sim.kernel import Kernel
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
+from transpiler.starlark_runtime.forwarding import BackendsRelay, ForwardedBackends, PipeClock
+from transpiler.starlark_runtime.host import RunState
 from transpiler.starlark_runtime.hostlimits import cap_address_space, virtual_memory
+from transpiler.starlark_runtime.pipe import Inbox, encode
 from transpiler.starlark_runtime.run import (
     EngineError,
     GoOnlyScript,
     ScriptLimitExceeded,
     Starter,
+    run_on,
     run_script,
 )
 
 GRACE_SECONDS = 2.0
-_HEADER = 8
 _KEPT_PARSES = 4
+#: How the child's reply to a run begins (anything else is a forwarded operation).
+_REPLIES = frozenset({"trace", "limit", "go-only", "error"})
 
 
 @dataclass(frozen=True)
@@ -66,17 +72,24 @@ class Request:
     seconds: float
 
 
+@dataclass(frozen=True)
+class LiveRequest:
+    """One run of a script on real backends (``serve``): its operations are forwarded to the
+    parent (:mod:`.forwarding`), and it runs on a real clock."""
+
+    script: str
+    filename: str
+    modules: dict[str, str]
+    params: Mapping[str, Any]
+    timeout_ns: int
+    jitter: Jitter
+    seconds: float
+    call_timeout_ns: int = CALL_TIMEOUT_NS
+
+
 def _send(stream: IO[bytes], value: Any) -> None:
-    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(len(data).to_bytes(_HEADER, "big") + data)
+    stream.write(encode(value))
     stream.flush()
-
-
-def _receive(stream: IO[bytes]) -> Any:
-    header = stream.read(_HEADER)
-    if len(header) < _HEADER:
-        return None
-    return pickle.loads(stream.read(int.from_bytes(header, "big")))
 
 
 class Sandbox:
@@ -89,7 +102,6 @@ class Sandbox:
         self.limits = limits
         retire = limits.memory_bytes // 2 if retire_bytes is None else retire_bytes
         self.lock = threading.Lock()
-        self._buffer = bytearray()  # what the child has sent and no reply has taken yet
         self._process = subprocess.Popen(
             [sys.executable, "-m", __name__, str(limits.memory_bytes), str(retire)],
             stdin=subprocess.PIPE,
@@ -98,6 +110,8 @@ class Sandbox:
             # A panic's backtrace can take seconds to print; nobody reads it.
             env={**os.environ, "RUST_BACKTRACE": "0"},
         )
+        assert self._process.stdout is not None
+        self._inbox = Inbox(self._process.stdout.fileno())
         ready = self._reply(60.0)
         if ready != ("ready",):
             self.close()
@@ -147,28 +161,68 @@ class Sandbox:
 
     def _reply(self, seconds: float) -> Any:
         """The child's next message; None when ``seconds`` pass first."""
-        stdout = self._process.stdout
-        assert stdout is not None
-        deadline = time.monotonic() + seconds
-        while (size := self._buffered()) is None:
-            remaining = deadline - time.monotonic()
-            readable, _, _ = select.select([stdout], [], [], max(remaining, 0.0))
-            if not readable:
-                return None
-            chunk = os.read(stdout.fileno(), 1 << 16)
-            if not chunk:
-                raise self._died()
-            self._buffer += chunk
-        message = pickle.loads(self._buffer[_HEADER:size])
-        del self._buffer[:size]
-        return message
+        try:
+            return self._inbox.receive(seconds)
+        except EOFError:
+            raise self._died() from None
 
-    def _buffered(self) -> int | None:
-        """The size of the whole message at the head of the buffer, None until it is all in."""
-        if len(self._buffer) < _HEADER:
-            return None
-        size = _HEADER + int.from_bytes(self._buffer[:_HEADER], "big")
-        return size if len(self._buffer) >= size else None
+    def run_live(self, request: LiveRequest, relay: BackendsRelay) -> Trace:
+        """One run on real backends: the child's operations go to ``relay`` (which this
+        closes once the run ends) and its answers back. Returns the trace, or raises the
+        :class:`EngineError` that ended the run (:class:`ScriptLimitExceeded` past the
+        wall-clock limit plus :data:`GRACE_SECONDS`, the child then killed)."""
+        stdin = self._process.stdin
+        assert stdin is not None
+        outbox = bytearray(encode(request))
+        deadline = time.monotonic() + request.seconds + GRACE_SECONDS
+        # Never blocked writing to a child that is busy writing to this side.
+        os.set_blocking(stdin.fileno(), False)
+        try:
+            while True:
+                message = self._inbox.take()
+                if message is not None and message[0] in _REPLIES:
+                    return self._live_result(message, relay)
+                if message is not None:
+                    relay.handle(message)
+                    outbox += b"".join(map(encode, relay.outgoing()))
+                    continue
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self.close()
+                    raise ScriptLimitExceeded("time", self.limits)
+                readable, writable, _ = select.select(
+                    [self._inbox.fd, relay.wake_fd], [stdin] if outbox else [], [], remaining
+                )
+                if relay.wake_fd in readable:
+                    relay.arrivals()
+                    outbox += b"".join(map(encode, relay.outgoing()))
+                if writable:
+                    try:
+                        del outbox[: os.write(stdin.fileno(), outbox)]
+                    except BrokenPipeError:
+                        raise self._died() from None
+                if self._inbox.fd in readable:
+                    self._fill()
+        finally:
+            relay.close()
+            if not stdin.closed:
+                os.set_blocking(stdin.fileno(), True)
+
+    def _fill(self) -> None:
+        try:
+            self._inbox.fill()
+        except EOFError:
+            raise self._died() from None
+
+    def _live_result(self, message: Any, relay: BackendsRelay) -> Trace:
+        kind, value, retiring = message
+        result = self._result(kind, value)
+        if retiring:  # the child has exited: the next run starts a new one
+            self.close()
+        if isinstance(result, EngineError):
+            raise result
+        result.incomplete = relay.backends.incomplete
+        return result
 
     def _died(self) -> EngineError:
         code = self._process.wait()
@@ -243,7 +297,7 @@ def serve(memory_bytes: int, retire_bytes: int) -> None:
     """The child: warm up, cap the address space, then run requests until stdin closes."""
     from transpiler.starlark_runtime.rust_engine import start_rust
 
-    requests = sys.stdin.buffer
+    requests = Inbox(sys.stdin.fileno())
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # whatever else writes to stdout must not reach the protocol
     limits = ScriptLimits(memory_bytes=memory_bytes)
@@ -254,14 +308,21 @@ def serve(memory_bytes: int, retire_bytes: int) -> None:
     _send(replies, ("ready",))
     starters: dict[tuple[str, str, tuple[tuple[str, str], ...], float], Starter] = {}
     while True:
-        request = _receive(requests)
-        if request is None:
+        try:
+            request = requests.receive(None)
+        except EOFError:
             return
-        assert isinstance(request, Request)
+        runs: list[Callable[[Starter], Trace]]
+        if isinstance(request, Request):
+            runs = [_on_scenario(request, scenario) for scenario in request.scenarios]
+        elif isinstance(request, LiveRequest):
+            runs = [_live(request, requests, replies)]
+        else:  # a message for a run that has ended (the parent's stop came too late)
+            continue
         limits = ScriptLimits(memory_bytes=memory_bytes, seconds=request.seconds)
         modules = tuple(sorted(request.modules.items()))
         key = (request.script, request.filename, modules, request.seconds)
-        for scenario in request.scenarios:
+        for run in runs:
             try:
                 if key not in starters:
                     if len(starters) >= _KEPT_PARSES:
@@ -269,13 +330,7 @@ def serve(memory_bytes: int, retire_bytes: int) -> None:
                     starters[key] = start_rust(
                         request.script, request.filename, request.modules, limits
                     )
-                trace = run_script(
-                    starters[key],
-                    scenario,
-                    timeout_ns=request.timeout_ns,
-                    jitter=request.jitter,
-                )
-                reply: tuple[str, Any] = ("trace", trace)
+                reply: tuple[str, Any] = ("trace", run(starters[key]))
             except ScriptLimitExceeded as exceeded:
                 reply = ("limit", exceeded.which)
             except GoOnlyScript as refused:
@@ -292,6 +347,37 @@ def serve(memory_bytes: int, retire_bytes: int) -> None:
                 return
             if reply[0] != "trace":  # the batch stops at its first failed run
                 break
+
+
+def _on_scenario(request: Request, scenario: Scenario) -> Callable[[Starter], Trace]:
+    """A run of the batch: on the scenario's simulated backends, on virtual time."""
+    return lambda starter: run_script(
+        starter, scenario, timeout_ns=request.timeout_ns, jitter=request.jitter
+    )
+
+
+def _live(request: LiveRequest, inbox: Inbox, replies: IO[bytes]) -> Callable[[Starter], Trace]:
+    """The run on real backends: every operation forwarded to the parent, on real time."""
+
+    def run(starter: Starter) -> Trace:
+        backends = ForwardedBackends(lambda message: _send(replies, message), inbox)
+        clock = PipeClock(inbox, backends.dispatch)
+
+        def started(state: RunState) -> None:
+            backends.on_stop = lambda: clock.post(state.root.cancel)
+
+        return run_on(
+            starter,
+            backends,
+            request.params,
+            Kernel(clock=clock),
+            request.timeout_ns,
+            request.jitter,
+            request.call_timeout_ns,
+            started=started,
+        )
+
+    return run
 
 
 def _describe(error: BaseException) -> str:
