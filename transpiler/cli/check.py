@@ -50,14 +50,14 @@ def register(subparsers: Any) -> None:
     """Add the ``check`` command."""
     parser = subparsers.add_parser(
         "check",
-        help="prove each scripted tool behaves like the composite workflow it replaces",
         description="Pair each composite tool with its script (the scripted tool of its name "
         "beside it, a baseline's, one --script, or the emitter's), run both on generated and "
         "path-exhaustive scenarios, and report. Exit 0 when every pair is equivalent, or "
         "equivalent except for accepted deviation classes; 1 when one differs, shows a class "
         "not accepted, is incomplete or unchecked, or there is nothing to check; 2 when an "
         "input cannot be read (the other inputs' tools are still checked). Options can also "
-        f"come from {POLICY_FILE} next to the first PATH; the command line wins.",
+        f"come from the nearest {POLICY_FILE} from each PATH up to the repository root; the "
+        "command line wins.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH")
     pairing = parser.add_argument_group("pairing")
@@ -120,8 +120,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=ENGINE_CHOICES,
         help="the interpreter(s) scripts run on: go is go.starlark.net, what vMCP embeds "
-        "(needs Go); default rust (starlark-rust), with a note saying go was not run; a "
-        "requested engine that cannot run is an error",
+        "(needs Go), and the default; rust is starlark-rust, the default (with a note saying "
+        "so) where go cannot run; a requested engine that cannot run is an error",
     )
     parser.add_argument("--seed", type=int, help="seed for scenario generation (default 0)")
     policy = parser.add_mutually_exclusive_group()
@@ -143,6 +143,7 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
     """CheckOptions from parsed ``add_options`` arguments, then the policy file, then defaults."""
     policy = _policy_of(args)
     engine = _engine(args.engine, policy)
+    print(f"policy: {policy.source or 'none'}; engine: {engine}", file=sys.stderr)
     return CheckOptions(
         examples=_first(args.examples, policy.examples, DEFAULTS.examples),
         paths=_first(args.path_limit, policy.paths, DEFAULTS.paths),
@@ -159,21 +160,24 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
 
 
 def _engine(given: str | None, policy: Policy) -> str:
-    """The engine choice: given, or the policy's (go must be able to run), else rust, said."""
+    """The engine choice: given, or the policy's (go must be able to run), else go where it can
+    run, and rust, said, where it cannot."""
     chosen = given or policy.engines
     unavailable = go_unavailable() if chosen != "rust" else None
     if chosen is None:
-        why = f" (it cannot run here: {unavailable})" if unavailable else ""
+        if unavailable is None:
+            return "go"
         print(
-            "note: scripts run on starlark-rust, the default engine; vMCP embeds "
-            f"go.starlark.net{why}: --engine go or both checks there",
+            "note: go.starlark.net, what vMCP embeds and the default engine, cannot run here "
+            f"({unavailable}): scripts run on starlark-rust instead, where a few constructs "
+            "behave otherwise (docs/engines.md)",
             file=sys.stderr,
         )
         return "rust"
     if unavailable is not None:
         origin = "--engine" if given else f"{policy.source}: engines:"
-        needs = f"{origin} {chosen} needs go.starlark.net"
-        raise InputError(f"{needs}, which cannot run: {unavailable}")
+        needs = f"{origin} {chosen} needs go.starlark.net, which cannot run"
+        raise InputError(f"{needs}: {unavailable}")
     return chosen
 
 
