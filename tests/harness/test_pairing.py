@@ -306,7 +306,8 @@ def test_a_while_loop_runs_on_go_only_and_says_so(
         '{"format": "json", "include_retired": False}), max_attempts=4, delay="2s")\n'
     )
     rust = ["--engine", "rust"]  # asked for starlark-rust, which cannot parse `while`
-    arguments = [EXAMPLE, "--script", script, "--tool", "sync_inventory", *QUICK, *rust]
+    arguments: list[str | Path] = [EXAMPLE, "--script", script, "--tool", "sync_inventory"]
+    arguments += [*QUICK, *rust]
     code, out = check(capsys, *arguments)
     assert code == 0, out
     assert "note: checked on go.starlark.net only" in out and "`while`" in out
