@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -321,14 +322,16 @@ def _write_reports(
     accept: frozenset[Deviation] | None,
     unpaired: tuple[str, ...],
 ) -> None:
-    document = report_json(reports, accept, unpaired)
-    texts = {
-        args.report_json: json.dumps(document, indent=2, sort_keys=True) + "\n",
-        args.junit: junit(reports, accept, args.baseline_git),
-        args.report_md: markdown(reports, accept),
+    texts: dict[str | None, Callable[[], str]] = {
+        args.report_json: lambda: json.dumps(
+            report_json(reports, accept, unpaired), indent=2, sort_keys=True
+        )
+        + "\n",
+        args.junit: lambda: junit(reports, accept, args.baseline_git),
+        args.report_md: lambda: markdown(reports, accept),
     }
     for target, text in texts.items():
-        if target:
+        if target:  # each report is made only when asked for
             path = Path(target)
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            path.write_text(text())

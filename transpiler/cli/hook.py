@@ -223,6 +223,6 @@ def _keep(fresh: Path, report: Path) -> None:
     checked = {entry.get("file") for entry in new["tools"]}
     kept = [entry for entry in old.get("tools", []) if entry.get("file") not in checked]
     new["tools"] = [*new["tools"], *kept]
-    fresh.write_text(json.dumps(new, indent=2, sort_keys=True) + "\n")
+    fresh.write_text(json.dumps(new, separators=(",", ":")))  # read by the next run alone
     os.replace(fresh, report)
     print(f"report kept for the next run: {report}", file=sys.stderr)

@@ -12,14 +12,14 @@ counterexample.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
 
-import jinja2
 import yaml
 
 from transpiler.deviations import Deviation, accepts
@@ -39,15 +39,12 @@ from transpiler.inert import (
 )
 from transpiler.sim.trace import Trace, plain_json
 
-_MARKDOWN = jinja2.Environment(autoescape=False, keep_trailing_newline=True)
-_MARKDOWN.filters.update(
-    block=markdown_block,
-    cell=lambda text: markdown_code(str(text), cell=True),
-    code=lambda text: markdown_code(str(text)),
-    prose=markdown_text,
-)
-#: Every text from the input or a script goes through a filter of transpiler.inert.
-_MARKDOWN_TEMPLATE = _MARKDOWN.from_string(
+if TYPE_CHECKING:
+    import jinja2
+
+#: The Markdown report's template, compiled on first use (:func:`_markdown_template`); every
+#: text from the input or a script goes through a filter of transpiler.inert.
+_MARKDOWN_SOURCE = (
     """\
 **{{ passed }} of {{ reports | length }} tool(s) pass** ({{ policy | prose }}).
 {%- if failing %}
@@ -143,6 +140,20 @@ Declared, not observed in {{ r.scenarios }} scenarios: \
 {% endif %}
 {% endfor %}"""
 )
+
+
+@functools.cache
+def _markdown_template() -> jinja2.Template:
+    import jinja2
+
+    environment = jinja2.Environment(autoescape=False, keep_trailing_newline=True)
+    environment.filters.update(
+        block=markdown_block,
+        cell=lambda text: markdown_code(str(text), cell=True),
+        code=lambda text: markdown_code(str(text)),
+        prose=markdown_text,
+    )
+    return environment.from_string(_MARKDOWN_SOURCE)
 
 
 def policy_text(accept: frozenset[Deviation] | None) -> str:
@@ -385,7 +396,7 @@ def markdown(reports: Sequence[ToolReport], accept: frozenset[Deviation] | None)
     then a table of every tool, then each tool's witnesses (classes declared and not observed
     on one line)."""
     return str(
-        _MARKDOWN_TEMPLATE.render(
+        _markdown_template().render(
             reports=reports,
             failing=[r for r in reports if not r.passes(accept)],
             passes=lambda report: report.passes(accept),
