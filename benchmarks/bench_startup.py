@@ -112,19 +112,23 @@ def gateway() -> Iterator[tuple[Path, dict[str, str], list[str]]]:
         yield repository, environment, files
 
 
+def fill_report(repository: Path, environment: dict[str, str], files: list[str]) -> None:
+    """The hook's first run on ``files``: it fills the report (and builds what it needs)."""
+    subprocess.run(
+        (sys.executable, "-m", "transpiler", "hook", *files),
+        cwd=repository,
+        env=environment,
+        capture_output=True,
+        check=False,
+    )
+
+
 def measure(rounds: int) -> dict[str, Ratio]:
     """The three ratios, by what they measure."""
     with gateway() as (repository, environment, files):
         help_ = side_by_side(["--help"], repository, environment, rounds)
         nothing = side_by_side(["hook", "ci.yaml"], repository, environment, rounds)
-        # The first run fills the report (and builds what it needs); it is not measured.
-        subprocess.run(
-            (sys.executable, "-m", "transpiler", "hook", *files),
-            cwd=repository,
-            env=environment,
-            capture_output=True,
-            check=False,
-        )
+        fill_report(repository, environment, files)
         unchanged = side_by_side(["hook", *files], repository, environment, rounds)
     return {"help": help_, "nothing": nothing, "unchanged": unchanged}
 
