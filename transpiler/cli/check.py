@@ -24,6 +24,7 @@ from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_annotations, load_tool_schemas
 from transpiler.gate.batch import check_all, parse_shard, select
+from transpiler.gate.merge import RUN, merge, run_header
 from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
 from transpiler.harness.github import workflow_annotations
@@ -60,7 +61,7 @@ def register(subparsers: Any) -> None:
         f"come from the nearest {POLICY_FILE} from each PATH up to the repository root; the "
         "command line wins.",
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH")
+    parser.add_argument("paths", nargs="*", metavar="PATH")
     pairing = parser.add_argument_group("pairing")
     pairing.add_argument(
         "--baseline",
@@ -83,6 +84,13 @@ def register(subparsers: Any) -> None:
     add_library_path_option(pairing)
     add_options(parser)
     parser.add_argument("--shard", default="1/1", help="check every n-th pair from the i-th: i/n")
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="REPORT.json",
+        help="instead of checking: one verdict and report from the --report-json reports of "
+        "every shard of one run (refused for reports of different runs or a missing shard)",
+    )
     parser.add_argument("--jobs", type=int, help="worker processes (default: the core count)")
     parser.add_argument(
         "--since",
@@ -230,10 +238,17 @@ COUNTEREXAMPLES = "counterexamples"
 
 def run(args: argparse.Namespace) -> int:
     """Pair, check, report."""
+    if args.merge is not None:
+        if args.paths:
+            raise InputError("--merge reads shard reports: give no PATH")
+        return _merge(args)
+    if not args.paths:
+        raise InputError("give the PATH(s) to check (or --merge REPORT.json...)")
     options = options_from(args)
     request = request_from(args)
     since = read_since(Path(args.since)) if args.since is not None else None
-    selected, pairing = select(request, parse_shard(args.shard))
+    shard = parse_shard(args.shard)
+    selected, pairing = select(request, shard)
     for problem in pairing.unreadable:
         print(f"error: {one_line(problem.render())}", file=sys.stderr)
     total = len(selected)
@@ -259,9 +274,10 @@ def run(args: argparse.Namespace) -> int:
                 report.counterexample, directory, report.tool
             )
     accept = options.accept
-    _write_reports(args, reports, accept, pairing.unpaired)
+    run_of = {RUN: run_header(request, pairing, options, shard)}
+    _write_reports(args, reports, accept, pairing.unpaired, run_of)
     if args.format == "json":
-        print_json(report_json(reports, accept, pairing.unpaired))
+        print_json({**report_json(reports, accept, pairing.unpaired), **run_of})
     else:
         _print(reports, pairing, accept, args.since)
     if args.format == GITHUB:
@@ -321,10 +337,11 @@ def _write_reports(
     reports: list[ToolReport],
     accept: frozenset[Deviation] | None,
     unpaired: tuple[str, ...],
+    run_of: dict[str, Any],
 ) -> None:
     texts: dict[str | None, Callable[[], str]] = {
         args.report_json: lambda: json.dumps(
-            report_json(reports, accept, unpaired), indent=2, sort_keys=True
+            {**report_json(reports, accept, unpaired), **run_of}, indent=2, sort_keys=True
         )
         + "\n",
         args.junit: lambda: junit(reports, accept, args.baseline_git),
@@ -335,3 +352,31 @@ def _write_reports(
             path = Path(target)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text())
+
+
+def _merge(args: argparse.Namespace) -> int:
+    """``--merge``: the shards' reports as one run's verdict, summary and reports."""
+    merged = merge([Path(path) for path in args.merge])
+    reports, accept = merged.reports, merged.accept
+    _write_reports(args, reports, accept, merged.unpaired, {})
+    if args.format == "json":
+        print_json(report_json(reports, accept, merged.unpaired))
+    else:
+        for report in reports:
+            decision = "PASS" if report.passes(accept) else "FAIL"
+            verdict = one_line(str(report.verdict))
+            print(f"{decision}  {verdict:>17}  {one_line(report.tool)}  ({one_line(report.file)})")
+        passed = sum(r.passes(accept) for r in reports)
+        unread = f"; {merged.unreadable} input(s) cannot be read" if merged.unreadable else ""
+        print(
+            f"{passed} of {len(reports)} tool(s) pass ({policy_text(accept)}); merged from "
+            f"{merged.shards} shard(s){unread}"
+        )
+    if args.format == GITHUB:
+        for annotation in workflow_annotations(reports, accept, args.baseline_git):
+            print(annotation.command())
+    if merged.unreadable:
+        return EXIT_INPUT
+    if not reports:
+        return EXIT_FAILED
+    return EXIT_OK if all(r.passes(accept) for r in reports) else EXIT_FAILED
