@@ -127,7 +127,7 @@ def test_the_action_is_valid_and_its_inputs_are_documented() -> None:
     action = yaml.safe_load((REPO_ROOT / "action.yml").read_text())
     assert action["runs"]["using"] == "composite"
     inputs = set(action["inputs"])
-    assert inputs == {"paths", "engine", "args", "junit", "report-md", "python-version"}
+    assert inputs == {"paths", "engine", "shard", "args", "junit", "report-md", "python-version"}
     assert action["inputs"]["engine"]["default"] == "go"
     uses = [str(step.get("uses", "")) for step in action["runs"]["steps"]]
     assert any(use.startswith("actions/setup-go@") for use in uses)
@@ -142,5 +142,6 @@ def test_the_action_is_valid_and_its_inputs_are_documented() -> None:
             assert "${{" not in line, f"input interpolated into a shell command: {line}"
     check = next(step for step in action["runs"]["steps"] if step.get("id") == "check")
     assert '--junit "$JUNIT" --report-md "$REPORT_MD"' in check["run"]
+    assert '--shard "$SHARD"' in check["run"]
     assert "--format github" in check["run"]
     assert "GITHUB_STEP_SUMMARY" in check["run"] and "exit $code" in check["run"]
