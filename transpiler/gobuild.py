@@ -281,7 +281,7 @@ def build(source: Path, name: str, needs_starlark: bool = False) -> Path:
         work = target_dir / "src"
         work.mkdir(exist_ok=True)
         shutil.copyfile(source, work / "main.go")
-        partial = target_dir / f".{name}.partial"
+        partial = target_dir / f".{name}.{os.getpid()}.partial"  # processes may build at once
         print(
             f"building {name} with {chosen.go} ({chosen.version}), once, into {target_dir} ...",
             file=sys.stderr,
