@@ -164,7 +164,7 @@ def _select(pinned_gopath: str, path_go: str | None, recorded_go: str | None = N
 def _say_once(warning: str) -> None:
     """Print ``warning`` unless the cache directory remembers it was said (it is said again
     when it changes, or the memory is removed)."""
-    said = user_cache_dir() / "said" / hashlib.sha256(warning.encode()).hexdigest()[:16]
+    said = cache_dir() / "said" / hashlib.sha256(warning.encode()).hexdigest()[:16]
     if said.exists():
         return
     print(f"{warning} (said once; {said} remembers it)", file=sys.stderr)
