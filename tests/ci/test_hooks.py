@@ -78,7 +78,7 @@ def test_the_pre_commit_hook_passes_a_sound_migration_and_fails_a_broken_edit(
     fixed = try_repo(repository, tmp_path / "pre-commit")
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     # A commit that changes no pair checks none: every verdict comes from the last report
-    # (how long that takes is measured by benchmarks/bench_hook.py).
+    # (how long that takes is measured by benchmarks/bench_startup.py).
     (repository / "NOTES.md").write_text("not a configuration\n")
     commit(repository, "no pair changed")
     unchanged = try_repo(repository, tmp_path / "pre-commit")
