@@ -280,10 +280,20 @@ def run(args: argparse.Namespace) -> int:
         print_json({**report_json(reports, accept, pairing.unpaired), **run_of})
     else:
         _print(reports, pairing, accept, args.since)
+    return _verdict(args, reports, accept, bool(pairing.unreadable))
+
+
+def _verdict(
+    args: argparse.Namespace,
+    reports: list[ToolReport],
+    accept: frozenset[Deviation] | None,
+    unreadable: bool,
+) -> int:
+    """The annotations ``--format github`` asks for, and the exit code."""
     if args.format == GITHUB:
         for annotation in workflow_annotations(reports, accept, args.baseline_git):
             print(annotation.command())
-    if pairing.unreadable:
+    if unreadable:
         return EXIT_INPUT
     if not reports:
         return EXIT_FAILED  # a gate pointed at the wrong place must not pass
@@ -372,11 +382,4 @@ def _merge(args: argparse.Namespace) -> int:
             f"{passed} of {len(reports)} tool(s) pass ({policy_text(accept)}); merged from "
             f"{merged.shards} shard(s){unread}"
         )
-    if args.format == GITHUB:
-        for annotation in workflow_annotations(reports, accept, args.baseline_git):
-            print(annotation.command())
-    if merged.unreadable:
-        return EXIT_INPUT
-    if not reports:
-        return EXIT_FAILED
-    return EXIT_OK if all(r.passes(accept) for r in reports) else EXIT_FAILED
+    return _verdict(args, reports, accept, merged.unreadable > 0)
