@@ -239,8 +239,6 @@ COUNTEREXAMPLES = "counterexamples"
 def run(args: argparse.Namespace) -> int:
     """Pair, check, report."""
     if args.merge is not None:
-        if args.paths:
-            raise InputError("--merge reads shard reports: give no PATH")
         return _merge(args)
     if not args.paths:
         raise InputError("give the PATH(s) to check (or --merge REPORT.json...)")
@@ -364,8 +362,30 @@ def _write_reports(
             path.write_text(text())
 
 
+#: What ``--merge`` takes from the command line; the rest of a run's options come from its
+#: shards' reports.
+MERGE_OPTIONS = frozenset(
+    {"merge", "report_json", "junit", "report_md", "format", "baseline_git", "handler", "command"}
+)
+
+
 def _merge(args: argparse.Namespace) -> int:
     """``--merge``: the shards' reports as one run's verdict, summary and reports."""
+    commands = argparse.ArgumentParser().add_subparsers()
+    register(commands)
+    parser = commands.choices["check"]
+    defaults = vars(parser.parse_args(["--merge", "-"]))
+    names = {a.dest: a.option_strings[0] if a.option_strings else "PATH" for a in parser._actions}
+    given = sorted(
+        names.get(key, key)
+        for key, value in vars(args).items()
+        if key not in MERGE_OPTIONS and value != defaults.get(key)
+    )
+    if given:
+        raise InputError(
+            "--merge takes the run's options from its shards' reports: give no "
+            + ", ".join(given)
+        )
     merged = merge([Path(path) for path in args.merge])
     reports, accept = merged.reports, merged.accept
     _write_reports(args, reports, accept, merged.unpaired, {})
