@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Final, overload
 
 from transpiler.cache import SingleFlightCache
-from transpiler.config.loader import MAX_FILE_BYTES, discover, read_source
+from transpiler.config.loader import MAX_FILE_BYTES, discover, load_sources, read_source
 from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.yamlv3 import MAX_DEPTH
 from transpiler.diagnostics import InputError
@@ -42,9 +42,12 @@ from transpiler.pipeline import (
     decide,
     decide_script,
     emit,
+    hidden,
     judging_units,
+    rejected_files,
     rejection,
     source_label,
+    tool_key,
 )
 from transpiler.plan import ToolPlan, plan_tool
 from transpiler.reading import read_text
@@ -145,8 +148,20 @@ class Config:
         return tuple(dict.fromkeys(names))
 
     def validate(self) -> ValidationReport:
-        """Every finding vMCP (and Kubernetes) would report, phase by phase."""
-        return _CACHE.get(_digest(self.digest, "validate"), lambda: validate(self._load))
+        """Every finding vMCP (and Kubernetes) would report, phase by phase, about the files as
+        written, their scripted tools included (each file judged against its own target:
+        ``thv-0051`` when it holds scripted tools, docs/target.md)."""
+        return _CACHE.get(_digest(self.digest, "validate"), self._validate_as_written)
+
+    def _validate_as_written(self) -> ValidationReport:
+        files = self._inputs.files
+        written = ((f.name, f.data, f.problem) for f in files)
+        return validate(load_sources(written), read=read_text)
+
+    def _judged(self) -> ValidationReport:
+        """vMCP's verdict on the composite tools, as ``migrate`` and ``check`` judge them (each
+        file's composite view: its scripted entries aside)."""
+        return _CACHE.get(_digest(self.digest, "judged"), lambda: validate(self._load))
 
     @property
     def valid(self) -> bool:
@@ -277,11 +292,23 @@ class Config:
         return outcomes[tool]
 
     def deprecation_messages(self) -> dict[str, str]:
-        """For each composite tool, the line a gateway logs about migrating it."""
+        """The line a gateway logs about migrating each composite tool, as ``migrate`` decides
+        it: converted, left as it is because vMCP hides it, or not converted because vMCP
+        rejects its configuration (or the emitter cannot express it); and, keyed by the file,
+        one for each file vMCP rejects before any composite tool of it is read."""
         messages: dict[str, str] = {}
+        units = judging_units(self._judged())
         for name in self._unique():
-            result = self.transpile(name)
-            messages[name] = deprecation_message(name, self.name, result.reason)
+            tool = self._tool(name)
+            unit = units.get(tool_key(tool))
+            refused = rejection(tool, unit) or hidden(tool, unit, CheckOptions())
+            reason = refused.reason if refused is not None else self.transpile(name).reason
+            messages[name] = deprecation_message(name, self.name, reason)
+        for file, why in rejected_files(self._judged()).items():
+            messages[file] = (
+                f'configuration "{file}" cannot be migrated: {why}; no composite tool of it is '
+                "read, so migrate converts nothing in it"
+            )
         return messages
 
     def _unique(self) -> tuple[str, ...]:
@@ -302,7 +329,7 @@ class Config:
 
     def _unit(self, tool: LoadedTool) -> UnitReport | None:
         key = (tool.origin.file, tool.origin.document, tool.origin.path)
-        return judging_units(self.validate()).get(key)
+        return judging_units(self._judged()).get(key)
 
     def _transpiled(self, tool: LoadedTool, options: CheckOptions, options_key: str) -> Transpiled:
         key = _digest(self.digest, "transpile", tool.config.name, options_key)

@@ -8,12 +8,14 @@ open and what we assume).
 
 vMCP advertises a composite tool with the hints it derives from the step tools'
 annotations, merged under the tool's own ``annotations``
-(:mod:`transpiler.composite.advertise`, the one home of those rules). THV-0051
-says nothing of annotations on a scripted tool; we assume vMCP advertises
-the ``annotations`` its entry holds, as written, and derives no floor for a
-script (it cannot see which tools a script calls). So a migration keeps the
-hints clients see only when the scripted entry holds vMCP's advertised hints
-explicitly, which ``migrate`` writes (:func:`advertised`).
+(:mod:`transpiler.composite.advertise`, the one home of those rules). THV-0051's
+``ScriptedToolConfig`` has no ``annotations``: under the ``thv-0051`` target a
+scripted tool is listed with none, and what clients no longer see is the entry's
+``listing`` difference, which the migrated script declares (:func:`entry_classes`).
+For a vMCP build that takes them (``thv-0051+annotations``) we assume it
+advertises the ``annotations`` an entry holds, as written, and derives no floor
+for a script (it cannot see which tools a script calls): ``migrate`` then writes
+vMCP's advertised hints, so clients see what they saw (:func:`entry_annotations`).
 
 A backend whose annotations are unknown (no ``--tools`` file naming it)
 counts as vMCP counts it: destructive and open-world, not read-only.
@@ -31,6 +33,7 @@ from transpiler.composite.advertise import (
     READ_ONLY,
     Advertised,
     Hidden,
+    HiddenBecause,
     annotation_verdict,
     gate,
     implied_catalog,
@@ -38,12 +41,14 @@ from transpiler.composite.advertise import (
 )
 from transpiler.composite.output_schema import output_schema
 from transpiler.config.model import CompositeToolConfig, ToolAnnotations
+from transpiler.config.target import DEFAULT_TARGET, Target
 from transpiler.config.tool_annotations import (
     FIELDS,
     TITLE,
     annotations_from_mcp,
     annotations_to_mcp,
 )
+from transpiler.deviations import Deviation
 
 #: A backend tool's annotations by its name (None: it declares none).
 BackendAnnotations = Mapping[str, ToolAnnotations | None]
@@ -122,11 +127,16 @@ def listed(
     )
 
 
-def migrated(tool: CompositeToolConfig, backends: BackendAnnotations | None = None) -> ListedTool:
-    """The entry of the scripted tool ``migrate`` writes for ``tool`` (``tool`` as written):
-    its description and parameters, its output's schema, :func:`scripted_annotations`."""
+def migrated(
+    tool: CompositeToolConfig,
+    backends: BackendAnnotations | None = None,
+    target: Target = DEFAULT_TARGET,
+) -> ListedTool:
+    """The entry of the scripted tool ``migrate`` writes for ``tool`` (``tool`` as written)
+    under ``target``: its description and parameters, its output's schema,
+    :func:`entry_annotations`."""
     output = output_schema(tool.output) if tool.output is not None else None
-    hints = scripted_annotations(tool, backends)
+    hints = entry_annotations(tool, backends, target)
     return ListedTool(
         tool.name,
         tool.description or None,
@@ -187,3 +197,97 @@ def scripted_annotations(
     verdict = advertised(tool, backends)
     chosen = verdict.annotations if isinstance(verdict, Advertised) else tool.annotations
     return annotations_to_mcp(chosen)
+
+
+def entry_annotations(
+    tool: CompositeToolConfig,
+    backends: BackendAnnotations | None = None,
+    target: Target = DEFAULT_TARGET,
+) -> dict[str, Any] | None:
+    """The ``annotations`` the scripted tool ``migrate`` writes for ``tool`` holds under
+    ``target``: :func:`scripted_annotations` where the target takes annotations, else none."""
+    return scripted_annotations(tool, backends) if target.annotations else None
+
+
+def lost_annotations(
+    tool: CompositeToolConfig,
+    backends: BackendAnnotations | None = None,
+    target: Target = DEFAULT_TARGET,
+) -> dict[str, Any]:
+    """What vMCP lists of ``tool``'s annotations (wire form) that the migrated entry does not:
+    all of them under a target without annotations, nothing otherwise (or when vMCP hides the
+    tool)."""
+    verdict = advertised(tool, backends)
+    if target.annotations or not isinstance(verdict, Advertised):
+        return {}
+    return annotations_to_mcp(verdict.annotations) or {}
+
+
+def entry_classes(
+    tool: CompositeToolConfig,
+    backends: BackendAnnotations | None = None,
+    target: Target = DEFAULT_TARGET,
+) -> dict[Deviation, str]:
+    """The classes the migrated entry's ``tools/list`` difference shows under ``target``, each
+    with the sentence a script's header declares it with: ``listing`` when clients no longer see
+    vMCP's annotations. (A missing hint reads as MCP's default, never as the safer value, so
+    dropping annotations never shows ``listing-safety``.)"""
+    lost = lost_annotations(tool, backends, target)
+    if not lost:
+        return {}
+    shown = hints_text(tool, lost)
+    text = (
+        f"clients see no annotations: {target} gives a scripted tool none, where vMCP lists "
+        f"{shown} (docs/target.md)"
+    )
+    return {Deviation.LISTING: text}
+
+
+def hints_text(
+    tool: CompositeToolConfig, wire: Mapping[str, Any], backends: BackendAnnotations | None = None
+) -> str:
+    """``title "Deploy", readOnlyHint false``: each value; with ``backends``, the step tools each
+    hint vMCP derives (``tool`` does not write it) comes from, once when they are the same."""
+    explicit = annotations_to_mcp(tool.annotations) or {}
+    derived: dict[str, tuple[str, ...]] = {}
+    if backends is not None:
+        for key, value in wire.items():
+            if key in FIELDS and key != TITLE and key not in explicit:
+                derived[key] = floor_sources(tool, key, value, backends)
+    shared = set(derived.values())
+    parts = []
+    for key, value in wire.items():
+        sources = derived.get(key, ())
+        each = f" (derived from {', '.join(sources)})" if sources and len(shared) > 1 else ""
+        parts.append(f"{key} {_wire(value)}{each}")
+    text = ", ".join(parts)
+    if len(shared) == 1 and (sources := next(iter(shared))):
+        text += f" ({', '.join(derived)} derived from {', '.join(sources)})"
+    return text
+
+
+def _wire(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else str(value).lower()
+
+
+def hidden_advice(tool: CompositeToolConfig, hidden: Hidden) -> str:
+    """What vMCP does with a tool it hides, and the two ways out: fix what hides it, or retire
+    it. Nothing can be checked against such a tool, so declaring a class is no way out."""
+    if hidden.because is HiddenBecause.ANNOTATION_CONTRADICTION and hidden.hint is not None:
+        explicit = annotations_to_mcp(tool.annotations) or {}
+        where = tool.annotations.where.of(hidden.hint) if tool.annotations else tool.where.at
+        fix = (
+            f"fix its annotations: remove `{hidden.hint}: {_wire(explicit.get(hidden.hint))}` "
+            f"(line {where.line}), or, if every step tool really is that safe, give --tools FILE "
+            "with the backends' tools/list so the floor is derived from their annotations"
+        )
+    elif hidden.because is HiddenBecause.NAME_COLLISION:
+        fix = "rename it (or the backend tool it collides with)"
+    else:
+        fix = "make every step tool routable"
+    return (
+        f"vMCP hides {tool.name} ({hidden.detail}): clients do not see it and every call of it "
+        f"is answered not found, so no workflow runs and there is nothing to migrate or check. "
+        f"Two ways out: {fix}; or retire it (delete it from the configuration: nobody can call "
+        "it today)"
+    )

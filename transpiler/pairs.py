@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
+from transpiler.config.target import DEFAULT_TARGET, Target
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import Diagnostic, InputError
 from transpiler.inputs.files import Inputs, inputs_from, read_files
@@ -54,12 +55,14 @@ _LOAD = re.compile(r"""^load\(\s*(?P<quote>["'])(?P<name>[^"'\\\n]+)(?P=quote)""
 class Where:
     """Where composite and scripted tools are read: files or directories, or as a git revision
     holds them; then the composite baselines: ``sidecars`` (from the work tree), or with
-    ``revision_sidecars`` those the revision holds under ``paths``."""
+    ``revision_sidecars`` those the revision holds under ``paths``. Scripted tools are read as
+    ``target`` loads them."""
 
     paths: tuple[str, ...]
     revision: str | None = None
     sidecars: tuple[str, ...] = ()
     revision_sidecars: bool = False
+    target: Target = DEFAULT_TARGET
 
     def read(self) -> Inputs:
         """The inputs (read once per process)."""
@@ -76,7 +79,7 @@ def _read(where: Where) -> Inputs:
     if where.revision is not None and where.revision_sidecars:
         beside = [p if Path(p).is_dir() else str(sidecar_path(Path(p))) for p in where.paths]
         sidecars = read_revision(where.revision, beside, (SUFFIX,), required=False)
-    return inputs_from([*files, *sidecars])
+    return inputs_from([*files, *sidecars], target=where.target)
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,7 @@ class Request:
         found = find_sidecars(self.config.paths)
         if not found:
             return self.baseline
-        return replace(self.baseline or Where(()), sidecars=found)
+        return replace(self.baseline or Where((), target=self.config.target), sidecars=found)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from transpiler.composite.advertise import Hidden
+from transpiler.config.target import THV_0051_ANNOTATIONS
+from transpiler.config.tool_annotations import annotations_to_mcp
 from transpiler.config.units import LoadedTool
 from transpiler.deviations import Deviation
 from transpiler.diagnostics import (
@@ -27,7 +30,15 @@ from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult, Note
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.verdict import Verdict
-from transpiler.listing import BackendAnnotations, ScriptedEntry, hint_differences
+from transpiler.listing import (
+    ScriptedEntry,
+    advertised,
+    entry_annotations,
+    entry_classes,
+    hidden_advice,
+    hints_text,
+    lost_annotations,
+)
 from transpiler.plan import plan_tool
 from transpiler.validate import PhaseVerdict, UnitReport, ValidationReport
 
@@ -71,7 +82,8 @@ class ToolOutcome:
     """One tool's fate; ``reason`` says why in one line.
 
     ``verdict`` is None when the script was emitted but not checked;
-    ``report`` is the harness's report when it was.
+    ``report`` is the harness's report when it was. ``hidden``: vMCP hides the tool, so
+    it is left as it is (:func:`hidden`).
     """
 
     tool: LoadedTool
@@ -81,6 +93,7 @@ class ToolOutcome:
     report: ToolReport | None = None
     remarks: tuple[Remark, ...] = ()
     pairing: Pairing = Pairing.NEW
+    hidden: bool = False
 
     def passes(self, accept: frozenset[Deviation] | None) -> bool:
         """Whether the gate lets it through (see :meth:`ToolReport.passes`)."""
@@ -162,6 +175,16 @@ def rejection(tool: LoadedTool, report: UnitReport | None) -> ToolOutcome | None
     return ToolOutcome(tool, Verdict.NOT_CONVERTED, reason, remarks=_warnings(tool, report))
 
 
+def rejected_files(report: ValidationReport) -> dict[str, str]:
+    """Each file vMCP rejects before any composite tool of it is read (a legacy snake_case
+    layout, YAML the loader cannot decode), with the phase and vMCP's finding."""
+    return {
+        unit.unit.file: unit_rejection(unit, unit.unit.file)
+        for unit in report.units
+        if not unit.valid and not unit.unit.tools and not unit.unit.scripted
+    }
+
+
 def unit_rejection(report: UnitReport, file: str) -> str:
     """Why vMCP rejects a unit, in one line: the phase and the finding vMCP reports."""
     failing, reported = _reported(report)
@@ -180,8 +203,23 @@ def _reported(report: UnitReport) -> tuple[PhaseVerdict | None, Diagnostic]:
     return failing, next(d for d in report.diagnostics if d.severity is Severity.ERROR)
 
 
+def hidden(tool: LoadedTool, unit: UnitReport | None, options: CheckOptions) -> ToolOutcome | None:
+    """``not converted`` when vMCP hides the tool for its annotations (they claim more than the
+    floor its step tools give): clients do not see it and no call of it runs, so there is
+    nothing to migrate; it is left as it is, with the two ways out. (A name that collides with
+    a backend tool's depends on the session's backends, which ``check`` reports.)"""
+    verdict = advertised(tool.effective, options.tool_annotations)
+    if not isinstance(verdict, Hidden):
+        return None
+    reason = hidden_advice(tool.effective, verdict)
+    return ToolOutcome(
+        tool, Verdict.NOT_CONVERTED, reason, remarks=_warnings(tool, unit), hidden=True
+    )
+
+
 def emit(tool: LoadedTool, options: CheckOptions) -> EmitResult | str:
-    """The script (ending with one line break), or why the emitter refused.
+    """The script (ending with one line break), or why the emitter refused; it declares the
+    classes the entry ``migrate`` writes under ``options.target`` shows.
 
     Trailing blank lines are dropped so the script checked is byte for byte the
     one written into the configuration (a YAML ``|`` block keeps one).
@@ -194,6 +232,7 @@ def emit(tool: LoadedTool, options: CheckOptions) -> EmitResult | str:
             tool_schemas=options.tool_schemas,
             fixes=options.fixes,
             inline_helpers=options.inline_helpers,
+            entry_deviations=entry_classes(tool.config, options.tool_annotations, options.target),
         )
     except TranspilerError as error:
         return _one_line(str(error))
@@ -213,7 +252,7 @@ def decide(
         reason = f"the emitter cannot express it: {emitted}"
         return ToolOutcome(tool, Verdict.NOT_CONVERTED, reason, remarks=remarks)
     notes = tuple(_note(tool, note) for note in (*emitted.deviations, *emitted.warnings))
-    remarks = remarks + notes + _annotations(tool, options.tool_annotations)
+    remarks = remarks + notes + _annotations(tool, options)
     if not check:
         return ToolOutcome(tool, None, "converted (not checked)", emitted, remarks=remarks)
     return _checked(tool, options, remarks, emitted)
@@ -276,25 +315,39 @@ def _verdict_reason(report: ToolReport) -> str:
     return f"{report.verdict} ({seen})"
 
 
-def _annotations(tool: LoadedTool, backends: BackendAnnotations | None) -> tuple[Remark, ...]:
-    """The hints the scripted tool is written with, where they differ from the composite entry's
-    (``migrate`` writes vMCP's advertised hints given the ``backends``' annotations:
-    :mod:`transpiler.listing`), each with where vMCP derives it from; THV-0051's
-    ScriptedToolConfig declares no such field."""
-    changed = hint_differences(tool.config, tool.config.annotations, backends)
-    if not changed and tool.config.annotations is None:
+def _annotations(tool: LoadedTool, options: CheckOptions) -> tuple[Remark, ...]:
+    """What the scripted tool's entry holds of annotations under ``options.target``, against
+    what vMCP lists for the composite tool (the backends' annotations from ``--tools``), each
+    hint with the step tools vMCP derives it from (:mod:`transpiler.listing`)."""
+    config, backends, target = tool.config, options.tool_annotations, options.target
+    known = backends or {}
+    own = annotations_to_mcp(config.annotations)
+    where = config.where.of("annotations") if config.annotations else tool_location(tool)
+    written = entry_annotations(config, backends, target)
+    lost = lost_annotations(config, backends, target)
+    if written is None and not lost and not own:
         return ()
-    where = tool.config.where.of("annotations") if tool.config.annotations else tool_location(tool)
-    field = (
-        "THV-0051's ScriptedToolConfig declares no annotations field: check that your vMCP "
-        "accepts them on a scripted tool"
-    )
-    if not changed:
-        return (Remark("warning", f"annotations are kept as written, but {field}", where),)
-    written = "; ".join(
-        difference.render().replace(", script: ", ", written before: ") for difference in changed
-    )
-    text = f"the scripted tool is written with vMCP's hints ({written}); {field}"
+    if written is None:
+        dropped = f"; the composite tool's `annotations:` (line {where.line}) is not carried"
+        text = (
+            f"the scripted entry holds no annotations ({target}: THV-0051's ScriptedToolConfig "
+            f"has none{dropped if own else ''})"
+        )
+        if lost:
+            text += (
+                f"; clients no longer see {hints_text(config, lost, known)}, which vMCP lists "
+                f"for the composite tool: declared as `listing`; --target "
+                f"{THV_0051_ANNOTATIONS} writes them for a vMCP build that takes them"
+            )
+        return (Remark("annotations", text, where),)
+    shown = hints_text(config, written, known)
+    if written == own:
+        text = f"the scripted entry keeps its annotations as written ({shown}): vMCP lists these"
+    else:
+        text = (
+            f"the scripted entry holds vMCP's listing: {shown} (the composite tool's own: "
+            f"{hints_text(config, own) if own else 'none'})"
+        )
     return (Remark("annotations", text, where),)
 
 

@@ -18,6 +18,7 @@ run of ``check`` is the same run::
                                           # gaps accepted by name: a step no scenario may
                                           # complete, the script's call sites on a line
                                           # (tool/MODULE:LINE: a module's) none may reach
+    target: thv-0051                      # the vMCP the configuration is for (docs/target.md)
 
 The policy that governs a path is the nearest ``vmcp-transpile.yaml`` found
 walking up from it (a directory given, else the file's folder) to the
@@ -42,6 +43,7 @@ from transpiler.diagnostics import InputError
 from transpiler.reading import MAX_FILE_BYTES
 
 if TYPE_CHECKING:
+    from transpiler.config.target import Target
     from transpiler.deviations import Deviation
 
 POLICY_FILE = "vmcp-transpile.yaml"
@@ -62,6 +64,7 @@ class Policy:
     style: str | None = None
     library_path: tuple[Path, ...] = ()
     accept_gaps: frozenset[str] = frozenset()
+    target: Target | None = None
 
 
 def find_policy(paths: Sequence[str]) -> Path | None:
@@ -146,6 +149,7 @@ def load_policy(path: Path) -> Policy:
         "style",
         "library_path",
         "accept_gaps",
+        "target",
     }
     unknown = sorted(str(key) for key in data if key not in known)
     if unknown:
@@ -160,7 +164,15 @@ def load_policy(path: Path) -> Policy:
         style=_choice(path, data, "style", STYLE_CHOICES),
         library_path=tuple(path.parent / entry for entry in _strings(path, data, "library_path")),
         accept_gaps=frozenset(_strings(path, data, "accept_gaps")),
+        target=_target(path, data),
     )
+
+
+def _target(path: Path, data: Mapping[str, Any]) -> Target | None:
+    from transpiler.config.target import TARGETS, target_named
+
+    name = _choice(path, data, "target", tuple(TARGETS))
+    return target_named(name) if name is not None else None
 
 
 def _accept(path: Path, data: Mapping[str, Any]) -> frozenset[Deviation] | None:

@@ -42,7 +42,8 @@ def test_one_script_for_one_tool() -> None:
     config = transpiler.load(EXAMPLE)
     outcome = config.check("sync_inventory", script=script, options=OPTIONS)
     assert outcome.verdict is transpiler.Verdict.EQUIVALENT_EXCEPT
-    assert outcome.report is not None and outcome.report.observed == ("error-text", "step-timeout")
+    assert outcome.report is not None
+    assert outcome.report.observed == ("error-text", "listing", "step-timeout")
     broken = script.replace('"json"', '"csv"')
     assert config.check("sync_inventory", script=broken, options=OPTIONS).verdict is (
         transpiler.Verdict.DIFFERS

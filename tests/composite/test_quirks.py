@@ -16,6 +16,7 @@ import pytest
 from tests.composite.helpers import scenario, tool
 from transpiler.composite import run_composite
 from transpiler.config.model import ToolAnnotations
+from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.deviations import Deviation
 from transpiler.harness.entries import listing_differences
 from transpiler.listing import ListedTool, listed, migrated
@@ -279,9 +280,16 @@ def test_listing_shows_in_the_tools_list_entry_not_in_a_run() -> None:
     composite = tool("name: t\ndescription: d\nsteps:\n  - {id: a, tool: svc.a}\n")
     vmcp = listed(composite)
     assert isinstance(vmcp, ListedTool)
-    assert not listing_differences(composite, vmcp, migrated(composite))
-    (shown,) = listing_differences(composite, vmcp, replace(migrated(composite), description="e"))
+    entry = migrated(composite, target=THV_0051_ANNOTATIONS)
+    assert not listing_differences(composite, vmcp, entry)
+    (shown,) = listing_differences(composite, vmcp, replace(entry, description="e"))
     assert (shown.deviation, shown.site) == ("listing", "description")
+    # Where the target has no annotations, the migrated entry lists none: clients lose vMCP's.
+    dropped = listing_differences(composite, vmcp, migrated(composite))
+    assert {(d.deviation, d.site) for d in dropped} == {
+        ("listing", f"annotations.{hint}")
+        for hint in ("readOnlyHint", "destructiveHint", "openWorldHint")
+    }
 
 
 def test_listing_safety_shows_where_the_script_claims_a_safer_hint() -> None:

@@ -1,7 +1,8 @@
 """Our own corpus: the README example is valid, and every rule has a file that triggers it.
 
 Each ``corpus/validation/{invalid,warnings}/*.yaml`` starts with ``# rule: <id>``
-and ``# expect: <text>``; the file must produce a finding with that rule whose
+and ``# expect: <text>`` (and ``# target: <name>`` when it is judged against a
+target other than its own); the file must produce a finding with that rule whose
 message contains the text. ``valid/`` files must produce no error or warning.
 """
 
@@ -16,6 +17,7 @@ from tests.config.helpers import as_tool
 from tests.conftest import CORPUS
 from transpiler.config.loader import load_paths
 from transpiler.config.model import CompositeToolConfig, WorkflowStepConfig
+from transpiler.config.target import target_named
 from transpiler.diagnostics import Diagnostic, Severity
 from transpiler.plan import plan_tool
 from transpiler.validate import validate
@@ -33,12 +35,14 @@ COVERED_ELSEWHERE = {
     "LIMIT.aliases": "tests/config/test_hostile.py::test_alias_bomb",
     "LIMIT.tools": "tests/hostile/test_scaling.py::test_tool_and_document_limits",
     "LIMIT.documents": "tests/hostile/test_scaling.py::test_tool_and_document_limits",
+    "P2.THV0051.size": "tests/config/test_scripted.py::test_a_script_over_the_size_limit",
 }
 
 
 def findings(path: Path) -> list[Diagnostic]:
-    """Every diagnostic for a file: load, validation and plan."""
-    load = load_paths([path])
+    """Every diagnostic for a file (judged against its ``# target:``): load, validation, plan."""
+    named = re.search(r"^# target: (.*)$", path.read_text(encoding="utf-8"), re.MULTILINE)
+    load = load_paths([path], target_named(named.group(1)) if named else None)
     found = list(validate(load).diagnostics)
     found.extend(warning for tool in load.tools for warning in plan_tool(tool).warnings)
     return found

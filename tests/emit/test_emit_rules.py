@@ -19,6 +19,7 @@ from transpiler.composite.elicitation import schema_problem_of
 from transpiler.composite.errors import GoError
 from transpiler.composite.output import coerce_default as model_coerce_default
 from transpiler.config.loader import load_bytes
+from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.emit.exact.defaults import coerce_default
 from transpiler.emit.exact.elicitation_step import schema_problem
 from transpiler.emit.exact.script import emit_script
@@ -131,5 +132,6 @@ def test_a_timestamp_argument_reaches_the_backend_as_go_encodes_it() -> None:
     assert [call.args for call in trace.calls] == [
         {"day": "2024-01-02T00:00:00Z", "zoned": "2024-01-02T03:04:05.5+02:00"}
     ]
-    report = check_tool(tool, CheckOptions(examples=5, paths=4, style="exact"))
+    options = CheckOptions(examples=5, paths=4, style="exact", target=THV_0051_ANNOTATIONS)
+    report = check_tool(tool, options)
     assert report.verdict is Verdict.EQUIVALENT, report.reason

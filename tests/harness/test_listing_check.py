@@ -1,7 +1,8 @@
 """``check`` compares the ``tools/list`` entry: each field that differs is a ``listing``
 difference with its witness, one that makes the script look safer is ``listing-safety`` (a
 finding, failing unless the policy names it), and a composite tool vMCP hides is a
-``visibility`` difference, not a counterexample."""
+``visibility`` difference, not a counterexample. Annotations are a field of the scripted entry
+only where the target takes them (``thv-0051+annotations``), which these tests use."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import yaml
 
 from tests.conftest import CORPUS
 from transpiler.cli import main
+from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.deviations import Deviation, accepts
 from transpiler.emit.tools_file import load_tool_annotations
 from transpiler.harness.check import CheckOptions
@@ -21,6 +23,8 @@ from transpiler.migrate.runner import MigrateOptions, migrate
 
 DESTRUCTIVE = CORPUS / "listing" / "vmcp-config.yaml"
 SMALL = ["--examples", "3", "--paths", "2", "--jobs", "1", "--engine", "rust"]
+TARGET = ["--target", str(THV_0051_ANNOTATIONS)]
+WITH_ANNOTATIONS = CheckOptions(target=THV_0051_ANNOTATIONS)
 DERIVED = (
     "derived from github.delete_branch (no annotations), github.create_branch (no annotations)"
 )
@@ -39,7 +43,7 @@ SAFE_BACKENDS = {
 
 def _migrated(folder: Path, options: MigrateOptions | None = None) -> tuple[Path, Path]:
     """The corpus tool's migrated configuration (written by ``migrate``) and its baseline."""
-    report = migrate([DESTRUCTIVE], options or MigrateOptions())
+    report = migrate([DESTRUCTIVE], options or MigrateOptions(check=WITH_ANNOTATIONS))
     (result,) = report.files
     assert result.after is not None
     config = folder / "vmcp-config.yaml"
@@ -60,7 +64,7 @@ def _edited(config: Path, edit: Any) -> None:
 def _check(tmp_path: Path, *arguments: str, base: Path | None = None) -> tuple[int, dict[str, Any]]:
     """``check``'s exit code and its one tool's JSON entry."""
     report = tmp_path / "report.json"
-    given = [*arguments, *SMALL, "--report-json", str(report)]
+    given = [*arguments, *SMALL, *TARGET, "--report-json", str(report)]
     given += ["--counterexamples", str(tmp_path / "saved")]
     if base is not None:
         given += ["--baseline", str(base)]
@@ -205,7 +209,7 @@ def test_a_hidden_composite_never_passes_whatever_the_script_declares(tmp_path: 
         "listing,listing-safety",
     )
     assert tool["verdict"] == "unchecked" and code == 1
-    assert "no behaviour to certify the script against" in tool["reason"]
+    assert "vMCP hides force_release" in tool["reason"] and "Two ways out" in tool["reason"]
 
 
 def test_backend_annotations_from_tools_change_vmcps_side(tmp_path: Path) -> None:
@@ -236,7 +240,9 @@ def test_a_migration_given_the_backends_tools_list_writes_the_hints_vmcp_lists(
     """``migrate --tools`` and ``check --tools`` read the same backends: no difference."""
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps(SAFE_BACKENDS))
-    options = MigrateOptions(check=CheckOptions(tool_annotations=load_tool_annotations(str(tools))))
+    backends = load_tool_annotations(str(tools))
+    check = CheckOptions(tool_annotations=backends, target=THV_0051_ANNOTATIONS)
+    options = MigrateOptions(check=check)
     migrated, base = _migrated(tmp_path, options)
     code, tool = _check(tmp_path, str(migrated), "--tools", str(tools), base=base)
     assert tool["listing"] == [] and code == 0, tool["reason"]

@@ -18,6 +18,7 @@ import pytest
 from tests.conftest import REPO_ROOT
 from tests.emit.test_readable import HANDWRITTEN, SPECIFIED
 from transpiler.config.loader import load_paths
+from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.declaration import TITLE, header_item
 from transpiler.deviations import Deviation
 from transpiler.gobuild import go_available
@@ -126,6 +127,7 @@ HEADER = "".join(
     for line in (
         f"# {TITLE}",
         header_item(Deviation.ERROR_TEXT),
+        header_item(Deviation.LISTING),  # THV-0051: the scripted tool lists no annotations
         header_item(Deviation.MISSING_VALUE),
         header_item(Deviation.OUTPUT_RENDERING),  # a number for the name is returned as it is
     )
@@ -174,7 +176,8 @@ def test_the_certificate_says_what_the_workflow_reached(tmp_path: Path) -> None:
     config.write_text(never)
     (tool,) = load_paths([config]).tools
     script = 'def run(params):\n    return {"name": "<no value>"}\n'
-    skipped = check_tool(tool, OPTIONS, script=script)
+    options = replace(OPTIONS, target=THV_0051_ANNOTATIONS)  # an entry listed as vMCP lists it
+    skipped = check_tool(tool, options, script=script)
     assert skipped.certificate["coverage"]["never_completed"] == ["fetch"]
     # A step no scenario completed: incomplete (exit 1), naming it and why, until the policy
     # accepts that gap by name.
@@ -182,7 +185,7 @@ def test_the_certificate_says_what_the_workflow_reached(tmp_path: Path) -> None:
     assert "fetch: skipped in every scenario" in skipped.reason
     assert "--accept-gap fetch_user/fetch" in skipped.reason
     accepted = check_tool(
-        tool, replace(OPTIONS, accept_gaps=frozenset({"fetch_user/fetch"})), script=script
+        tool, replace(options, accept_gaps=frozenset({"fetch_user/fetch"})), script=script
     )
     assert accepted.verdict is Verdict.EQUIVALENT
     assert any("accepted gap" in note for note in accepted.notes)

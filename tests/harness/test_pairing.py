@@ -31,8 +31,10 @@ PASSED = re.compile(r"(\d+) of (\d+) tool\(s\) pass")
 
 
 def header(*classes: Deviation) -> str:
-    """A script header declaring ``classes``."""
-    return "".join(f"{line}\n" for line in [f"# {TITLE}", *map(header_item, classes)])
+    """A script header declaring ``classes``, and ``listing``: under THV-0051 a scripted tool
+    lists no annotations, where vMCP lists the composite tool's (docs/target.md)."""
+    declared = sorted({*classes, Deviation.LISTING})
+    return "".join(f"{line}\n" for line in [f"# {TITLE}", *map(header_item, declared)])
 
 
 def check(capsys: pytest.CaptureFixture[str], *arguments: str | Path) -> tuple[int, str]:
@@ -106,7 +108,7 @@ def test_definitions_pair_with_their_scripted_definitions(
     code, out = check(capsys, path, *BOTH, *QUICK)
     assert code == 0, out
     assert verdicts(out) == {"fetch_twice": "equivalent-except"}
-    assert f"script {path}:" in out and "[error-text]" in out
+    assert f"script {path}:" in out and "[error-text, listing]" in out
 
 
 DEFINITION = """\
@@ -213,7 +215,7 @@ def test_a_hand_written_script_is_equivalent_except_for_its_classes(
     )
     assert code == 0, out
     assert verdicts(out) == {"sync_inventory": "equivalent-except"}
-    assert f"script {script})" in out and "[error-text, step-timeout]" in out
+    assert f"script {script})" in out and "[error-text, listing, step-timeout]" in out
 
 
 BREAKING_EDITS = {
@@ -273,7 +275,7 @@ def test_an_edit_that_fixes_a_named_quirk_is_reported_as_that_class(
     script = tmp_path / "annotate.star"
     script.write_text(header(Deviation.ERROR_TEXT) + faithful % 'params.get("note", "<no value>")')
     code, out = check(capsys, config, "--script", script, "--tool", "annotate", *BOTH, *QUICK)
-    assert code == 0 and "[error-text]" in out, out  # a failure's wording is always the script's
+    assert code == 0 and "[error-text, listing]" in out, out  # the script's wording, always
     script.write_text(header(Deviation.ERROR_TEXT) + faithful % 'params.get("note", "")')
     code, out = check(capsys, config, "--script", script, "--tool", "annotate", *BOTH, *QUICK)
     assert code == 1 and verdicts(out) == {"annotate": "differs"}, out  # the header is the law
@@ -287,7 +289,7 @@ def test_an_edit_that_fixes_a_named_quirk_is_reported_as_that_class(
     )
     code, out = check(capsys, config, "--script", script, "--tool", "annotate", *BOTH, *QUICK)
     assert code == 0 and verdicts(out) == {"annotate": "equivalent-except"}, out
-    assert "[error-text, missing-value]" in out
+    assert "[error-text, listing, missing-value]" in out
     code, out = check(capsys, config, "--script", script, "--tool", "annotate", "--strict", *QUICK)
     assert code == 1
 
@@ -379,7 +381,7 @@ def test_the_policy_file_next_to_the_config_decides_and_the_command_line_wins(
         "--jobs",
         "1",
         "--accept",
-        "error-text,missing-value,number-text,output-rendering,step-timeout,value-text",
+        "error-text,listing,missing-value,number-text,output-rendering,step-timeout,value-text",
     )
     assert code == 0, out
     (config.parent / "vmcp-transpile.yaml").write_text("accept: [no-such-class]\n")

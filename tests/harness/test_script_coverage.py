@@ -15,6 +15,7 @@ from tests.conftest import CORPUS
 from tests.emit_templates.starlark import ENGINES, GO_SKIP
 from transpiler.cli import main
 from transpiler.config.loader import load_paths
+from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.config.units import LoadedTool
 from transpiler.emit.library import LIBRARY_NAME, library_text
 from transpiler.gobuild import go_available
@@ -26,7 +27,8 @@ from transpiler.sim.scenario import scenario_from_document
 from transpiler.starlark_runtime import SCRIPT_FILENAME, run_starlark
 
 EXAMPLE = CORPUS / "example" / "vmcp-config.yaml"
-OPTIONS = CheckOptions(examples=20, paths=16)
+#: Coverage of behaviour: the entry lists vMCP's annotations, so no listing class shows.
+OPTIONS = CheckOptions(examples=20, paths=16, target=THV_0051_ANNOTATIONS)
 HEADER = (
     "# Where it differs from vMCP (see docs/deviations.md):\n"
     "#   - error-text: the script's own wording\n"
@@ -102,6 +104,8 @@ def test_the_certificate_and_the_reports_carry_the_script_coverage(
         "10",
         "--paths",
         "8",
+        "--target",
+        str(THV_0051_ANNOTATIONS),
         "--counterexamples",
         str(tmp_path / "ce"),
         "--report-json",

@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from transpiler.config.loader import load_paths
+from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.declaration import TITLE, header_item
 from transpiler.deviations import Deviation
 from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.reports import markdown, witness_json
 from transpiler.harness.verdict import Verdict
 
-OPTIONS = CheckOptions(examples=0, paths=64)
+#: Witnesses of behaviour: the entry lists vMCP's annotations, so none is a listing one.
+OPTIONS = CheckOptions(examples=0, paths=64, target=THV_0051_ANNOTATIONS)
 
 FILE_ISSUE = """\
 compositeTools:

@@ -1,8 +1,9 @@
 """A tool with two scripts is checked against neither.
 
 README ("check") pairs each composite tool with "the scripted tool of the same
-name beside it"; inputs/scripted.py: a scripted tool vMCP would not take is
-kept with the reason. Two scripted tools of one name, ``script:`` given twice
+name beside it"; inputs/scripted.py: a scripted tool vMCP (the target,
+thv-0051) would not take is kept with vMCP's reason. Two scripted tools of one
+name, ``script:`` given twice
 (a key yaml.v3 refuses to see twice), ``script:`` with ``scriptFile:``
 (THV-0051 makes them exclusive), ``scriptedTools:`` given twice, two scripted
 definitions of one namespace and name: each is refused as duplicate composite
@@ -25,9 +26,9 @@ from transpiler.harness.verdict import Verdict
 #: Each configuration (its first script is right, its second wrong) and what the refusal says.
 TWICE = {
     "two-of-one-name.yaml": "scripted tool echo is defined 2 times (",
-    "script-twice.yaml": 'line 28: mapping key "script" already defined at line 23',
-    "script-and-file.yaml": "both script and scriptFile",
-    "scripted-tools-twice.yaml": "scripted tool echo is defined 2 times (",
+    "script-twice.yaml": 'line 29: mapping key "script" already defined at line 23',
+    "script-and-file.yaml": "script and scriptFile are mutually exclusive",
+    "scripted-tools-twice.yaml": 'mapping key "scriptedTools" already defined at line 15',
     "definitions-twice.yaml": "scripted tool echo is defined 2 times (",
 }
 

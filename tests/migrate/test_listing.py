@@ -1,4 +1,5 @@
-"""The hints clients see: migrate writes vMCP's advertised annotations into the scripted tool."""
+"""The hints clients see: where the target takes annotations, migrate writes vMCP's advertised
+annotations into the scripted tool (tests/migrate/test_target.py: where it does not)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import yaml
 from tests.conftest import CORPUS
 from transpiler.config.loader import load_bytes
 from transpiler.config.model import ToolAnnotations
+from transpiler.config.target import THV_0051_ANNOTATIONS
+from transpiler.harness.check import CheckOptions
 from transpiler.listing import hint_differences, scripted_annotations
 from transpiler.migrate.runner import MigrateOptions, migrate
 from transpiler.migrate.summary import summary_text
@@ -35,7 +38,8 @@ def test_a_script_declaring_itself_safer_drops_a_safety_hint() -> None:
 
 
 def test_migrate_writes_the_derived_hints_and_its_audit_shows_the_change() -> None:
-    report = migrate([DESTRUCTIVE], MigrateOptions())
+    check = CheckOptions(examples=4, paths=4, target=THV_0051_ANNOTATIONS)
+    report = migrate([DESTRUCTIVE], MigrateOptions(check=check))
     (result,) = report.files
     assert result.after is not None
     (scripted,) = yaml.safe_load(result.after)["scriptedTools"]
@@ -48,5 +52,9 @@ def test_migrate_writes_the_derived_hints_and_its_audit_shows_the_change() -> No
     (tool,) = load_bytes(DESTRUCTIVE.read_bytes(), str(DESTRUCTIVE)).tools
     assert scripted["annotations"] == scripted_annotations(tool.config)
     audit = summary_text(report)
-    assert "destructiveHint: vMCP true (derived from github.delete_branch" in audit
-    assert "written before: absent" in audit
+    assert (
+        'the scripted entry holds vMCP\'s listing: title "Force a release", readOnlyHint false, '
+        "destructiveHint true, openWorldHint true (readOnlyHint, destructiveHint, openWorldHint "
+        "derived from github.delete_branch (no annotations), github.create_branch (no "
+        "annotations)) (the composite tool's own: title \"Force a release\")"
+    ) in audit

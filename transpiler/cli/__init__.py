@@ -30,7 +30,7 @@ COMMANDS: Final = {
     "plan": "show each composite tool's execution levels and dataflow",
     "run": "run a tool against a scenario and print the trace",
     "template": "Go text/template tools",
-    "validate": "check composite tools exactly as vMCP does",
+    "validate": "check composite and scripted tools exactly as vMCP does",
 }
 
 

@@ -17,8 +17,10 @@ from transpiler.cli.common import (
     add_emit_options,
     add_format_option,
     add_library_path_option,
+    add_target_option,
     print_json,
 )
+from transpiler.config.target import DEFAULT_TARGET, Target, target_named
 from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
@@ -145,6 +147,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
     add_accept_gap_option(parser)
     add_emit_options(parser)
+    add_target_option(parser, f"default: the policy's target, else {DEFAULT_TARGET}")
     parser.set_defaults(style=None)
 
 
@@ -165,7 +168,13 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         inline_helpers=args.inline_helpers,
         accept=_accepted(args) if args.strict or args.accept is not None else policy.accept,
         accept_gaps=frozenset(args.accept_gap) | policy.accept_gaps,
+        target=_target(args, policy),
     )
+
+
+def _target(args: argparse.Namespace, policy: Policy) -> Target:
+    """The target: given, else the policy's, else :data:`DEFAULT_TARGET`."""
+    return target_named(args.target) if args.target else policy.target or DEFAULT_TARGET
 
 
 def _engine(given: str | None, policy: Policy) -> str:
@@ -222,13 +231,15 @@ def request_from(args: argparse.Namespace) -> Request:
         raise InputError("--script checks one script against PATH's tool: give no baseline")
     if args.baseline and args.baseline_git is not None:
         raise InputError("give --baseline BASE or --baseline-git REV, not both")
-    config = Where(tuple(args.paths))
+    policy = _policy_of(args)
+    target = _target(args, policy)
+    config = Where(tuple(args.paths), target=target)
     baseline = None
     if args.baseline:
-        baseline = Where(tuple(args.baseline))
+        baseline = Where(tuple(args.baseline), target=target)
     elif args.baseline_git is not None:
-        baseline = Where(tuple(args.paths), args.baseline_git)
-    library = args.library_path or [str(p) for p in _policy_of(args).library_path]
+        baseline = Where(tuple(args.paths), args.baseline_git, target=target)
+    library = args.library_path or [str(p) for p in policy.library_path]
     return Request(config, baseline, args.script, args.tool, tuple(library), sidecars=True)
 
 

@@ -63,6 +63,20 @@ def add_accept_gap_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_target_option(parser: argparse.ArgumentParser, default: str) -> None:
+    """``--target NAME``: which vMCP the configuration is for (docs/target.md)."""
+    from transpiler.config.target import TARGETS
+
+    parser.add_argument(
+        "--target",
+        choices=tuple(TARGETS),
+        help="the vMCP the configuration is for: vmcp (toolhive e25de16, composite tools only), "
+        "thv-0051 (that vMCP with the RFC's scripted tools, which have no annotations), "
+        f"thv-0051+annotations (scripted tools that take annotations too); {default} "
+        "(docs/target.md)",
+    )
+
+
 def print_json(value: Any) -> None:
     """Print a JSON document deterministically (sorted keys, two-space indent)."""
     json.dump(value, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)

@@ -155,9 +155,7 @@ def _run_composite_form(args: argparse.Namespace, scenario: Scenario) -> list[Tr
     return list(explored)
 
 
-def _select_tool(
-    source: str, name: str | None
-) -> tuple[LoadedTool, list[CompositeToolConfig]]:
+def _select_tool(source: str, name: str | None) -> tuple[LoadedTool, list[CompositeToolConfig]]:
     """The tool to run, and every composite tool the config serves; refusing configs vMCP
     would not start with."""
     load = load_paths([source])

@@ -25,6 +25,8 @@ from transpiler.config.model import (
     WorkflowStepConfig,
     exhaustive,
 )
+from transpiler.config.scripted import ValueKind, scripted_fields
+from transpiler.config.target import Target
 from transpiler.config.yamlv3 import Kind, Node
 from transpiler.golang.duration import matches_crd_pattern
 
@@ -123,8 +125,31 @@ COMPOSITE_TOOL: Final = Field(
     },
     required=("name", "steps"),
 )
-#: A ``spec.config.compositeToolRefs`` item.
+#: A ``spec.config.compositeToolRefs`` (or ``scriptedToolRefs``) item.
 COMPOSITE_TOOL_REF: Final = Field("object", {"name": _STRING}, required=("name",))
+#: The schema of each kind of scripted-tool value.
+_SCRIPTED_VALUE_SCHEMAS: Final = exhaustive(
+    ValueKind,
+    {
+        ValueKind.TEXT: _STRING,
+        ValueKind.DURATION: _DURATION,
+        ValueKind.SCHEMA: _FREE_OBJECT,
+        ValueKind.ANNOTATIONS: _ANNOTATIONS,
+    },
+)
+
+
+def scripted_tool_schema(target: Target) -> Field:
+    """A scripted tool under ``target``: a ``VirtualMCPScriptedToolDefinition``'s ``spec`` or a
+    ``spec.config.scriptedTools`` item (the CRD generated from ``ScriptedToolConfig``, its
+    ``name`` required as a composite tool's is; one of ``script`` and ``scriptFile`` is the
+    validator's rule)."""
+    fields = scripted_fields(target)
+    return Field(
+        "object",
+        {f.key: _SCRIPTED_VALUE_SCHEMAS[f.kind] for f in fields},
+        required=("name",),
+    )
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,13 @@ from transpiler.config.model import (
     WorkflowStepConfig,
     exhaustive,
 )
+from transpiler.config.scripted import (
+    GO_TYPE,
+    STARLARK_CONFIG_FIELDS,
+    ScriptedField,
+    ScriptedToolConfig,
+    ValueKind,
+)
 from transpiler.config.yamlv3 import Kind, Node
 from transpiler.diagnostics import SourceLocation
 from transpiler.golang.duration import DurationError, parse_duration
@@ -60,6 +67,16 @@ class ModelBuilder:
         #: Each step key's decoder (:data:`~transpiler.config.model.STEP_FIELDS`).
         self.step_decoders: Mapping[str, _Decode] = MappingProxyType(
             {key: by_type[declared.type] for key, declared in STEP_FIELDS.items()}
+        )
+        #: How each kind of scripted-tool value is decoded (:mod:`transpiler.config.scripted`).
+        self.scripted_decoders: Mapping[ValueKind, _Decode] = exhaustive(
+            ValueKind,
+            {
+                ValueKind.TEXT: self._string,
+                ValueKind.DURATION: self._string,
+                ValueKind.SCHEMA: self._map,
+                ValueKind.ANNOTATIONS: self.annotations,
+            },
         )
 
     def location(self, node: Node) -> SourceLocation:
@@ -163,6 +180,31 @@ class ModelBuilder:
             "annotations": self.annotations,
         }
         return self._build(CompositeToolConfig, "config.CompositeToolConfig", node, path, decoders)
+
+    def scripted_tool(
+        self, node: Node, path: str, fields: tuple[ScriptedField, ...]
+    ) -> ScriptedToolConfig | None:
+        """A ``ScriptedToolConfig`` with the keys ``fields`` (the target's); any other key is
+        an unknown field (a type error in a config file; the admission schema's in a manifest)."""
+        decoders = {f.key: self.scripted_decoders[f.kind] for f in fields}
+        found = self.decode_struct(node, GO_TYPE, path, decoders)
+        if found is None:
+            return None
+        values, where = found
+        names = {f.key: f.attribute for f in fields}
+        build: Callable[..., ScriptedToolConfig] = ScriptedToolConfig
+        return build(**{names[key]: value for key, value in values.items()}, where=where)
+
+    def starlark_config(self, node: Node, path: str) -> None:
+        """``starlarkConfig``, decoded strictly for its keys and their types (nothing of it is
+        modelled: the engine's options change no composite tool and no script)."""
+        by_type: dict[str, _Decode] = {
+            "int": self._int,
+            "bool": self._bool,
+            "[]string": self._strings,
+        }
+        decoders = {key: by_type[go_type] for key, go_type in STARLARK_CONFIG_FIELDS.items()}
+        self.decode_struct(node, "config.StarlarkConfig", path, decoders)
 
     def step(self, node: Node, path: str) -> WorkflowStepConfig | None:
         """A ``WorkflowStepConfig`` (also the forEach inner ``step``)."""

@@ -9,8 +9,14 @@ Inputs are files or directories (searched recursively for ``*.yaml``,
   ``spec.config.compositeToolRefs`` resolved against definitions in the same
   input, as the operator orders them;
 * a ``VirtualMCPCompositeToolDefinition``: its ``spec`` with admission defaults;
+* a ``VirtualMCPScriptedToolDefinition``: THV-0051's scripted tool;
 * a manifest snippet without ``apiVersion``/``kind``, read by its shape;
 * anything else (step-list fragments included), skipped with a note.
+
+Each file is read for one :class:`~transpiler.config.target.Target`: the one
+given, else ``thv-0051`` for a file that holds scripted tools (a
+``scriptedTools``/``scriptedToolRefs`` key, a scripted definition) and ``vmcp``
+for any other (:func:`target_of`).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from transpiler.config.documents import (
     ServerDocument,
     keyed,
     read_definition,
+    read_scripted_definition,
     read_server,
     read_vmcp_config,
     scalar_text,
@@ -34,6 +41,8 @@ from transpiler.config.documents import (
 )
 from transpiler.config.godecode import DecodeAborted
 from transpiler.config.model import DocumentKind
+from transpiler.config.scripted import SCRIPTED_KEYS, SCRIPTED_KIND
+from transpiler.config.target import THV_0051, VMCP, Target
 from transpiler.config.units import ConfigUnit, LoadedTool, LoadResult
 from transpiler.config.yamlv3 import (
     Document,
@@ -122,23 +131,40 @@ def read_source(found: Found) -> Source:
         return str(path), None, error.reason
 
 
-def load_paths(paths: Sequence[str | Path]) -> LoadResult:
-    """Load every document of every file under ``paths``."""
-    return load_sources(read_source(found) for found in discover(paths))
+def load_paths(paths: Sequence[str | Path], target: Target | None = None) -> LoadResult:
+    """Load every document of every file under ``paths`` (for ``target``; None: each file's
+    own, :func:`target_of`)."""
+    return load_sources((read_source(found) for found in discover(paths)), target)
 
 
-def load_bytes(data: bytes, file: str = "<input>") -> LoadResult:
+def load_bytes(data: bytes, file: str = "<input>", target: Target | None = None) -> LoadResult:
     """Load one file's content (for callers that already hold the bytes)."""
     if len(data) > MAX_FILE_BYTES:
         return load_sources(
-            [(file, None, f"file is {len(data)} bytes; the limit is {MAX_FILE_BYTES}")]
+            [(file, None, f"file is {len(data)} bytes; the limit is {MAX_FILE_BYTES}")], target
         )
-    return load_sources([(file, data, None)])
+    return load_sources([(file, data, None)], target)
 
 
-def load_sources(sources: Iterable[Source]) -> LoadResult:
-    """Load ``(file, content, unreadable reason)`` triples and link references across them."""
-    state = _Loader()
+def target_of(documents: Sequence[Document]) -> Target:
+    """The target a file is judged against when none is given: ``thv-0051`` when it holds
+    scripted tools, else ``vmcp``."""
+    for document in documents:
+        root = document.root.resolved() if document.root is not None else None
+        keys = keyed(root)
+        if "kind" in keys and scalar_text(keys["kind"][1]) == SCRIPTED_KIND:
+            return THV_0051
+        spec = keyed(keys["spec"][1]) if "spec" in keys else {}
+        config = keyed(spec["config"][1]) if "config" in spec else {}
+        if any(key in mapping for mapping in (keys, config) for key in SCRIPTED_KEYS):
+            return THV_0051
+    return VMCP
+
+
+def load_sources(sources: Iterable[Source], target: Target | None = None) -> LoadResult:
+    """Load ``(file, content, unreadable reason)`` triples and link references across them;
+    each file for ``target`` (None: its own, :func:`target_of`)."""
+    state = _Loader(target)
     for file, data, problem in sources:
         if data is None:
             where = SourceLocation(file)
@@ -151,7 +177,9 @@ def load_sources(sources: Iterable[Source]) -> LoadResult:
 class _Loader:
     """Accumulates units across files, then links ``compositeToolRefs``."""
 
-    def __init__(self) -> None:
+    def __init__(self, target: Target | None) -> None:
+        self.given = target
+        self.target: Target = target or VMCP
         self.entries: list[ConfigUnit | ServerDocument] = []
         self.notes: list[Diagnostic] = []
         self.errors: list[Diagnostic] = []
@@ -166,9 +194,10 @@ class _Loader:
     def read_file(self, file: str, data: bytes) -> None:
         configs = 0
         self.tools_left = MAX_TOOLS_PER_FILE
+        documents: list[Document] = []
+        failure: YamlSyntaxError | None = None
         try:
             for document in parse_documents(data):
-                where = SourceLocation(file, document.line, 1)
                 if document.index >= MAX_DOCUMENTS_PER_FILE:
                     raise YamlLimitError(
                         f"more than {MAX_DOCUMENTS_PER_FILE} YAML documents in one file "
@@ -177,11 +206,18 @@ class _Loader:
                         1,
                         "LIMIT.documents",
                     )
+                documents.append(document)
+        except YamlSyntaxError as error:
+            failure = error  # the documents before it are read first, as vMCP's decoder would
+        self.target = self.given or target_of(documents)
+        try:
+            for document in documents:
+                where = SourceLocation(file, document.line, 1)
                 before = len(self.entries)
                 kind = self._read_document(file, document, where)
                 for entry in self.entries[before:]:
                     unit = entry.unit if isinstance(entry, ServerDocument) else entry
-                    self.tools_left -= len(unit.tools)
+                    self.tools_left -= len(unit.tools) + len(unit.scripted)
                 if self.tools_left < 0:
                     raise too_many_tools(document.line, 1)
                 if kind is DocumentKind.VMCP_CONFIG:
@@ -196,6 +232,8 @@ class _Loader:
                                 "P1.extraDocument", message, where, Severity.WARNING, phase="P1"
                             )
                         )
+            if failure is not None:
+                raise failure
         except YamlSyntaxError as error:
             # A transpiler limit is the transpiler's (phase "load"), not a finding of vMCP's P1.
             limit = isinstance(error, YamlLimitError)
@@ -222,16 +260,20 @@ class _Loader:
         keys = keyed(root)
         kind = scalar_text(keys["kind"][1]) if "kind" in keys else None
         if kind == "VirtualMCPServer":
-            self.entries.append(read_server(file, document, keys, self.tools_left))
+            self.entries.append(read_server(file, document, keys, self.tools_left, self.target))
             return DocumentKind.VIRTUAL_MCP_SERVER
         if kind == "VirtualMCPCompositeToolDefinition":
-            self.entries.append(read_definition(file, document, keys))
+            self.entries.append(read_definition(file, document, keys, self.target))
             return DocumentKind.COMPOSITE_TOOL_DEFINITION
+        if kind == SCRIPTED_KIND:
+            self.entries.append(read_scripted_definition(file, document, keys, self.target))
+            return DocumentKind.SCRIPTED_TOOL_DEFINITION
         if kind is not None or root.kind is not Kind.MAPPING:
             self._note("LOAD.skipped", f"{kind or 'scalar'} document: skipped", where)
             return None
-        if keys.keys() & CONFIG_KEYS or "composite_tools" in keys:
-            self.entries.append(read_vmcp_config(file, document, root, self.tools_left))
+        if keys.keys() & {*CONFIG_KEYS, *SCRIPTED_KEYS} or "composite_tools" in keys:
+            unit = read_vmcp_config(file, document, root, self.tools_left, self.target)
+            self.entries.append(unit)
             return DocumentKind.VMCP_CONFIG
         return self._snippet(file, document, keys, where)
 
@@ -248,7 +290,7 @@ class _Loader:
                 "no apiVersion/kind: read as a VirtualMCPCompositeToolDefinition (spec has a name)"
             )
             self._note("LOAD.snippet", message, where)
-            self.entries.append(read_definition(file, document, keys))
+            self.entries.append(read_definition(file, document, keys, self.target))
             return DocumentKind.COMPOSITE_TOOL_DEFINITION
         if spec.keys() & {"config", "compositeTools"}:
             self._note(
@@ -256,7 +298,7 @@ class _Loader:
                 "no apiVersion/kind: read as a VirtualMCPServer (spec has config)",
                 where,
             )
-            self.entries.append(read_server(file, document, keys, self.tools_left))
+            self.entries.append(read_server(file, document, keys, self.tools_left, self.target))
             return DocumentKind.VIRTUAL_MCP_SERVER
         if "steps" in keys or "steps" in spec:
             self._note("LOAD.fragment", "a list of steps, not a composite tool: skipped", where)
@@ -266,40 +308,54 @@ class _Loader:
 
     def finish(self) -> LoadResult:
         """Link each server's refs to definitions (same namespace, by name), in document order."""
-        definitions: dict[tuple[str, str], ConfigUnit] = {}
+        definitions: dict[tuple[DocumentKind, str, str], ConfigUnit] = {}
         for entry in self.entries:
-            if (
-                isinstance(entry, ConfigUnit)
-                and entry.kind is DocumentKind.COMPOSITE_TOOL_DEFINITION
-            ):
-                definitions.setdefault((entry.namespace, entry.resource or ""), entry)
+            if isinstance(entry, ConfigUnit) and entry.kind in _DEFINITIONS:
+                key = (entry.kind, entry.namespace, entry.resource or "")
+                definitions.setdefault(key, entry)
         referenced: set[int] = set()
         linked = [
-            entry if isinstance(entry, ConfigUnit) else self._link(entry, definitions, referenced)
+            entry if isinstance(entry, ConfigUnit) else _link(entry, definitions, referenced)
             for entry in self.entries
         ]
         units = tuple(replace(u, referenced=True) if id(u) in referenced else u for u in linked)
         return LoadResult(units, tuple(self.notes), tuple(self.errors), tuple(self.unreadable))
 
-    @staticmethod
-    def _link(
-        server: ServerDocument, definitions: dict[tuple[str, str], ConfigUnit], referenced: set[int]
-    ) -> ConfigUnit:
-        unit = server.unit
-        tools = list(unit.tools)
-        problems: list[Diagnostic] = []
-        for name, where in server.refs:
-            definition = definitions.get((unit.namespace, name))
+
+#: The kinds a ``VirtualMCPServer`` references by name.
+_DEFINITIONS = (DocumentKind.COMPOSITE_TOOL_DEFINITION, DocumentKind.SCRIPTED_TOOL_DEFINITION)
+
+
+def _link(
+    server: ServerDocument,
+    definitions: dict[tuple[DocumentKind, str, str], ConfigUnit],
+    referenced: set[int],
+) -> ConfigUnit:
+    """A server's unit with the tools of the definitions its refs name; a name that is not
+    among the inputs is the operator's error."""
+    unit = server.unit
+    tools = list(unit.tools)
+    scripted = list(unit.scripted)
+    problems: list[Diagnostic] = []
+    by = f"VirtualMCPServer/{unit.resource}"
+    for kind, refs in (
+        (DocumentKind.COMPOSITE_TOOL_DEFINITION, server.refs),
+        (DocumentKind.SCRIPTED_TOOL_DEFINITION, server.scripted_refs),
+    ):
+        for name, where in refs:
+            definition = definitions.get((kind, unit.namespace, name))
             if definition is None:
                 message = (
-                    f"referenced VirtualMCPCompositeToolDefinition {name!r} not found in namespace "
+                    f"referenced {kind.value} {name!r} not found in namespace "
                     f"{unit.namespace!r} (not among the inputs)"
                 )
                 problems.append(Diagnostic("K8S.refNotFound", message, where, phase="operator"))
                 continue
             referenced.add(id(definition))
-            by = f"VirtualMCPServer/{unit.resource}"
             tools.extend(
                 replace(t, origin=replace(t.origin, referenced_by=by)) for t in definition.tools
             )
-        return replace(unit, tools=tuple(tools), diagnostics=tuple(problems))
+            scripted.extend(
+                replace(t, origin=replace(t.origin, referenced_by=by)) for t in definition.scripted
+            )
+    return replace(unit, tools=tuple(tools), scripted=tuple(scripted), diagnostics=tuple(problems))

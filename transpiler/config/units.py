@@ -15,6 +15,8 @@ from transpiler.config.model import (
     ToolOrigin,
     WorkflowStepConfig,
 )
+from transpiler.config.scripted import LoadedScripted
+from transpiler.config.target import VMCP, Target
 from transpiler.diagnostics import Diagnostic, SourceLocation
 from transpiler.golang.duration import MINUTE
 
@@ -39,9 +41,11 @@ class ConfigUnit:
     """What vMCP judges together: a config file's tools, a ``VirtualMCPServer``'s, or a definition.
 
     ``tools`` are in vMCP's order (for a server: inline first, then referenced
-    definitions). ``decode_issues`` are yaml.v3's errors, ``admission_issues``
-    the API server's (manifests only). ``referenced`` marks a definition that a
-    ``VirtualMCPServer`` in the input pulls in (its serve-time checks run there).
+    definitions), and so are ``scripted`` (THV-0051's scripted tools, read under a
+    ``target`` that has them). ``decode_issues`` are yaml.v3's errors,
+    ``admission_issues`` the API server's (manifests only). ``referenced`` marks a
+    definition that a ``VirtualMCPServer`` in the input pulls in (its serve-time checks
+    run there). ``target`` is the vMCP the unit is judged against.
     """
 
     kind: DocumentKind
@@ -55,6 +59,8 @@ class ConfigUnit:
     diagnostics: tuple[Diagnostic, ...] = ()
     referenced: bool = False
     namespace: str = "default"
+    scripted: tuple[LoadedScripted, ...] = ()
+    target: Target = VMCP
 
     @property
     def label(self) -> str:
@@ -86,6 +92,16 @@ class LoadResult:
         """Every tool once (a referenced definition under its own document)."""
         return tuple(
             tool for unit in self.units for tool in unit.tools if tool.origin.referenced_by is None
+        )
+
+    @cached_property
+    def scripted(self) -> tuple[LoadedScripted, ...]:
+        """Every scripted tool once (a referenced definition under its own document)."""
+        return tuple(
+            tool
+            for unit in self.units
+            for tool in unit.scripted
+            if tool.origin.referenced_by is None
         )
 
     @cached_property

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
+from transpiler.deviations import Deviation
 from transpiler.emit.report import EmitResult, Note
 
 STYLES = ("readable", "exact")
@@ -27,11 +28,14 @@ def emit_tool(
     tool_schemas: Mapping[str, Any] | None = None,
     fixes: Iterable[str] = (),
     inline_helpers: bool = False,
+    entry_deviations: Mapping[Deviation, str] | None = None,
 ) -> EmitResult:
     """The script for one validated tool in the given style.
 
     An exact script loads its helpers from ``vmcp_compat.star`` (the result's
     ``modules``), or carries them itself when ``inline_helpers``.
+    ``entry_deviations`` are the classes the scripted tool's entry (not its code) shows, each
+    with its sentence: the script declares them too, since ``check`` holds it to them.
 
     A readable script is not possible for every workflow (a template function
     with no plain form, a step that reads another's error text): such a tool
@@ -41,16 +45,17 @@ def emit_tool(
 
     if style not in STYLES:
         raise ValueError(f"unknown style {style!r} (styles: {', '.join(STYLES)})")
+    entry = dict(entry_deviations or {})
     if style == "readable":
         try:
-            return emit_readable(tool, source, tool_schemas, fixes)
+            return emit_readable(tool, source, tool_schemas, fixes, entry)
         except NotReadable as why:
             from transpiler.emit.exact.script import emit_script
 
-            exact = emit_script(tool, source, tool_schemas, fixes, inline_helpers)
+            exact = emit_script(tool, source, tool_schemas, fixes, inline_helpers, entry)
             reason = f"emitted in the exact style: {why}"
             note = Note("warning", "exact-fallback", reason)
             return replace(exact, notes=(*exact.notes, note))
     from transpiler.emit.exact.script import emit_script
 
-    return emit_script(tool, source, tool_schemas, fixes, inline_helpers)
+    return emit_script(tool, source, tool_schemas, fixes, inline_helpers, entry)

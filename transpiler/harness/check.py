@@ -32,6 +32,7 @@ from transpiler.composite import run_composite
 from transpiler.composite.advertise import Hidden
 from transpiler.composite.variants import SiteKey
 from transpiler.config.model import CompositeToolConfig, StepKind, ToolAnnotations
+from transpiler.config.target import DEFAULT_TARGET, Target
 from transpiler.config.tool_annotations import annotations_to_mcp
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, Declaration, declared_in, header_item
@@ -69,7 +70,14 @@ from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.sites import SiteValues, site_values, value_text
 from transpiler.harness.verdict import Verdict
 from transpiler.inert import has_unsafe_text
-from transpiler.listing import ListedTool, ScriptedEntry, listed, migrated
+from transpiler.listing import (
+    ListedTool,
+    ScriptedEntry,
+    entry_classes,
+    hidden_advice,
+    listed,
+    migrated,
+)
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.schedule import ScriptedChooser
 from transpiler.sim.trace import QuirkEvent, Trace
@@ -102,7 +110,8 @@ class CheckOptions:
     annotations by name (``--tools``: the backends' ``tools/list``), which
     decide how vMCP lists the composite tool (None: every backend unknown);
     ``served`` the composite tools vMCP serves beside the one checked (one of
-    them named like a backend tool hides them all).
+    them named like a backend tool hides them all); ``target`` the vMCP the scripted
+    tool is for (the entry ``migrate`` writes is that target's).
     """
 
     examples: int = 100
@@ -117,6 +126,7 @@ class CheckOptions:
     accept: frozenset[Deviation] | None = None
     accept_gaps: frozenset[str] = frozenset()
     served: tuple[CompositeToolConfig, ...] = ()
+    target: Target = DEFAULT_TARGET
 
 
 @dataclass
@@ -623,6 +633,9 @@ def check_tool(
                 tool_schemas=options.tool_schemas,
                 fixes=options.fixes,
                 inline_helpers=options.inline_helpers,
+                entry_deviations=entry_classes(
+                    tool.config, options.tool_annotations, options.target
+                ),
             )
         except TranspilerError as error:
             report.verdict, report.reason = Verdict.NOT_CONVERTED, str(error)
@@ -644,16 +657,13 @@ def check_tool(
         return report
     backends = options.tool_annotations
     vmcp = listed(tool.effective, backends, options.served)
-    shown = entry.listed if entry is not None else migrated(tool.config, backends)
+    shown = entry.listed if entry is not None else migrated(tool.config, backends, options.target)
     report.listing = listing_differences(tool.effective, vmcp, shown, backends)
     report.findings = (*findings(tool), *_listing_findings(report.listing))
     if isinstance(vmcp, Hidden):
         # Whatever the script does, vMCP does nothing: no declaration makes that a pass.
-        report.verdict, report.reason = Verdict.UNCHECKED, (
-            "vMCP does not list this tool, so every call of it is answered not found and no "
-            "workflow runs: there is no behaviour to certify the script against"
-        )
-        _judge_listing(report, declaration, vmcp)
+        # Declaring the difference is no way out: fix what hides the tool, or retire it.
+        report.verdict, report.reason = Verdict.UNCHECKED, hidden_advice(tool.effective, vmcp)
         report.seconds = time.perf_counter() - started
         report.certificate = certificate(
             tool, script, modules, report, pair_digest(tool, script, modules, options, entry)
@@ -697,7 +707,7 @@ def check_tool(
         if verdict is not None:
             report.verdict, report.reason = verdict, reason
         report.notes = (*report.notes, *accepted)
-    _judge_listing(report, declaration, vmcp)
+    _judge_listing(report, declaration, vmcp, options.target)
     report.seconds = time.perf_counter() - started
     report.certificate = certificate(
         tool, script, modules, report, pair_digest(tool, script, modules, options, entry)
@@ -713,11 +723,11 @@ def _listing_findings(found: Sequence[ListingDifference]) -> tuple[Finding, ...]
 
 
 def _judge_listing(
-    report: ToolReport, declaration: Declaration, vmcp: ListedTool | Hidden
+    report: ToolReport, declaration: Declaration, vmcp: ListedTool, target: Target
 ) -> None:
     """The verdict with the listing's differences: one the script does not declare differs
-    (with what to declare, or the annotations to write), one it declares is shown like a
-    witness."""
+    (with what to declare, or, where the ``target`` takes them, the annotations to write), one
+    it declares is shown like a witness."""
     undeclared = [d for d in report.listing if d.deviation not in declaration.classes]
     if undeclared:
         missing = sorted({d.deviation for d in undeclared})
@@ -728,7 +738,7 @@ def _judge_listing(
             missing,
         )
         hinted = any(d.site.startswith("annotations.") for d in undeclared)
-        if hinted and isinstance(vmcp, ListedTool):
+        if hinted and target.annotations:
             written = json.dumps(annotations_to_mcp(vmcp.annotations) or {}, sort_keys=True)
             lines.append(
                 "or list it as vMCP lists the composite tool (as `migrate` writes it): give "

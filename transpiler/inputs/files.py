@@ -3,7 +3,8 @@
 The loader reads each file's composite-only view (scripted entries blanked,
 and references to definitions that are already scripted dropped), so that
 files half-migrated by an earlier run load exactly as vMCP's composite
-machinery will see them after this one.
+machinery will see them after this one. The scripted tools are read from each
+file as it is, as the target loads it (:mod:`.scripted`).
 """
 
 from __future__ import annotations
@@ -14,13 +15,16 @@ from pathlib import Path
 
 from transpiler.config.loader import Found, discover, load_sources
 from transpiler.config.model import DocumentKind
+from transpiler.config.scripted import ScriptReader
+from transpiler.config.target import DEFAULT_TARGET, Target
 from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.yamlv3 import YamlSyntaxError
-from transpiler.inputs.scripted import Counterpart, ScriptedIndex, ScriptReader
+from transpiler.inputs.scripted import Counterpart, ScriptedIndex
 from transpiler.inputs.textspan import Text
 from transpiler.inputs.view import composite_view, stale_ref_regions
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind, parse_spans
 from transpiler.reading import UnreadableFile, read_bytes, read_text
+from transpiler.validate import validate
 
 #: A UTF-8 byte order mark: kept on the file, left out of the text that is edited.
 BOM = b"\xef\xbb\xbf"
@@ -46,12 +50,14 @@ class SourceFile:
 
 @dataclass
 class Inputs:
-    """Every input file, the scripted tools among them, and the composite view's load result."""
+    """Every input file, the scripted tools among them (as ``target`` takes them), and the
+    composite view's load result."""
 
     files: list[SourceFile]
     scripted: ScriptedIndex
     composite_resources: set[tuple[str, str]] = field(default_factory=set)
     load: LoadResult | None = None
+    target: Target = DEFAULT_TARGET
 
     def counterpart(self, tool: LoadedTool, namespace: str) -> Counterpart | None:
         """The scripted tool of ``tool``'s name beside it: in the same config mapping, or (for a
@@ -68,21 +74,25 @@ class Inputs:
 _SCRIPTED_MARK = b"cripted"
 
 
-def load_contents(contents: Sequence[tuple[str, bytes]], read: ScriptReader = read_text) -> Inputs:
+def load_contents(
+    contents: Sequence[tuple[str, bytes]],
+    read: ScriptReader = read_text,
+    target: Target = DEFAULT_TARGET,
+) -> Inputs:
     """Inputs from ``(name, content)`` pairs (the library's), script files read with ``read``.
     Files that mention nothing scripted are loaded as they are, without the span trees
     ``migrate`` needs."""
     if any(_SCRIPTED_MARK in data for _, data in contents):
         files = [source_from_bytes(Path(name), data) for name, data in contents]
-        return inputs_from(files, read)
+        return inputs_from(files, read, target)
     files = [SourceFile(Path(name), data=data) for name, data in contents]
-    load = load_sources((source.name, source.data, None) for source in files)
-    return Inputs(files, ScriptedIndex(), load=load)
+    load = load_sources(((source.name, source.data, None) for source in files), target)
+    return Inputs(files, ScriptedIndex(), load=load, target=target)
 
 
-def read_inputs(paths: Sequence[str | Path]) -> Inputs:
+def read_inputs(paths: Sequence[str | Path], target: Target = DEFAULT_TARGET) -> Inputs:
     """Read, parse, index and load every file under ``paths``."""
-    return inputs_from(read_files(paths))
+    return inputs_from(read_files(paths), target=target)
 
 
 def read_files(paths: Sequence[str | Path]) -> list[SourceFile]:
@@ -90,13 +100,19 @@ def read_files(paths: Sequence[str | Path]) -> list[SourceFile]:
     return [_read(found) for found in discover(paths)]
 
 
-def inputs_from(files: list[SourceFile], read: ScriptReader = read_text) -> Inputs:
-    """Index and load files already read (from disk, or from a git revision); script files are
-    read with ``read``, and one that cannot be read is an unreadable input of the load result."""
-    inputs = Inputs(files, ScriptedIndex(read=read))
+def inputs_from(
+    files: list[SourceFile], read: ScriptReader = read_text, target: Target = DEFAULT_TARGET
+) -> Inputs:
+    """Index and load files already read (from disk, or from a git revision) for ``target``;
+    script files are read with ``read``, and one that cannot be read is an unreadable input of
+    the load result."""
+    inputs = Inputs(files, ScriptedIndex(), target=target)
+    written = [(s.name, s.text.text.encode("utf-8")) for s in files if s.text is not None]
+    scripted = [(name, data, None) for name, data in written if _SCRIPTED_MARK in data]
+    if scripted:
+        inputs.scripted.add_report(validate(load_sources(scripted, target), read=read))
     for source in files:
         if source.documents is not None:
-            inputs.scripted.add_file(source.name, source.documents)
             inputs.composite_resources |= _composite_resources(source.documents)
     scripted_only = set(inputs.scripted.by_resource) - inputs.composite_resources
     for source in files:
@@ -105,11 +121,14 @@ def inputs_from(files: list[SourceFile], read: ScriptReader = read_text) -> Inpu
             source.view = composite_view(source.text, source.documents, stale)
     load = load_sources(
         (
-            source.name,
-            None if source.text is None else (source.view or source.text.text).encode("utf-8"),
-            source.problem,
-        )
-        for source in files
+            (
+                source.name,
+                None if source.text is None else (source.view or source.text.text).encode("utf-8"),
+                source.problem,
+            )
+            for source in files
+        ),
+        target,
     )
     inputs.load = replace(load, unreadable=(*load.unreadable, *inputs.scripted.unreadable))
     by_name = {source.name: source for source in files}

@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from transpiler.config.yamlresolve import ResolveError, resolve
 from transpiler.config.yamlv3 import (
     DEPTH_DEVIATION,
     MAX_DEPTH,
@@ -83,6 +84,22 @@ class SpanNode:
     def text(self) -> str | None:
         """A scalar's value; ``None`` for anything else."""
         return self.value if self.kind is SpanKind.SCALAR else None
+
+    def plain(self) -> Any:
+        """The node's plain value as yaml.v3 resolves it (an alias reads as None: nothing that
+        is compared by value needs one)."""
+        if self.kind is SpanKind.ALIAS:
+            return None
+        if self.kind is SpanKind.MAPPING:
+            return {key.value: value.plain() for key, value in self.pairs()}
+        if self.kind is SpanKind.SEQUENCE:
+            return [child.plain() for child in self.children]
+        if self.style:
+            return self.value
+        try:
+            return resolve(self.tag or "", self.value)[1]
+        except ResolveError:
+            return self.value
 
     def walk(self) -> Iterator[SpanNode]:
         """This node and every descendant, depth first."""

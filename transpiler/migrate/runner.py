@@ -20,11 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
 from transpiler.composite.output_schema import output_schema
 from transpiler.config.model import DocumentKind
-from transpiler.config.tool_annotations import annotations_to_mcp
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import Diagnostic
 from transpiler.emit.library import LIBRARY_NAME
@@ -36,23 +34,31 @@ from transpiler.inputs.git import committed_in_git
 from transpiler.inputs.scripted import Counterpart, same_code
 from transpiler.inputs.textspan import Splice, Unrewritable, apply_splices
 from transpiler.inputs.yamlspan import SpanDocument, SpanKind
-from transpiler.listing import BackendAnnotations, scripted_annotations
+from transpiler.listing import entry_annotations
 from transpiler.migrate.atomic import PlannedWrite, remove_stale, write_all
+from transpiler.migrate.cluster import references_line, resource_of, retired_definition_line
 from transpiler.migrate.entry import ScriptedBody
 from transpiler.migrate.library_file import LibraryFile, emit_options, library_file, noted
 from transpiler.migrate.rewrite import DocumentEdits, ToolEdit, document_ends, document_splices
 from transpiler.migrate.scriptfiles import ScriptFiles
 from transpiler.migrate.sidecar_file import SidecarWrite, sidecar_write
-from transpiler.migrate.verify import OverLimit, VerificationError, verify
+from transpiler.migrate.verify import (
+    OverLimit,
+    TargetRefuses,
+    VerificationError,
+    target_refusal,
+    verify,
+)
 from transpiler.pipeline import (
     Pairing,
     ToolOutcome,
     decide,
     emit,
+    hidden,
     judging_units,
+    rejected_files,
     rejection,
     tool_key,
-    unit_rejection,
 )
 from transpiler.sidecar import SidecarError
 from transpiler.validate import UnitReport, validate
@@ -103,6 +109,8 @@ class FileResult:
     destination: Path | None = None
     moved_refs: tuple[str, ...] = ()
     replaced: tuple[ToolOutcome, ...] = ()
+    #: What becomes of the file's resources in the cluster (:mod:`.cluster`).
+    cluster: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,7 +144,7 @@ class MigrationReport:
 
 def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport:
     """Plan the migration of everything under ``paths``; write it when ``options.write``."""
-    inputs = read_inputs(paths)
+    inputs = read_inputs(paths, options.check.target)
     assert inputs.load is not None
     report = validate(inputs.load)
     units = judging_units(report)
@@ -145,11 +153,7 @@ def migrate(paths: list[str | Path], options: MigrateOptions) -> MigrationReport
         noted(_outcome(tool, units.get(tool_key(tool)), inputs, sources, options), options.check)
         for tool in inputs.load.tools
     )
-    rejected = {
-        unit.unit.file: unit_rejection(unit, unit.unit.file)
-        for unit in report.units
-        if not unit.valid and not unit.unit.tools
-    }
+    rejected = rejected_files(report)
     results, writes, scripts, sidecars = _files(inputs, outcomes, rejected, options)
     library = _library(outcomes, results, options)
     write = options.write and (library is None or not library.blocks(options.force))
@@ -190,10 +194,16 @@ def _directories(
 
 
 def _settled(outcome: ToolOutcome, options: MigrateOptions) -> bool:
-    """Whether nothing stops the tool's file from being migrated."""
+    """Whether the tool is migrated (or, kept composite on purpose, already is) and passes."""
     if outcome.pairing is Pairing.ALREADY:
         return options.keep_composite or outcome.passes(options.check.accept)
     return outcome.pairing is Pairing.NEW and outcome.passes(options.check.accept)
+
+
+def _blocks(outcome: ToolOutcome, options: MigrateOptions) -> bool:
+    """Whether the tool stops its file from being migrated: it is not settled, and it is no
+    tool vMCP hides (which is left as it is, the file's other tools migrated)."""
+    return not outcome.hidden and not _settled(outcome, options)
 
 
 def _writable(outcome: ToolOutcome, options: MigrateOptions) -> bool:
@@ -212,7 +222,7 @@ def _outcome(
     sources: Mapping[str, SourceFile],
     options: MigrateOptions,
 ) -> ToolOutcome:
-    rejected = rejection(tool, unit)
+    rejected = rejection(tool, unit) or hidden(tool, unit, options.check)
     if rejected is not None:
         return rejected
     emitted = emit(tool, emit_options(tool, options.check))
@@ -272,14 +282,13 @@ def _existing(
     return replace(checked, pairing=Pairing.ALREADY, reason=reason)
 
 
-def _probe(
-    tool: LoadedTool, script: str, source: SourceFile, options: CheckOptions
-) -> str | None:
+def _probe(tool: LoadedTool, script: str, source: SourceFile, options: CheckOptions) -> str | None:
     """Why the tool's text cannot be rewritten, or ``None``."""
     if source.text is None or source.documents is None:
         return "the file does not parse"
     output = output_schema(tool.config.output) if tool.config.output else None
-    body = ScriptedBody(script, None, output, hints(tool, options.tool_annotations))
+    annotations = entry_annotations(tool.config, options.tool_annotations, options.target)
+    body = ScriptedBody(script, None, output, annotations)
     edit = ToolEdit(tool.origin.path, body, remove=True)
     document = source.documents[tool.origin.document]
     try:
@@ -304,11 +313,17 @@ def _files(
     refused = {
         name
         for name, tools in by_file.items()
-        if not options.force and not all(_settled(o, options) for o in tools)
+        if not options.force and any(_blocks(o, options) for o in tools)
     }
     scripted = _scripted_resources(inputs, outcomes, refused, options)
     proposed = _scripted_resources(inputs, outcomes, set(), replace(options, force=True))
     scripts = ScriptFiles(options.script_dir)
+    assert inputs.load is not None
+    referenced = {
+        (unit.namespace, unit.resource or "")
+        for unit in inputs.load.units
+        if unit.kind is DocumentKind.COMPOSITE_TOOL_DEFINITION and unit.referenced
+    }
     results: list[FileResult] = []
     writes: list[PlannedWrite] = []
     sidecars: list[SidecarWrite] = []
@@ -333,11 +348,11 @@ def _files(
             continue
         if source.name in refused:
             forced = replace(options, force=True)
-            result = _file(source, tools, proposed, destination, scripts, forced)
+            result = _file(source, tools, proposed, destination, scripts, forced, referenced)
             if result.status is not FileStatus.FAILED:
                 result = _refusal(source, tools, result.after, options)
         else:
-            result = _file(source, tools, scripted, destination, scripts, options)
+            result = _file(source, tools, scripted, destination, scripts, options, referenced)
         sidecar = None
         if result.status is FileStatus.REWRITTEN:
             try:
@@ -359,7 +374,7 @@ def _refusal(
     source: SourceFile, tools: list[ToolOutcome], proposal: str | None, options: MigrateOptions
 ) -> FileResult:
     """A file left alone; ``proposal`` is what ``--force`` would write, for the diff."""
-    blocking = ", ".join(f"{o.name} ({state(o)})" for o in tools if not _settled(o, options))
+    blocking = ", ".join(f"{o.name} ({state(o)})" for o in tools if _blocks(o, options))
     reason = (
         f"not every tool passes ({blocking}): the file is left as it is "
         "(--force migrates the converted tools anyway)"
@@ -398,7 +413,11 @@ def _file(
     destination: Path,
     scripts: ScriptFiles,
     options: MigrateOptions,
+    referenced: set[tuple[str, str]],
 ) -> FileResult:
+    """The file's new text (verified), or why it stays as it is; ``scripted``: the definitions
+    that are scripts once the run is done; ``referenced``: those a ``VirtualMCPServer`` among
+    the inputs names."""
     assert source.text is not None and source.documents is not None
     edits: dict[int, list[ToolEdit]] = {}
     replaced: list[ToolOutcome] = []
@@ -412,6 +431,7 @@ def _file(
         index: DocumentEdits(tuple(tool_edits)) for index, tool_edits in edits.items()
     }
     moved_refs: list[str] = []
+    cluster: list[str] = []
     for document in source.documents:
         refs = _refs_to_move(document, scripted)
         if refs:
@@ -420,6 +440,14 @@ def _file(
                 current, refs=refs, keep_refs=options.keep_composite
             )
             moved_refs.extend(sorted(refs))
+            server = resource_of(document)
+            cluster.append(references_line(server, sorted(refs), options.keep_composite))
+    for outcome in replaced:
+        origin = outcome.tool.origin
+        if origin.kind is DocumentKind.COMPOSITE_TOOL_DEFINITION:
+            name, namespace = resource_of(source.documents[origin.document])
+            known = (namespace, name) in referenced
+            cluster.append(retired_definition_line(name, namespace, known))
     if not documents:
         return FileResult(source.path, FileStatus.UNCHANGED, _nothing(tools), source.text.text)
     text = source.text
@@ -435,7 +463,9 @@ def _file(
                 )
         after = apply_splices(text.text, splices)
         verify(source.name, text.text, after, documents, len(tools) - removed)
-    except OverLimit as problem:
+        original, rewritten = (source.name, text.text), (str(destination), after)
+        target_refusal(original, rewritten, options.check.target, scripts.read)
+    except (OverLimit, TargetRefuses) as problem:
         reason = f"not migrated, nothing changed: {problem}"
         return FileResult(source.path, FileStatus.FAILED, reason, text.text)
     except (Unrewritable, VerificationError) as problem:
@@ -453,6 +483,7 @@ def _file(
         destination,
         tuple(moved_refs),
         tuple(replaced),
+        tuple(cluster),
     )
 
 
@@ -476,7 +507,8 @@ def _tool_edit(
             script_file = scripts.assign(
                 tool.origin.file, tool.config.name, outcome.emitted.script, destination
             )
-        annotations = hints(tool, options.check.tool_annotations)
+        check = options.check
+        annotations = entry_annotations(tool.config, check.tool_annotations, check.target)
         body = ScriptedBody(outcome.emitted.script, script_file, output, annotations)
         return ToolEdit(tool.origin.path, body, not keep)
     finished = _settled(outcome, options) or options.force
@@ -485,16 +517,10 @@ def _tool_edit(
     return None
 
 
-def hints(tool: LoadedTool, backends: BackendAnnotations | None) -> dict[str, Any] | None:
-    """The annotations the scripted entry is written with, when they differ from those the
-    composite entry holds: vMCP's advertised hints (given the ``backends``' annotations, from
-    ``--tools``), kept for clients."""
-    wanted = scripted_annotations(tool.config, backends)
-    return None if wanted == annotations_to_mcp(tool.config.annotations) else wanted
-
-
 def state(outcome: ToolOutcome) -> str:
     """A tool's state in words: its pairing when it has one, else the harness's verdict."""
+    if outcome.hidden:
+        return "hidden by vMCP"
     if outcome.pairing is not Pairing.NEW:
         return str(outcome.pairing)
     return "converted, not checked" if outcome.verdict is None else str(outcome.verdict)
@@ -505,9 +531,7 @@ def _refs_to_move(document: SpanDocument, scripted: set[tuple[str, str]]) -> fro
     kind = root.get("kind") if root is not None else None
     if root is None or kind is None or kind.text() != "VirtualMCPServer":
         return frozenset()
-    metadata = root.get("metadata")
-    namespace_node = metadata.get("namespace") if metadata is not None else None
-    namespace = (namespace_node.text() if namespace_node is not None else None) or "default"
+    namespace = resource_of(document)[1]
     spec = root.get("spec")
     config = spec.get("config") if spec is not None else None
     refs = config.get("compositeToolRefs") if config is not None else None

@@ -60,6 +60,13 @@ class ScriptFiles:
         except UnreadableFile:
             return False
 
+    def read(self, path: Path) -> str:
+        """A script file as this run leaves it: the script assigned to it, else what is there."""
+        for assigned, (_, script) in self._assigned.items():
+            if assigned.resolve() == path.resolve():
+                return script
+        return read_text(path)
+
     def forget(self, config: str) -> None:
         """Drop the files of a config that will not be written."""
         self._assigned = {p: v for p, v in self._assigned.items() if v[0] != config}

@@ -75,8 +75,7 @@ def summary_text(report: MigrationReport) -> str:
         )
         for outcome in tools.get(str(result.path), []):
             lines.extend(_tool_lines(outcome))
-        if result.moved_refs:
-            lines.append(f"   scriptedToolRefs now name: {', '.join(result.moved_refs)}")
+        lines.extend(f"   in the cluster: {line}" for line in result.cluster)
     for write in report.script_files:
         verb = "wrote" if report.written else "would write"
         lines.append(f"== {write.path}: {verb} the script file")
@@ -141,7 +140,8 @@ def _tool_lines(outcome: ToolOutcome) -> Iterator[str]:
             f"        witness ({witness.engine}, {witness.size} bytes), {shown.field}: "
             f"composite {_short(shown.composite)} / script {_short(shown.script)}"
         )
-    quiet = [c for c in report.declared if c not in report.witnesses]
+    listed = {difference.deviation for difference in report.listing}
+    quiet = [c for c in report.declared if c not in report.witnesses and c not in listed]
     if quiet:
         yield f"      declared, not observed in {report.scenarios} scenarios: {', '.join(quiet)}"
 
@@ -180,6 +180,7 @@ def summary_json(report: MigrationReport) -> dict[str, Any]:
                 "reason": result.reason,
                 "destination": None if result.destination is None else str(result.destination),
                 "scripted_refs": list(result.moved_refs),
+                "cluster": list(result.cluster),
             }
             for result in report.files
         ],

@@ -6,25 +6,32 @@ applied to plain values. The rewritten text must parse to exactly that, and
 must still load (yaml.v3 rules) with the expected number of composite tools.
 It, and every script file it cites, must also be within the limits every
 reader applies (:data:`~transpiler.reading.MAX_FILE_BYTES`), or no command
-could read what was written.
+could read what was written. And the target must load it: the rewritten file
+may hold no finding the target refuses that the original does not hold
+(:func:`target_refusal`), so nothing is written that the vMCP it is for refuses.
 """
 
 from __future__ import annotations
 
 import copy
 import math
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 import yaml
 
 from transpiler.config.loader import load_bytes
+from transpiler.config.scripted import ScriptReader
+from transpiler.config.target import Target
+from transpiler.diagnostics import Diagnostic, Severity
 from transpiler.inputs.textspan import Text
 from transpiler.inputs.view import composite_view
 from transpiler.inputs.yamlspan import parse_spans
 from transpiler.migrate.entry import ScriptedBody
 from transpiler.migrate.rewrite import SCRIPTED_KIND, DocumentEdits, ToolEdit
 from transpiler.reading import MAX_FILE_BYTES
+from transpiler.validate import validate
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DELETED = object()
@@ -36,6 +43,52 @@ class VerificationError(Exception):
 
 class OverLimit(VerificationError):
     """The rewritten file, or a script file it cites, would be past a reader's limit."""
+
+
+class TargetRefuses(VerificationError):
+    """The target would refuse the rewritten file: the first finding it refuses that the
+    original file does not hold."""
+
+    def __init__(self, target: Target, finding: Diagnostic) -> None:
+        where = f"{finding.location} ({finding.phase})" if finding.phase else str(finding.location)
+        super().__init__(
+            f"the target {target} ({target.description}) would refuse the migrated file: "
+            f"{where}: {finding.message}"
+        )
+        self.finding = finding
+
+
+def target_refusal(
+    original: tuple[str, str], rewritten: tuple[str, str], target: Target, read: ScriptReader
+) -> None:
+    """Raise :class:`TargetRefuses` when the rewritten ``(file, text)`` holds an error under
+    ``target`` that the original ``(file, text)`` does not (the same rule, tool and message;
+    the ``scriptFile`` s it cites read with ``read``)."""
+    before = Counter(_key(d) for d in _errors(*original, target, read))
+    for finding in _errors(*rewritten, target, read):
+        key = _key(finding)
+        if before[key] > 0:
+            before[key] -= 1
+        else:
+            raise TargetRefuses(target, finding)
+
+
+#: Findings a file judged alone cannot settle: a reference names a definition that may be in
+#: another input (migrate moves a reference only to a definition the run leaves scripted).
+_ACROSS_FILES = frozenset({"K8S.refNotFound"})
+
+
+def _errors(file: str, text: str, target: Target, read: ScriptReader) -> list[Diagnostic]:
+    report = validate(load_bytes(text.encode("utf-8"), file, target), read=read)
+    return [
+        d
+        for d in report.diagnostics
+        if d.severity is Severity.ERROR and d.rule not in _ACROSS_FILES
+    ]
+
+
+def _key(finding: Diagnostic) -> tuple[str, str | None, str]:
+    return finding.rule, finding.tool, finding.message
 
 
 def verify(
@@ -145,7 +198,7 @@ def _at(document: Any, path: str) -> Any:
 
 
 def _scripted(item: dict[str, Any], body: ScriptedBody) -> dict[str, Any]:
-    drop = {"steps", "output"} if body.output is not None else {"steps"}
+    drop = {"steps", "annotations", *(("output",) if body.output is not None else ())}
     scripted = {key: value for key, value in item.items() if key not in drop}
     if body.output is not None:
         scripted["output"] = body.output

@@ -81,6 +81,7 @@ from transpiler.starlark_runtime.run import (
     ScriptOutcome,
     Starter,
 )
+from transpiler.starlark_runtime.syntax import DIALECT
 from transpiler.starlark_runtime.values import from_script, to_script
 
 _GLOBALS = sl.Globals.extended_by([sl.LibraryExtension.Json, sl.LibraryExtension.StructType])
@@ -88,9 +89,7 @@ _GLOBALS = sl.Globals.extended_by([sl.LibraryExtension.Json, sl.LibraryExtension
 _PRELUDE_GLOBALS = sl.Globals.extended_by(
     [sl.LibraryExtension.Json, sl.LibraryExtension.StructType, sl.LibraryExtension.CallStack]
 )
-_DIALECT = sl.Dialect.standard()
-_DIALECT.enable_top_level_stmt = True
-_DIALECT.enable_load_reexport = False
+_DIALECT = DIALECT
 _PRELUDE_TEXT = resources.files("transpiler.starlark_runtime").joinpath("prelude.star").read_text()
 _PRELUDE_NAMES = tuple(re.findall(r"^def ([a-z]\w*)\(", _PRELUDE_TEXT, re.MULTILINE))
 _BIND_PRELUDE = sl.parse(

@@ -15,17 +15,27 @@ from functools import cached_property
 
 from transpiler.composite.advertise import BackendCatalog
 from transpiler.config.model import DocumentKind
+from transpiler.config.scripted import ScriptReader
 from transpiler.config.units import ConfigUnit, LoadedTool, LoadResult
 from transpiler.diagnostics import Diagnostic, Severity, SourceLocation
 from transpiler.golang.strconv import quote
+from transpiler.reading import read_text
 from transpiler.validate.advice import advise
 from transpiler.validate.gate import collision_warnings, gate_warnings
 from transpiler.validate.p1 import check_loader, decode_rule, parameter_shape
 from transpiler.validate.p2 import validate_composite_tool
 from transpiler.validate.p3 import convert
 from transpiler.validate.p4 import validate_workflows
+from transpiler.validate.scripted import ScriptedCheck, check_scripted
 
-__all__ = ["PhaseVerdict", "UnitReport", "ValidationReport", "validate", "validate_unit"]
+__all__ = [
+    "PhaseVerdict",
+    "ScriptedCheck",
+    "UnitReport",
+    "ValidationReport",
+    "validate",
+    "validate_unit",
+]
 
 
 @dataclass(frozen=True)
@@ -40,11 +50,13 @@ class PhaseVerdict:
 
 @dataclass(frozen=True)
 class UnitReport:
-    """Findings and per-phase verdicts for one config unit."""
+    """Findings and per-phase verdicts for one config unit, and each of its own scripted tools
+    as its target loads them."""
 
     unit: ConfigUnit
     diagnostics: tuple[Diagnostic, ...]
     verdicts: tuple[PhaseVerdict, ...]
+    scripted: tuple[ScriptedCheck, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -94,10 +106,13 @@ class ValidationReport:
         return not any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
-def validate(load: LoadResult, backends: BackendCatalog | None = None) -> ValidationReport:
-    """Validate every unit of a load result; with ``backends``, also warn about tools the
-    advertise/call gate would drop among them (:mod:`.gate`)."""
-    units = tuple(validate_unit(unit) for unit in load.units)
+def validate(
+    load: LoadResult, backends: BackendCatalog | None = None, read: ScriptReader = read_text
+) -> ValidationReport:
+    """Validate every unit of a load result (``scriptFile``s read with ``read``); with
+    ``backends``, also warn about tools the advertise/call gate would drop among them
+    (:mod:`.gate`)."""
+    units = tuple(validate_unit(unit, read) for unit in load.units)
     if backends is not None:
         units = tuple(
             replace(
@@ -113,24 +128,41 @@ def validate(load: LoadResult, backends: BackendCatalog | None = None) -> Valida
     return ValidationReport(units, load)
 
 
-def validate_unit(unit: ConfigUnit) -> UnitReport:
+def validate_unit(unit: ConfigUnit, read: ScriptReader = read_text) -> UnitReport:
     """All phases for one unit, in pipeline order."""
+    checks, together = check_scripted(unit, read)
+    scripted = [*(d for check in checks for d in check.findings), *together]
     if unit.kind is DocumentKind.VMCP_CONFIG:
-        return _vmcp_config(unit)
-    return _kubernetes(unit)
+        return replace(_vmcp_config(unit, scripted), scripted=checks)
+    return replace(_kubernetes(unit, scripted), scripted=checks)
+
+
+def _first_error(
+    found: list[Diagnostic], message: str | None, reported: Diagnostic | None
+) -> tuple[str | None, Diagnostic | None]:
+    """The phase's message and reported finding: the ones given, else the first error of
+    ``found`` (vMCP stops at the first failure)."""
+    if message is not None:
+        return message, reported
+    error = next((d for d in found if d.severity is Severity.ERROR), None)
+    return (error.message, error) if error is not None else (None, None)
 
 
 def _verdict(phase: str, message: str | None, reported: Diagnostic | None) -> PhaseVerdict:
     return PhaseVerdict(phase, message is None, message, reported)
 
 
-def _vmcp_config(unit: ConfigUnit) -> UnitReport:
+def _vmcp_config(unit: ConfigUnit, scripted: list[Diagnostic]) -> UnitReport:
+    """A config file: P1 (its decode, scripted tools' included), P2 (composite tools, then
+    scripted ones), then what ``vmcp serve`` adds."""
     diagnostics: list[Diagnostic] = list(unit.diagnostics)
     p1 = check_loader(unit.file, unit.decode_issues, unit.tools)
     diagnostics.extend(p1.diagnostics)
     verdicts = [_verdict("P1", p1.message, p1.reported)]
     p2_findings, p2_message, p2_reported = _p2_in_order(unit.tools)
     diagnostics.extend(p2_findings)
+    diagnostics.extend(scripted)
+    p2_message, p2_reported = _first_error(scripted, p2_message, p2_reported)
     message = f"invalid configuration:\n  - {p2_message}" if p2_message else None
     verdicts.append(_verdict("P2", message, p2_reported))
     verdicts.extend(_serve(unit.tools, diagnostics, with_loader=False))
@@ -195,11 +227,11 @@ def _serve(
     return verdicts
 
 
-def _kubernetes(unit: ConfigUnit) -> UnitReport:
+def _kubernetes(unit: ConfigUnit, scripted: list[Diagnostic]) -> UnitReport:
     diagnostics: list[Diagnostic] = []
     verdicts = [
         _admission(unit, diagnostics),
-        _controller_p2(unit, diagnostics),
+        _controller_p2(unit, diagnostics, scripted),
         _operator(unit, diagnostics),
     ]
     if not unit.referenced:
@@ -228,8 +260,11 @@ def _admission(unit: ConfigUnit, diagnostics: list[Diagnostic]) -> PhaseVerdict:
     return _verdict("admission", _admission_text(unit, blocking), blocking[0] if blocking else None)
 
 
-def _controller_p2(unit: ConfigUnit, diagnostics: list[Diagnostic]) -> PhaseVerdict:
-    """``ValidateCompositeToolConfig`` by the operator: inline names unique, then each tool.
+def _controller_p2(
+    unit: ConfigUnit, diagnostics: list[Diagnostic], scripted: list[Diagnostic]
+) -> PhaseVerdict:
+    """``ValidateCompositeToolConfig`` by the operator: inline names unique, then each tool;
+    then the scripted tools (``scripted``: the findings about them).
 
     Findings are reported for the unit's own tools; a referenced definition's
     own unit reports its findings, but its failure still fails this unit.
@@ -254,6 +289,8 @@ def _controller_p2(unit: ConfigUnit, diagnostics: list[Diagnostic]) -> PhaseVerd
             diagnostics.extend(result.diagnostics)
         if message is None and result.message is not None:
             message, reported = result.message, result.reported[0]
+    diagnostics.extend(scripted)
+    message, reported = _first_error(scripted, message, reported)
     return _verdict("P2", message, reported)
 
 

@@ -4,7 +4,9 @@ Ids read ``<phase>.<reference section>.<name>``: ``P1``..``P4`` are vMCP's
 phases (composite-semantics.md section 0), ``K8S`` the Kubernetes API server
 and operator, ``W`` warnings about behaviour that passes validation but
 surprises (section S), ``LOAD``/``INPUT``/``LIMIT`` the transpiler's own input
-handling, ``PLAN`` the planner. Each entry is ``(phase, what it means)``.
+handling, ``PLAN`` the planner. ``THV0051`` in place of a section names a rule
+of THV-0051's scripted tools (docs/target.md says which the RFC states and which
+are the model's choice). Each entry is ``(phase, what it means)``.
 """
 
 from __future__ import annotations
@@ -85,6 +87,18 @@ RULES: Final = MappingProxyType(
             "a skippable step's referenced output field lacks defaultResults",
         ),
         "P2.S23.referenceParse": ("P2", "the defaultResults scan cannot parse a template"),
+        # P2: THV-0051's scripted tools (docs/target.md)
+        "P2.THV0051.name": ("P2", "a scripted tool without name"),
+        "P2.THV0051.duplicateName": ("P2", "two scripted tools share a name"),
+        "P2.THV0051.script": ("P2", "no script, or both script and scriptFile"),
+        "P2.THV0051.scriptFile": ("P2", "a scriptFile outside its config's folder, or unreadable"),
+        "P2.THV0051.size": ("P2", "a script over 1 MiB"),
+        "P2.THV0051.syntax": ("P2", "the script does not parse"),
+        "P2.THV0051.run": ("P2", "no top-level run(params)"),
+        "P2.THV0051.timeout": ("P2", "timeout not a Go duration, or negative"),
+        "P2.THV0051.parameters": ("P2", "parameters is not a JSON Schema gojsonschema compiles"),
+        "P2.THV0051.output": ("P2", "output is not a JSON Schema gojsonschema compiles"),
+        "P2.THV0051.load": ("P2", "note: the modules a script loads come from the library path"),
         # P3: conversion at serve start
         "P3.S30.name": ("P3", "composite tool name is required"),
         "P3.S30.duplicateName": ("P3", "duplicate composite tool name"),
@@ -128,11 +142,15 @@ RULES: Final = MappingProxyType(
             "admission",
             "the manifest's YAML cannot be converted (duplicate keys: a warning)",
         ),
+        "K8S.kindUnknown": (
+            "admission",
+            "a VirtualMCPScriptedToolDefinition where the target has no such CRD",
+        ),
         "K8S.duplicateInline": ("P2", "two inline tools of a VirtualMCPServer share a name"),
         "K8S.duplicateName": ("operator", "an inline and a referenced tool share a name"),
         "K8S.refNotFound": (
             "operator",
-            "compositeToolRefs names a definition not among the inputs",
+            "compositeToolRefs (or scriptedToolRefs) names a definition not among the inputs",
         ),
         # Warnings (pass validation, surprise at run time)
         "W.D13.skipRemaining": ("P6", "skip_remaining skips nothing"),
@@ -150,6 +168,11 @@ RULES: Final = MappingProxyType(
         "W.R2.implicitOrder": ("P6", "a read ordered only by the level barrier, not by dependsOn"),
         "W.plan.unknownStep": ("P6", "a template reads a step that does not exist"),
         "PLAN.noOrder": ("P4", "no execution order (cycle or unknown dependency)"),
+        "W.THV0051.nameConflict": ("P5", "a scripted and a composite tool share a name"),
+        "W.THV0051.kubernetesScriptFile": (
+            "P2",
+            "a scriptFile in a Kubernetes resource: read from the pod, which nothing fills",
+        ),
         # The transpiler's own input handling
         "LOAD.refsUnresolvable": (
             "P1",
@@ -158,6 +181,10 @@ RULES: Final = MappingProxyType(
         "LOAD.snakeCase": (
             "P1",
             "note: a top-level key in snake_case (the legacy layout) whose camelCase vMCP reads",
+        ),
+        "LOAD.target": (
+            "P1",
+            "note: a key the target does not load, and the target that does",
         ),
         "LOAD.fragment": ("load", "a step list, not a composite tool: skipped"),
         "LOAD.snippet": ("load", "a manifest snippet without apiVersion/kind, read by its shape"),

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from transpiler.config.model import CompositeToolConfig
+from transpiler.deviations import Deviation
 from transpiler.emit import ir
 from transpiler.emit.exact.emitter import header_text, run_function
 from transpiler.emit.exact.nodes import LAYOUT, TEMPLATE_LAYOUT, names_in
@@ -45,6 +46,7 @@ def emit_script(
     tool_schemas: Mapping[str, Any] | None = None,
     fixes: Iterable[str] = (),
     inline_helpers: bool = False,
+    entry: Mapping[Deviation, str] | None = None,
 ) -> EmitResult:
     """The migrated script for one validated tool.
 
@@ -52,10 +54,11 @@ def emit_script(
     ``tools/list``); without it the script does not convert argument types.
     ``fixes`` names quirks to fix instead of reproducing (see ``fixes.FIXES``).
     The script loads its helpers from ``vmcp_compat.star`` (given in the
-    result's ``modules``), or carries them when ``inline_helpers``.
+    result's ``modules``), or carries them when ``inline_helpers``. ``entry``: the classes
+    its scripted tool's entry shows, declared with their sentences.
     """
     try:
-        return _emit(tool, source, tool_schemas, fixes, inline_helpers)
+        return _emit(tool, source, tool_schemas, fixes, inline_helpers, entry or {})
     except RecursionError:
         raise EmitterLimit(
             "the tool nests too deeply for the emitter (a transpiler limit, not vMCP's)"
@@ -68,11 +71,14 @@ def _emit(
     tool_schemas: Mapping[str, Any] | None,
     fixes: Iterable[str],
     inline_helpers: bool,
+    entry: Mapping[Deviation, str],
 ) -> EmitResult:
     library = helper_library()
     namer = Namer(frozenset(library.definitions))
     state = EmitState(tool, namer, tool_schemas, checked_fixes(fixes))
     run, owners = run_function(state)
+    for deviation, sentence in sorted(entry.items()):
+        state.note("deviation", deviation, sentence)
     run_printed = ir.print_statements([run], LAYOUT)
     definitions = [ir.print_statements([d], TEMPLATE_LAYOUT).text for d in state.definitions]
     own_code = "\n\n".join([*definitions, run_printed.text])
@@ -96,8 +102,6 @@ def _emit(
         notes=tuple(state.notes),
         modules={LIBRARY_NAME: library_text()} if loads else {},
     )
-
-
 
 
 def _source_map(

@@ -37,8 +37,10 @@ def emit_readable(
     source: str,
     tool_schemas: Mapping[str, Any] | None = None,
     fixes: Iterable[str] = (),
+    entry: Mapping[Deviation, str] | None = None,
 ) -> EmitResult:
-    """The readable script for one validated tool (raises :class:`NotReadable`)."""
+    """The readable script for one validated tool (raises :class:`NotReadable`); ``entry``:
+    the classes its scripted tool's entry shows, declared with their sentences."""
     _within_limits(tool)
     state = State(tool, tool_schemas)
     _domain(state)
@@ -49,11 +51,14 @@ def emit_readable(
         _domain(state)
         run, spans = run_function(state)
     dropped = timeouts_text(tool)
+    sentences = dict(entry or {})
     if dropped is not None:
         state.declare(Deviation.STEP_TIMEOUT)
+        sentences[Deviation.STEP_TIMEOUT] = dropped
+    state.declare(*sentences)
     for deviation in sorted(state.declared):
-        summary = dropped if deviation == Deviation.STEP_TIMEOUT else None
-        state.notes.append(Note("deviation", deviation, summary or deviation.about.summary))
+        summary = sentences.get(deviation, deviation.about.summary)
+        state.notes.append(Note("deviation", deviation, summary))
     helper_sources = [helpers()[h] for h in sorted(state.helpers)]
     header = _header(tool, source, state)
     script = header + "\n" + run + "".join("\n\n" + helper for helper in helper_sources)
