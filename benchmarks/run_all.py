@@ -1,16 +1,20 @@
 """Every figure of docs/performance.md: measure, print the table, optionally write it.
 
-Usage: python benchmarks/run_all.py [--write docs/performance.md] [--rounds N]
+Usage: python benchmarks/run_all.py [--write docs/performance.md] [--rounds N] [--startup]
 
 Each figure is measured ``--rounds`` times (3 by default) and given as the
 range seen, with its target and its ratio to its floor (:mod:`floors`): the
-figure's time per unit over the floor's. ``--write`` replaces the part of the
+figure's time per unit over the floor's. The start-up figures
+(:mod:`bench_startup`) are run in alternation with their floor, a bare
+interpreter's ``import yaml``, and their targets are ratios to it;
+``--startup`` measures those alone. ``--write`` replaces the part of the
 file between the ``figures`` markers, keeping the prose around it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import sys
@@ -22,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import bench_check, floors
+from benchmarks import bench_check, bench_startup, floors
 from benchmarks.bench_composite import _rate as model_rate
 from benchmarks.bench_composite import _workload
 from benchmarks.bench_emit import _workflow
@@ -47,6 +51,7 @@ class Row:
     floor: str
     floor_seconds: Callable[[], float]
     per_unit: Callable[[float], float]
+    target_is_ratio: bool = False
 
 
 #: ``check``'s budget: wall time per scenario pair, in bare starlark-rust runs.
@@ -130,6 +135,55 @@ def _rows() -> list[Row]:
             lambda rate: 1 / rate,
         ),
     ]
+
+
+class _SideBySide:
+    """A start-up figure: a command run in alternation with the floor; :meth:`floor` is the
+    median floor of the last measurement."""
+
+    def __init__(self, gateway: tuple[Path, dict[str, str], list[str]], arguments: list[str]):
+        self.gateway, self.arguments = gateway, arguments
+        self.floors: list[float] = []
+
+    def measure(self) -> float:
+        repository, environment, files = self.gateway
+        arguments = [files if a == "FILES" else [a] for a in self.arguments]
+        ratio = bench_startup.side_by_side(
+            [a for group in arguments for a in group], repository, environment, 3
+        )
+        self.floors.append(ratio.floor)
+        return ratio.seconds
+
+    def floor(self) -> float:
+        return sorted(self.floors)[len(self.floors) // 2]
+
+
+def _startup_rows(stack: contextlib.ExitStack) -> list[Row]:
+    """``--help`` and the hook's two quick paths, in a scratch repository (its report filled)."""
+    gateway = stack.enter_context(bench_startup.gateway())
+    repository, environment, files = gateway
+    bench_startup.fill_report(repository, environment, files)
+    figures = [
+        ("`--help`", ["--help"], 3),
+        ("the hook, nothing to check", ["hook", "ci.yaml"], 3),
+        (f"the hook, {len(files)} configurations unchanged since it ran", ["hook", "FILES"], 10),
+    ]
+    rows = []
+    for what, arguments, times in figures:
+        side = _SideBySide(gateway, arguments)
+        rows.append(
+            Row(
+                what,
+                "s",
+                f"<= {times}x the floor",
+                side.measure,
+                "`python -c 'import yaml'`, run in alternation",
+                side.floor,
+                lambda seconds: seconds,
+                target_is_ratio=True,
+            )
+        )
+    return rows
 
 
 def _engine_batch(runs: int) -> float:
@@ -218,18 +272,24 @@ def _machine() -> str:
     )
 
 
-def table(rounds: int) -> str:
+def table(rounds: int, startup_only: bool = False) -> str:
     """Measure every row ``rounds`` times; the Markdown table with the machine and date."""
     import transpiler
 
     for style in ("readable", "exact"):  # import and first-use costs, outside the figures
         transpiler.load(EXAMPLE).transpile(style=style)
+    with contextlib.ExitStack() as stack:
+        rows = _startup_rows(stack) + ([] if startup_only else _rows())
+        return _table(rows, rounds)
+
+
+def _table(rows: list[Row], rounds: int) -> str:
     lines = [
         "| what | figure | target | floor | floor time | ratio to floor |",
         "|---|---|---|---|---|---|",
     ]
     load_before = os.getloadavg()[0]
-    for row in _rows():
+    for row in rows:
         samples = sorted(row.measure() for _ in range(rounds))
         floor = row.floor_seconds()
         ratios = sorted(row.per_unit(sample) / floor for sample in samples)
@@ -237,8 +297,9 @@ def table(rounds: int) -> str:
         figure = (
             _figure(low) if _figure(low) == _figure(high) else f"{_figure(low)}-{_figure(high)}"
         )
+        target = row.target if row.target_is_ratio else f"{row.target} {row.unit}"
         lines.append(
-            f"| {row.what} | {figure} {row.unit} | {row.target} {row.unit} | {row.floor} | "
+            f"| {row.what} | {figure} {row.unit} | {target} | {row.floor} | "
             f"{floor * 1000:.3f} ms | {_ratio(ratios[0], ratios[-1])} |"
         )
         print(lines[-1], flush=True)
@@ -255,9 +316,15 @@ def table(rounds: int) -> str:
             "Regenerate with `python benchmarks/run_all.py --write docs/performance.md`.",
             "",
             *lines,
-            "",
-            f"Peak memory of `check` over the upstream corpus with `--jobs 2` (limit 1 GiB): "
-            f"{peaks}.",
+            *(
+                [
+                    "",
+                    "Peak memory of `check` over the upstream corpus with `--jobs 2` (limit "
+                    f"1 GiB): {peaks}.",
+                ]
+                if peaks
+                else []
+            ),
         ]
     )
 
@@ -267,8 +334,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", type=Path, help="the Markdown file to put the table in")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--startup", action="store_true", help="the start-up figures alone")
     args = parser.parse_args()
-    text = table(args.rounds)
+    text = table(args.rounds, args.startup)
     if args.write is None:
         return
     document = args.write.read_text(encoding="utf-8")

@@ -41,6 +41,27 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+#: A test records a line for the end of the run's output under this property (its records reach
+#: the process that reports, with or without pytest-xdist's workers).
+SUMMARY = "summary"
+_SUMMARY_LINES: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Collect the lines tests recorded under :data:`SUMMARY`."""
+    if report.when == "call":
+        recorded = report.user_properties
+        _SUMMARY_LINES.extend(str(value) for name, value in recorded if name == SUMMARY)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the recorded lines (what the Go text/template differential test ran)."""
+    if _SUMMARY_LINES:
+        terminalreporter.section("Go text/template differential test")
+        for line in sorted(_SUMMARY_LINES):
+            terminalreporter.write_line(line)
+
+
 def fuzz_budget(ci_examples: int) -> int:
     """Examples for a costly fuzz test: few in CI, the profile's own under a longer profile."""
     if os.environ.get("HYPOTHESIS_PROFILE", "default") == "default":

@@ -120,6 +120,25 @@ class Change:
             **self.data,
         }
 
+    @classmethod
+    def from_json(cls, entry: Mapping[str, Any]) -> Change:
+        """The change a JSON report holds (:meth:`to_json`'s inverse); ValueError, KeyError or
+        TypeError when the entry is not one."""
+        named = {"kind", "level", "tools", "summary", "file", "line", "details"}
+        line = entry["line"]
+        if line is not None and not isinstance(line, int):
+            raise TypeError("line")
+        return cls(
+            ChangeKind(entry["kind"]),
+            tuple(str(tool) for tool in entry["tools"]),
+            str(entry["summary"]),
+            str(entry["file"]),
+            line,
+            tuple(str(detail) for detail in entry["details"]),
+            Level(entry["level"]),
+            {key: value for key, value in entry.items() if key not in named},
+        )
+
 
 def failing(changes: Sequence[Change]) -> list[Change]:
     """The changes the policy denies."""

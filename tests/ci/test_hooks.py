@@ -78,7 +78,7 @@ def test_the_pre_commit_hook_passes_a_sound_migration_and_fails_a_broken_edit(
     fixed = try_repo(repository, tmp_path / "pre-commit")
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     # A commit that changes no pair checks none: every verdict comes from the last report
-    # (how long that takes is measured by benchmarks/bench_hook.py).
+    # (how long that takes is measured by benchmarks/bench_startup.py).
     (repository / "NOTES.md").write_text("not a configuration\n")
     commit(repository, "no pair changed")
     unchanged = try_repo(repository, tmp_path / "pre-commit")
@@ -130,6 +130,7 @@ def test_the_action_is_valid_and_its_inputs_are_documented() -> None:
     assert inputs == {
         "paths",
         "engine",
+        "shard",
         "args",
         "junit",
         "report-md",
@@ -151,5 +152,6 @@ def test_the_action_is_valid_and_its_inputs_are_documented() -> None:
             assert "${{" not in line, f"input interpolated into a shell command: {line}"
     check = next(step for step in action["runs"]["steps"] if step.get("id") == "check")
     assert '--junit "$JUNIT" --report-md "$REPORT_MD"' in check["run"]
+    assert '--shard "$SHARD"' in check["run"]
     assert "--format github" in check["run"]
     assert "GITHUB_STEP_SUMMARY" in check["run"] and "exit $code" in check["run"]

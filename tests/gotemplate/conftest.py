@@ -1,4 +1,4 @@
-"""Fixtures for template tests: the Go oracle and the differential-test report."""
+"""Fixtures for template tests: the Go oracle."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ import pytest
 
 from tests.conftest import TOOLCHAINS, use_toolchain
 from transpiler.gotemplate.oracle import GoOracle, OracleUnavailable, start_oracle
-
-REPORT: list[str] = []
 
 
 def _started() -> GoOracle:
@@ -34,11 +32,3 @@ def oracle_per_toolchain(request: pytest.FixtureRequest) -> Iterator[GoOracle]:
         process = _started()
     with process:
         yield process
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print what the differential test ran (cases, seeds, agreement)."""
-    if REPORT:
-        terminalreporter.section("Go text/template differential test")
-        for line in REPORT:
-            terminalreporter.write_line(line)

@@ -12,11 +12,12 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from tests.gotemplate.conftest import REPORT
+from tests.conftest import SUMMARY
 from tests.gotemplate.differential import AGREE, DISAGREE, VMCP_GO, compare
 from tests.gotemplate.strategies import Case, batch_strategy
 from transpiler.cli.template import render_request
@@ -54,7 +55,9 @@ def _run_seed(oracle: GoOracle, seed_value: int, tally: Counter[str]) -> None:
 
 
 @pytest.mark.go
-def test_generated_templates_render_as_go_does(oracle_per_toolchain: GoOracle) -> None:
+def test_generated_templates_render_as_go_does(
+    oracle_per_toolchain: GoOracle, record_property: Callable[[str, object], None]
+) -> None:
     """At least 10,000 generated cases agree with Go's text/template (100% agreement)."""
     oracle = oracle_per_toolchain
     started = time.monotonic()
@@ -66,7 +69,8 @@ def test_generated_templates_render_as_go_does(oracle_per_toolchain: GoOracle) -
     )
     compared = tally[AGREE] + tally[DISAGREE]
     apart = [f"{k}: {v}" for k, v in sorted(tally.items()) if k.startswith("go1.")]
-    REPORT.append(
+    record_property(
+        SUMMARY,
         f"{oracle.go_version}: {cases} cases, seeds {SEEDS}, {time.monotonic() - started:.1f}s; "
         f"Go rendered {tally['ok']} and failed {tally['error']}; "
         f"agreement {tally[AGREE]}/{compared}; "

@@ -46,9 +46,12 @@ def test_the_fallback_says_why_in_one_line(
     warning = capsys.readouterr().err
     assert warning.count("\n") == 1
     missing = tmp_path / "missing"
-    reason = f"warning: go.starlark.net at vMCP's pinned commit not found in {missing}: "
+    reason = (
+        f"warning: go.starlark.net at vMCP's pinned commit not found in {missing} (set "
+        f"${GOPATH_VARIABLE} to a GOPATH that holds it): "
+    )
     if chosen.go is None:
-        assert warning == reason + "no go on PATH either: the go engine cannot run\n"
+        assert warning.startswith(reason + "no go on PATH either: the go engine cannot run (said")
     elif chosen.has_starlark():
         assert warning.startswith(
             f"{reason}using {chosen.go} ({chosen.version}) and go.starlark.net Debian "
@@ -67,7 +70,7 @@ def test_with_no_go_at_all_the_warning_and_the_reason_say_so(
     reason = go_unavailable()
     warning = capsys.readouterr().err
     assert "using" not in warning and "go on PATH" not in warning.replace("no go on PATH", "")
-    assert warning.endswith("no go on PATH either: the go engine cannot run\n")
+    assert "no go on PATH either: the go engine cannot run (said once; " in warning
     assert reason is not None and reason.startswith("no Go toolchain")
 
 

@@ -15,6 +15,7 @@ from tests.conftest import CORPUS
 from transpiler.cli import main
 from transpiler.config.loader import load_bytes
 from transpiler.deviations import Deviation
+from transpiler.gobuild import go_unavailable, toolchain
 from transpiler.golang.duration import parse_duration
 from transpiler.harness.check import CheckOptions, check_tool
 from transpiler.harness.relation import difference
@@ -120,14 +121,22 @@ def test_check_command_reports_and_exit_codes(
     ).tools)
     assert reports["r.xml"].read_text().startswith("<testsuite")
     assert "| `release_notes` |" in reports["r.md"].read_text()
-    pyo3 = importlib.metadata.version("starlark-pyo3")
     lines = reports["r.md"].read_text().splitlines()
     interpreters = next(line for line in lines if line.startswith("Interpreters:"))
-    assert f"starlark-pyo3 `{pyo3}`" in interpreters
-    assert f'<property name="starlark-pyo3" value="{pyo3}" />' in reports["r.xml"].read_text()
+    for name, version in _default_interpreters().items():
+        assert f"{name} `{version}`" in interpreters
+        assert f'<property name="{name}" value="{version}" />' in reports["r.xml"].read_text()
     for tool in data["tools"]:
-        assert tool["certificate"]["interpreters"]["starlark-pyo3"] == pyo3
+        assert tool["certificate"]["interpreters"] == _default_interpreters()
     assert main(["check", str(tmp_path / "missing.yaml")]) == 2
+
+
+def _default_interpreters() -> dict[str, str]:
+    """The versions ``check`` records by default: go.starlark.net's where it can run (./dev
+    installs Go), else starlark-rust's."""
+    if go_unavailable() is None:
+        return {"go": toolchain().version, "go.starlark.net": toolchain().starlark}
+    return {"starlark-pyo3": importlib.metadata.version("starlark-pyo3")}
 
 
 def test_a_saved_counterexample_replays_with_run(tmp_path: Path) -> None:
@@ -329,7 +338,8 @@ def test_counterexamples_go_to_the_cache_not_the_work_tree(
     out = capsys.readouterr().out
     assert code == 1
     saved = sorted((cache / "counterexamples").rglob("*.yaml"))
-    assert [path.name for path in saved] == ["sync_inventory.rust.scenario.yaml"]
+    engine = "go" if go_unavailable() is None else "rust"  # the default
+    assert [path.name for path in saved] == [f"sync_inventory.{engine}.scenario.yaml"]
     assert f"scenario saved to {saved[0]}" in out
     assert sorted(path.name for path in work.iterdir()) == ["wrong.star"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_annotations, load_tool_schemas
 from transpiler.gate.batch import check_all, parse_shard, select
+from transpiler.gate.merge import RUN, merge, run_header
 from transpiler.gate.review import review
 from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
@@ -62,16 +64,16 @@ def register(subparsers: Any) -> None:
     """Add the ``check`` command."""
     parser = subparsers.add_parser(
         "check",
-        help="prove each scripted tool behaves like the composite workflow it replaces",
         description="Pair each composite tool with its script (the scripted tool of its name "
         "beside it, a baseline's, one --script, or the emitter's), run both on generated and "
         "path-exhaustive scenarios, and report. Exit 0 when every pair is equivalent, or "
         "equivalent except for accepted deviation classes; 1 when one differs, shows a class "
         "not accepted, is incomplete or unchecked, or there is nothing to check; 2 when an "
         "input cannot be read (the other inputs' tools are still checked). Options can also "
-        f"come from {POLICY_FILE} next to the first PATH; the command line wins.",
+        f"come from the nearest {POLICY_FILE} from each PATH up to the repository root; the "
+        "command line wins.",
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH")
+    parser.add_argument("paths", nargs="*", metavar="PATH")
     pairing = parser.add_argument_group("pairing")
     pairing.add_argument(
         "--baseline",
@@ -95,6 +97,13 @@ def register(subparsers: Any) -> None:
     add_library_path_option(pairing)
     add_options(parser)
     parser.add_argument("--shard", default="1/1", help="check every n-th pair from the i-th: i/n")
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="REPORT.json",
+        help="instead of checking: one verdict and report from the --report-json reports of "
+        "every shard of one run (refused for reports of different runs or a missing shard)",
+    )
     parser.add_argument("--jobs", type=int, help="worker processes (default: the core count)")
     parser.add_argument(
         "--since",
@@ -153,8 +162,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=ENGINE_CHOICES,
         help="the interpreter(s) scripts run on: go is go.starlark.net, what vMCP embeds "
-        "(needs Go); default rust (starlark-rust), with a note saying go was not run; a "
-        "requested engine that cannot run is an error",
+        "(needs Go), and the default; rust is starlark-rust, the default (with a note saying "
+        "so) where go cannot run; a requested engine that cannot run is an error",
     )
     parser.add_argument("--seed", type=int, help="seed for scenario generation (default 0)")
     policy = parser.add_mutually_exclusive_group()
@@ -177,6 +186,7 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
     """CheckOptions from parsed ``add_options`` arguments, then the policy file, then defaults."""
     policy = _policy_of(args)
     engine = _engine(args.engine, policy)
+    print(f"policy: {policy.source or 'none'}; engine: {engine}", file=sys.stderr)
     return CheckOptions(
         examples=_first(args.examples, policy.examples, DEFAULTS.examples),
         paths=_first(args.path_limit, policy.paths, DEFAULTS.paths),
@@ -211,21 +221,24 @@ def _target(args: argparse.Namespace, policy: Policy) -> Target:
 
 
 def _engine(given: str | None, policy: Policy) -> str:
-    """The engine choice: given, or the policy's (go must be able to run), else rust, said."""
+    """The engine choice: given, or the policy's (go must be able to run), else go where it can
+    run, and rust, said, where it cannot."""
     chosen = given or policy.engines
     unavailable = go_unavailable() if chosen != "rust" else None
     if chosen is None:
-        why = f" (it cannot run here: {unavailable})" if unavailable else ""
+        if unavailable is None:
+            return "go"
         print(
-            "note: scripts run on starlark-rust, the default engine; vMCP embeds "
-            f"go.starlark.net{why}: --engine go or both checks there",
+            "note: go.starlark.net, what vMCP embeds and the default engine, cannot run here "
+            f"({unavailable}): scripts run on starlark-rust instead, where a few constructs "
+            "behave otherwise (docs/engines.md)",
             file=sys.stderr,
         )
         return "rust"
     if unavailable is not None:
         origin = "--engine" if given else f"{policy.source}: engines:"
-        needs = f"{origin} {chosen} needs go.starlark.net"
-        raise InputError(f"{needs}, which cannot run: {unavailable}")
+        needs = f"{origin} {chosen} needs go.starlark.net, which cannot run"
+        raise InputError(f"{needs}: {unavailable}")
     return chosen
 
 
@@ -279,6 +292,10 @@ COUNTEREXAMPLES = "counterexamples"
 
 def run(args: argparse.Namespace) -> int:
     """Pair, check, report."""
+    if args.merge is not None:
+        return _merge(args)
+    if not args.paths:
+        raise InputError("give the PATH(s) to check (or --merge REPORT.json...)")
     options = replace(options_from(args), scenarios=recorded_scenarios(args.scenarios))
     request = request_from(args)
     since = read_since(Path(args.since)) if args.since is not None else None
@@ -302,15 +319,27 @@ def run(args: argparse.Namespace) -> int:
     accept = options.accept
     # The reviewed changes are the whole request's: the first shard reports them.
     changes = review(request, pairing, reports, options, args.jobs) if shard[0] == 1 else ()
-    _write_reports(args, reports, accept, pairing.unpaired, changes)
+    run_of = {RUN: run_header(request, pairing, options, shard)}
+    _write_reports(args, reports, accept, pairing.unpaired, run_of, changes)
     if args.format == "json":
-        print_json(report_json(reports, accept, pairing.unpaired, changes))
+        print_json({**report_json(reports, accept, pairing.unpaired, changes), **run_of})
     else:
         _print(reports, pairing, accept, args, changes)
+    return _verdict(args, reports, accept, bool(pairing.unreadable), changes)
+
+
+def _verdict(
+    args: argparse.Namespace,
+    reports: list[ToolReport],
+    accept: frozenset[Deviation] | None,
+    unreadable: bool,
+    changes: tuple[Change, ...] = (),
+) -> int:
+    """The annotations ``--format github`` asks for, and the exit code."""
     if args.format == GITHUB:
         for annotation in workflow_annotations(reports, accept, args.baseline_git, changes):
             print(annotation.command())
-    if pairing.unreadable:
+    if unreadable:
         return EXIT_INPUT
     if not reports and not changes:
         return EXIT_FAILED  # a gate pointed at the wrong place must not pass
@@ -413,16 +442,66 @@ def _write_reports(
     reports: list[ToolReport],
     accept: frozenset[Deviation] | None,
     unpaired: tuple[str, ...],
+    run_of: dict[str, Any],
     changes: tuple[Change, ...] = (),
 ) -> None:
-    document = report_json(reports, accept, unpaired, changes)
-    texts = {
-        args.report_json: json.dumps(document, indent=2, sort_keys=True) + "\n",
-        args.junit: junit(reports, accept, args.baseline_git),
-        args.report_md: markdown(reports, accept, changes, args.baseline_git or ""),
+    texts: dict[str | None, Callable[[], str]] = {
+        args.report_json: lambda: json.dumps(
+            {**report_json(reports, accept, unpaired, changes), **run_of},
+            indent=2,
+            sort_keys=True,
+        )
+        + "\n",
+        args.junit: lambda: junit(reports, accept, args.baseline_git),
+        args.report_md: lambda: markdown(reports, accept, changes, args.baseline_git or ""),
     }
     for target, text in texts.items():
-        if target:
+        if target:  # each report is made only when asked for
             path = Path(target)
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            path.write_text(text())
+
+
+#: What ``--merge`` takes from the command line; the rest of a run's options come from its
+#: shards' reports.
+MERGE_OPTIONS = frozenset(
+    {"merge", "report_json", "junit", "report_md", "format", "baseline_git", "handler", "command"}
+)
+
+
+def _merge(args: argparse.Namespace) -> int:
+    """``--merge``: the shards' reports as one run's verdict, summary and reports."""
+    commands = argparse.ArgumentParser().add_subparsers()
+    register(commands)
+    parser = commands.choices["check"]
+    defaults = vars(parser.parse_args(["--merge", "-"]))
+    names = {a.dest: a.option_strings[0] if a.option_strings else "PATH" for a in parser._actions}
+    given = sorted(
+        names.get(key, key)
+        for key, value in vars(args).items()
+        if key not in MERGE_OPTIONS and value != defaults.get(key)
+    )
+    if given:
+        raise InputError(
+            "--merge takes the run's options from its shards' reports: give no "
+            + ", ".join(given)
+        )
+    merged = merge([Path(path) for path in args.merge])
+    reports, accept, changes = merged.reports, merged.accept, merged.changes
+    _write_reports(args, reports, accept, merged.unpaired, {}, changes)
+    if args.format == "json":
+        print_json(report_json(reports, accept, merged.unpaired, changes))
+    else:
+        for report in reports:
+            decision = "PASS" if report.passes(accept) else "FAIL"
+            verdict = one_line(str(report.verdict))
+            print(f"{decision}  {verdict:>17}  {one_line(report.tool)}  ({one_line(report.file)})")
+        for change in changes:
+            print(change.console())
+        passed = sum(r.passes(accept) for r in reports)
+        unread = f"; {merged.unreadable} input(s) cannot be read" if merged.unreadable else ""
+        print(
+            f"{passed} of {len(reports)} tool(s) pass ({policy_text(accept)}); merged from "
+            f"{merged.shards} shard(s){unread}"
+        )
+    return _verdict(args, reports, accept, merged.unreadable > 0, changes)

@@ -16,7 +16,6 @@ def register(subparsers: Any) -> None:
     """Add the ``deviations`` command."""
     parser = subparsers.add_parser(
         "deviations",
-        help="list the named ways a script may differ from its composite tool",
         description="Print the deviation classes: what vMCP does, what a script does, why.",
     )
     parser.add_argument(

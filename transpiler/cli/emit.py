@@ -28,7 +28,6 @@ def register(subparsers: Any) -> None:
     """Add the ``emit`` command."""
     parser = subparsers.add_parser(
         "emit",
-        help="print the Starlark script of each composite tool",
         description="Translate composite tools into Starlark scripted tools and print the "
         "scripts. Exit 0 when every tool was translated, 1 when one could not be, 2 when "
         "the input cannot be read or is not a valid configuration.",

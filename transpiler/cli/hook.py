@@ -12,6 +12,10 @@ them, the hook gives ``--baseline-git HEAD`` (once the repository has a
 commit), so that the commit's changes to what each script is held to are
 reported for review, as CI reports a pull request's.
 
+Each configuration is checked under the policy that governs it (the nearest
+``vmcp-transpile.yaml`` up to the repository root, as ``check`` finds it): one
+``check`` run per policy, each naming its policy; the exit code is the worst.
+
 Each run reuses the last one's report (``check --since``), kept in the
 project's cache directory (outside the work tree), one per repository: pairs
 whose digest did not change are carried over, not checked again. The report is
@@ -30,11 +34,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from transpiler.cli.check import register as register_check
 from transpiler.cli.common import EXIT_OK, workspace_key
-from transpiler.gobuild import cache_dir
-from transpiler.policy import POLICY_FILE
-from transpiler.sidecar import SUFFIX as SIDECAR_SUFFIX
+from transpiler.filenames import SIDECAR_SUFFIX
+from transpiler.policy import POLICY_FILE, nearest_policy
 
 #: What the hook reads: configurations and scripts.
 CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
@@ -54,7 +56,6 @@ def register(subparsers: Any) -> None:
     """Add the ``hook`` command."""
     parser = subparsers.add_parser(
         "hook",
-        help="the pre-commit hook: check the staged configurations and scripts",
         description="Check the configurations among FILE (and those a changed script or "
         "policy file belongs to), reusing the last run's report from the cache directory. "
         "A directory among FILE limits the check to files under it; other options go to "
@@ -65,15 +66,14 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def split_arguments(arguments: list[str]) -> tuple[list[Path], list[Path], list[str]]:
+def split_arguments(
+    arguments: list[str], takes_value: frozenset[str] | None = None
+) -> tuple[list[Path], list[Path], list[str]]:
     """The staged files, the directories that scope the check, and check's options (an option
-    that takes a value keeps the argument after it)."""
-    commands = argparse.ArgumentParser().add_subparsers()
-    register_check(commands)
-    check = commands.choices["check"]
-    takes_value = {
-        flag for action in check._actions if action.nargs != 0 for flag in action.option_strings
-    }
+    that takes a value keeps the argument after it; ``takes_value``: those options, by default
+    check's own)."""
+    if takes_value is None:
+        takes_value = _check_options_taking_a_value()
     files: list[Path] = []
     scopes: list[Path] = []
     options: list[str] = []
@@ -89,25 +89,55 @@ def split_arguments(arguments: list[str]) -> tuple[list[Path], list[Path], list[
     return files, scopes, options
 
 
+def _check_options_taking_a_value() -> frozenset[str]:
+    from transpiler.cli.check import register as register_check
+
+    commands = argparse.ArgumentParser().add_subparsers()
+    register_check(commands)
+    check = commands.choices["check"]
+    return frozenset(
+        flag for action in check._actions if action.nargs != 0 for flag in action.option_strings
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Find what to check, check it with the cached report, keep the new one."""
-    from transpiler.cli import main as cli
-
-    files, scopes, options = split_arguments(args.arguments)
-    staged = [path for path in files if path.is_file() and _within(path, scopes)]
-    configs = configurations_for(staged, scopes)
+    # A first look, without check's options or the scopes: every argument that is no option is
+    # taken for a staged file. It finds every configuration the exact look below finds (an
+    # option's value can only add some; a scope only removes some), so when it finds none
+    # there is nothing to check, and check's code is never loaded.
+    candidates, _, _ = split_arguments(args.arguments, frozenset())
+    configs = configurations_for(*_staged(candidates, []))
+    if configs:
+        files, scopes, options = split_arguments(args.arguments)
+        configs = configurations_for(*_staged(files, scopes))
     if not configs:
         print("vmcp-transpile hook: no configuration among the staged files")
         return EXIT_OK
-    report = _report_path()
-    fresh = report.with_name(f".{report.name}.{os.getpid()}")
-    since = ["--since", str(report)] if report.is_file() else []
-    paths = [str(path) for path in configs]
     if not any(option.split("=")[0] == "--jobs" for option in options):
         options = ["--jobs", "1", *options]  # a commit has few pairs: no worker processes
     given = {option.split("=")[0] for option in options}
     if not given & {"--baseline-git", "--baseline", "--script"} and _has_head():
         options = [*options, "--baseline-git", "HEAD"]  # the commit's changes, for review
+    groups: dict[Path | None, list[Path]] = {}
+    for config in configs:
+        policy = nearest_policy(config)
+        groups.setdefault(None if policy is None else policy.resolve(), []).append(config)
+    return max(_check(group, options) for group in groups.values())
+
+
+def _staged(files: list[Path], scopes: list[Path]) -> tuple[list[Path], list[Path]]:
+    return [path for path in files if path.is_file() and _within(path, scopes)], scopes
+
+
+def _check(configs: list[Path], options: list[str]) -> int:
+    """``check`` on configurations one policy governs, with the cached report."""
+    from transpiler.cli import main as cli
+
+    report = _report_path()
+    fresh = report.with_name(f".{report.name}.{os.getpid()}")
+    since = ["--since", str(report)] if report.is_file() else []
+    paths = [str(path) for path in configs]
     code = cli(["check", *paths, *options, *since, "--report-json", str(fresh)])
     if fresh.is_file():
         _keep(fresh, report)
@@ -190,6 +220,8 @@ def _tracked() -> list[Path]:
 
 def _report_path() -> Path:
     """This repository's last report, in the cache directory."""
+    from transpiler.gobuild import cache_dir
+
     return cache_dir() / "hook" / f"{workspace_key()}.report.json"
 
 
@@ -203,6 +235,6 @@ def _keep(fresh: Path, report: Path) -> None:
     checked = {entry.get("file") for entry in new["tools"]}
     kept = [entry for entry in old.get("tools", []) if entry.get("file") not in checked]
     new["tools"] = [*new["tools"], *kept]
-    fresh.write_text(json.dumps(new, indent=2, sort_keys=True) + "\n")
+    fresh.write_text(json.dumps(new, separators=(",", ":")))  # read by the next run alone
     os.replace(fresh, report)
     print(f"report kept for the next run: {report}", file=sys.stderr)

@@ -17,7 +17,6 @@ def register(subparsers: Any) -> None:
     """Add the ``library`` command."""
     parser = subparsers.add_parser(
         "library",
-        help=f"print {LIBRARY_NAME}, the helpers exact scripts load, or write it to a directory",
         description=f"Exact scripts load their Go and vMCP helpers from {LIBRARY_NAME}: put it "
         "in a directory on vMCP's library path (or give that directory to `run "
         "--library-path`). Without --out, print it. Exit 0 when printed or written (or "

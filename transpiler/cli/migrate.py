@@ -18,7 +18,6 @@ def register(subparsers: Any) -> None:
     """Add the ``migrate`` command."""
     parser = subparsers.add_parser(
         "migrate",
-        help="rewrite configs: composite tools become Starlark scripted tools (dry run by default)",
         description=(
             "For each composite tool: emit its script, check equivalence as `check` does, and "
             "rewrite the configuration (compositeTools -> scriptedTools, "

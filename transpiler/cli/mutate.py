@@ -33,7 +33,6 @@ def register(subparsers: Any) -> None:
     """Add the ``mutate`` command."""
     parser = subparsers.add_parser(
         "mutate",
-        help="measure the gate: how many mutants of each tool's script check catches",
         description="Pair each composite tool with its script as check does (the scripted tool "
         "beside it, --script, or the emitter's), make mutants of the script's own code (wrong "
         "argument values and keys, texts, conditions, comparisons, dropped, doubled or "

@@ -16,7 +16,6 @@ def register(subparsers: Any) -> None:
     """Add the ``plan`` command."""
     parser = subparsers.add_parser(
         "plan",
-        help="show each composite tool's execution levels and dataflow",
         description="Print the levels vMCP runs each composite tool in, which step reads which, "
         "and the reads that race because dependsOn does not order them.",
     )

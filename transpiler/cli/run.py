@@ -59,7 +59,6 @@ def register(subparsers: Any) -> None:
     """Add the ``run`` command."""
     parser = subparsers.add_parser(
         "run",
-        help="run a tool against a scenario and print the trace",
         description="Run one form of a tool against a scenario's simulated backends and print "
         "the trace (a JSON list of traces with --schedule all). Exit 0 when it ran, "
         "2 when an input cannot be read or vMCP would not run the tool.",

@@ -12,7 +12,6 @@ def register(subparsers: Any) -> None:
     """Add the ``serve`` command (the MCP SDK is imported only when it runs)."""
     parser = subparsers.add_parser(
         "serve",
-        help="serve each scripted tool of a configuration as an MCP server, on real backends",
         description="Serve each scripted tool of CONFIG (composite tools not yet migrated as "
         "the readable script the emitter writes) as an MCP server on the MCP SDK: each "
         "tools/call runs its script on go.starlark.net (or starlark-rust, --engine rust), its "

@@ -33,7 +33,7 @@ from transpiler.gotemplate.protocol import (
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``template render``."""
-    template = subparsers.add_parser("template", help="Go text/template tools")
+    template = subparsers.add_parser("template")
     actions = template.add_subparsers(dest="template_command", metavar="ACTION")
     actions.required = True
     render_parser = actions.add_parser(

@@ -39,7 +39,6 @@ def register(subparsers: Any) -> None:
     """Add the ``validate`` command."""
     parser = subparsers.add_parser(
         "validate",
-        help="check composite and scripted tools exactly as vMCP does",
         description="Report every problem vMCP (and Kubernetes) would reject, phase by phase, "
         "for the vMCP given by --target. Exit 0 when valid, 1 when not, 2 when an input cannot "
         "be read (or is not YAML the loader can parse).",

@@ -41,7 +41,6 @@ def emit_tool(
     with no plain form, a step that reads another's error text): such a tool
     is emitted in the exact style, with a warning note saying why.
     """
-    from transpiler.emit.exact.script import emit_script
     from transpiler.emit.readable import NotReadable, emit_readable
 
     if style not in STYLES:
@@ -51,8 +50,12 @@ def emit_tool(
         try:
             return emit_readable(tool, source, tool_schemas, fixes, entry)
         except NotReadable as why:
+            from transpiler.emit.exact.script import emit_script
+
             exact = emit_script(tool, source, tool_schemas, fixes, inline_helpers, entry)
             reason = f"emitted in the exact style: {why}"
             note = Note("warning", "exact-fallback", reason)
             return replace(exact, notes=(*exact.notes, note))
+    from transpiler.emit.exact.script import emit_script
+
     return emit_script(tool, source, tool_schemas, fixes, inline_helpers, entry)

@@ -5,7 +5,8 @@ constant assignments), each introduced by the comment directly above it;
 comment blocks separated from a definition by a blank line are section
 headings. A script loads the names it uses from the file, or (inline form)
 carries the definitions it uses plus what those use, in file order, so the
-same set of names always gives the same text.
+same set of names always gives the same text. The file is read with libcst
+(comments included), imported only when the library is read.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING, TypeAlias
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
+
+    Statement: TypeAlias = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 LIBRARY_NAME = "vmcp_compat.star"
-Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,8 @@ class Library:
     """The definitions of one ``.star`` file, in file order."""
 
     def __init__(self, text: str) -> None:
+        import libcst as cst
+
         units = [(_defined_name(statement), statement) for statement in statements(text)]
         names = {name for name, _ in units}
         self.definitions: dict[str, Definition] = {}
@@ -84,6 +90,8 @@ def statements(text: str) -> list[Statement]:
     libcst files the comment above a module's first statement under the
     module header; it is moved back onto that statement.
     """
+    import libcst as cst
+
     module = cst.parse_module(text)
     body: list[Statement] = list(module.body)
     if body:
@@ -103,6 +111,8 @@ def _trailing_comment_block(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLin
 
 
 def _defined_name(statement: cst.CSTNode) -> str:
+    import libcst as cst
+
     if isinstance(statement, cst.FunctionDef):
         return statement.name.value
     if isinstance(statement, cst.SimpleStatementLine):
@@ -113,6 +123,8 @@ def _defined_name(statement: cst.CSTNode) -> str:
 
 
 def _names_in(node: cst.CSTNode) -> set[str]:
+    import libcst as cst
+
     found: set[str] = set()
 
     class Collector(cst.CSTVisitor):

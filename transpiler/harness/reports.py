@@ -12,14 +12,14 @@ counterexample.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
 
-import jinja2
 import yaml
 
 from transpiler.changes import Change, markdown_section
@@ -42,15 +42,12 @@ from transpiler.inert import (
 )
 from transpiler.sim.trace import Trace, plain_json
 
-_MARKDOWN = jinja2.Environment(autoescape=False, keep_trailing_newline=True)
-_MARKDOWN.filters.update(
-    block=markdown_block,
-    cell=lambda text: markdown_code(str(text), cell=True),
-    code=lambda text: markdown_code(str(text)),
-    prose=markdown_text,
-)
-#: Every text from the input or a script goes through a filter of transpiler.inert.
-_MARKDOWN_TEMPLATE = _MARKDOWN.from_string(
+if TYPE_CHECKING:
+    import jinja2
+
+#: The Markdown report's template, compiled on first use (:func:`_markdown_template`); every
+#: text from the input or a script goes through a filter of transpiler.inert.
+_MARKDOWN_SOURCE = (
     """\
 **{{ passed }} of {{ reports | length }} tool(s) pass** ({{ policy | prose }}).
 {%- if changes %}
@@ -163,6 +160,20 @@ Declared, not observed in {{ r.scenarios }} scenarios: \
 {% endif %}
 {% endfor %}"""
 )
+
+
+@functools.cache
+def _markdown_template() -> jinja2.Template:
+    import jinja2
+
+    environment = jinja2.Environment(autoescape=False, keep_trailing_newline=True)
+    environment.filters.update(
+        block=markdown_block,
+        cell=lambda text: markdown_code(str(text), cell=True),
+        code=lambda text: markdown_code(str(text)),
+        prose=markdown_text,
+    )
+    return environment.from_string(_MARKDOWN_SOURCE)
 
 
 def policy_text(accept: frozenset[Deviation] | None) -> str:
@@ -450,7 +461,7 @@ def markdown(
     failures, each with what differs, then a table of every tool, then each tool's witnesses
     (classes declared and not observed on one line)."""
     return str(
-        _MARKDOWN_TEMPLATE.render(
+        _markdown_template().render(
             changes=markdown_section(changes, revision),
             reports=reports,
             failing=[r for r in reports if not r.passes(accept)],

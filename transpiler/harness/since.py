@@ -102,7 +102,15 @@ CERTIFICATE: Final[dict[str, _Check]] = {
 def read_since(path: Path) -> Since:
     """The entries of the report at ``path``, by (file, tool); InputError when it is not a
     report of ``check --report-json``."""
-    data = load_json(path, MAX_REPORT_BYTES, "the earlier report")
+    return read_report(path)[1]
+
+
+def read_report(
+    path: Path, what: str = "the earlier report"
+) -> tuple[dict[str, Any], dict[tuple[str, str], dict[str, Any]]]:
+    """The report at ``path`` and its entries by (file, tool), in its order; InputError when it
+    is not a report of ``check --report-json``."""
+    data = load_json(path, MAX_REPORT_BYTES, what)
     tools = data.get("tools") if isinstance(data, dict) else None
     if not isinstance(tools, list):
         raise InputError(f"{path}: no list of tools: not a report of check --report-json")
@@ -116,7 +124,7 @@ def read_since(path: Path) -> Since:
                 f"{path}: entry {number}{named}: not a report of check --report-json: {problem}"
             )
         entries[(entry["file"], entry["tool"])] = entry
-    return entries
+    return data, entries
 
 
 def _malformed(entry: Any) -> str | None:

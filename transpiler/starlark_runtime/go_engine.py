@@ -67,6 +67,12 @@ _SOURCE = Path(__file__).with_name("gohost") / "main.go"
 WARM_UP_SECONDS = 60.0
 
 
+def build_host() -> Path:
+    """The go host's binary, built now unless it is already (``./dev`` builds it as it
+    installs; otherwise the first run that needs it does, saying so)."""
+    return gobuild.build(_SOURCE, "gohost", needs_starlark=True)
+
+
 class GoHostProcess:
     """The long-lived ``gohost`` process and its JSON-lines pipe.
 
@@ -77,7 +83,7 @@ class GoHostProcess:
     """
 
     def __init__(self, limits: ScriptLimits) -> None:
-        binary = gobuild.build(_SOURCE, "gohost", needs_starlark=True)
+        binary = build_host()
         self.limits = limits
         self._stderr = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 - lives with the host
         # GOMEMLIMIT makes the collector work harder near the cap instead of growing the heap.
