@@ -83,7 +83,9 @@ def test_the_pre_commit_hook_passes_a_sound_migration_and_fails_a_broken_edit(
     commit(repository, "no pair changed")
     unchanged = try_repo(repository, tmp_path / "pre-commit")
     assert unchanged.returncode == 0, unchanged.stdout + unchanged.stderr
-    assert re.search(r"\b4 pair\(s\) unchanged since .*; 0 checked", unchanged.stdout)
+    assert re.search(
+        r"\b4 pair\(s\) unchanged since .*; 0 checked", unchanged.stdout
+    ), unchanged.stdout
 
 
 def test_the_hook_definition_runs_on_the_staged_files_it_reads() -> None:
