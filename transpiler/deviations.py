@@ -304,13 +304,15 @@ class Deviation(StrEnum):
     PARALLEL_CAP = (
         "parallel-cap",
         About(
-            "a forEach step under abort fails with iterations still waiting",
+            "a forEach step's `maxParallel` is not 10 and it has more items than that",
             "forEach runs up to 10 items at once, not `maxParallel`",
-            "runs at most `maxParallel` iterations at once, so a failure stops the loop before "
-            "later items start",
-            "runs up to 10 at once (`parallel()`'s cap), so more calls may have started when "
-            "one fails",
-            "THV-0051's `parallel` has a fixed cap; only the calls made before a failure differ",
+            "runs at most `maxParallel` iterations at once (up to 50): a later item's call "
+            "starts when an earlier one ends, and a failure stops the loop before later items "
+            "start",
+            "runs up to 10 at once (`parallel()`'s cap), so calls start at other times, and "
+            "more (or fewer) may have started when one fails",
+            "THV-0051's `parallel` has a fixed cap and no way to wait for a free slot; only "
+            "when calls start, and which started before a failure, differ",
             finding="forEach concurrency",
             affects=frozenset({Observable.CALLS, Observable.ERROR_TEXT}),
             variants=(

@@ -49,6 +49,7 @@ OUT_OF_DOMAIN = {
     "L_timeouts/next_level": "within-timeouts",
     "L_timeouts/step_default": "within-timeouts",
     "L_timeouts/workflow_default": "within-timeouts",
+    "M_elicitation/handlers": "elicitation-answered",
     "O_output/last_step": Deviation.LAST_STEP_RACE,
 }
 #: Tools the emitter refuses, and a word of the reason it gives.

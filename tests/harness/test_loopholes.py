@@ -246,8 +246,12 @@ def _checked_loophole(name: str, engine: str, script: Path) -> ToolReport:
 @pytest.mark.parametrize("name", sorted(GAPS))
 def test_a_wrong_script_the_generator_once_missed_differs(name: str, engine: str) -> None:
     report = _checked_loophole(name, engine, LOOPHOLES / f"{name}.star")
-    assert report.verdict is Verdict.DIFFERS, (report.verdict, report.reason)
-    assert report.counterexample is not None
+    assert report.counterexample is not None, (report.verdict, report.reason)
+    # Where vMCP's schedules are too many to try them all, the refusal says so and decides
+    # nothing: not a pass, and not a claim that no schedule of vMCP's does what the script does.
+    bounded = report.counterexample.bound is not None
+    expected = Verdict.INCOMPLETE if bounded else Verdict.DIFFERS
+    assert report.verdict is expected, (report.verdict, report.reason)
     assert GAPS[name](report.counterexample.scenario.to_json()), report.reason
 
 

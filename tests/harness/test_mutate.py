@@ -112,11 +112,14 @@ def test_retry_defaults_parallel_outputs_and_loops() -> None:
         (11, f"    total = {call}, max_attempts=4)"),
         (11, f"    total = {call}, max_attempts=2)"),
     ]
+    assert _made("retry-delay") == [(11, f'    total = {call}, max_attempts=3, delay="1ms")')]
     assert _made("default-value") == [(4, '    who = params.get("who", "nobodyx")')]
     assert _made("parallel-order") == [
         (8, '    b, a = parallel([lambda: call_or("svc.a", {}), lambda: call_or("svc.b", {})])'),
         (8, '    a, b = parallel([lambda: call_or("svc.b", {}), lambda: call_or("svc.a", {})])'),
     ]
+    branches = '[lambda: call_or("svc.a", {}), lambda: call_or("svc.b", {})]'
+    assert _made("parallel-sequential") == [(8, f"    a, b = [f() for f in {branches}]")]
     assert _made("output-swap") == [(12, '    return {"who": total, "total": who}')]
     loops = [text.strip() for _, text in _made("loop-bound")]
     assert loops[:5] == [

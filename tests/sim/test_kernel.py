@@ -196,3 +196,106 @@ def test_parse_schedule() -> None:
     assert parse_schedule("all") == ("all", 0)
     with pytest.raises(ValueError):
         parse_schedule("sometimes")
+
+
+def _windowed(kernel: Kernel, seen: dict[str, tuple[int, int, int]], name: str) -> None:
+    seen[name] = (kernel.now, *kernel.window())
+
+
+def test_a_random_wait_widens_the_window_of_what_follows_it() -> None:
+    """A wait's spread moves every later instant of its thread; a thread that waits for it
+    (joined) or for its slot takes the later bounds; one that does not keeps its own."""
+    kernel = Kernel()
+    seen: dict[str, tuple[int, int, int]] = {}
+    slot = kernel.semaphore(1)
+
+    def jittered() -> ThreadBody:
+        yield Acquire(slot)
+        yield Sleep(2 * SECOND, spread=(SECOND, SECOND))
+        _windowed(kernel, seen, "after the wait")
+        slot.release()
+
+    def waiting_for_the_slot() -> ThreadBody:
+        yield Acquire(slot)
+        _windowed(kernel, seen, "slot taken")
+        slot.release()
+
+    def unrelated() -> ThreadBody:
+        yield Sleep(3 * SECOND)
+        _windowed(kernel, seen, "unrelated")
+
+    def main() -> ThreadBody:
+        threads = (
+            kernel.spawn(jittered(), (1,), "jittered"),
+            kernel.spawn(waiting_for_the_slot(), (2,), "slot"),
+            kernel.spawn(unrelated(), (3,), "unrelated"),
+        )
+        yield Join(threads)
+        _windowed(kernel, seen, "joined")
+        yield Sleep(SECOND)
+        _windowed(kernel, seen, "a second later")
+
+    kernel.spawn(main(), (0,), "main")
+    kernel.run()
+    assert seen == {
+        "after the wait": (2 * SECOND, SECOND, 3 * SECOND),
+        "slot taken": (2 * SECOND, SECOND, 3 * SECOND),
+        "unrelated": (3 * SECOND, 3 * SECOND, 3 * SECOND),
+        "joined": (3 * SECOND, 3 * SECOND, 3 * SECOND),
+        "a second later": (4 * SECOND, 4 * SECOND, 4 * SECOND),
+    }
+
+
+def test_a_thread_joined_after_it_ended_still_bounds_the_joiner() -> None:
+    """A thread that ended before the join was asked for might have ended later: the joiner
+    takes its latest bound all the same; a thread spawned starts in its spawner's window."""
+    kernel = Kernel()
+    seen: dict[str, tuple[int, int, int]] = {}
+
+    def short() -> ThreadBody:
+        yield Sleep(SECOND, spread=(0, 4 * SECOND))
+
+    def main() -> ThreadBody:
+        done = kernel.spawn(short(), (1,), "short")
+        yield Sleep(2 * SECOND)
+        yield Join((done,))
+        _windowed(kernel, seen, "joined")
+        child = kernel.spawn(short(), (2,), "child")
+        assert (child.earliest, child.latest) == kernel.window()
+
+    kernel.spawn(main(), (0,), "main")
+    kernel.run()
+    assert seen == {"joined": (2 * SECOND, 2 * SECOND, 5 * SECOND)}
+
+
+def test_a_deadline_or_a_cancel_ends_a_wait_in_its_setters_window() -> None:
+    kernel = Kernel()
+    seen: dict[str, tuple[int, int, int]] = {}
+    root = kernel.context()
+
+    def canceller(context: Context) -> ThreadBody:
+        yield Sleep(SECOND, spread=(SECOND // 2, SECOND // 2))
+        context.cancel()
+
+    def waiter(context: Context, name: str) -> ThreadBody:
+        try:
+            yield Sleep(10 * SECOND, context)
+        except ContextError:
+            _windowed(kernel, seen, name)
+
+    def main() -> ThreadBody:
+        yield Sleep(SECOND, spread=(0, SECOND))
+        timed = root.child(kernel.now + SECOND)
+        cancelled = root.child()
+        yield Join(
+            (
+                kernel.spawn(waiter(timed, "deadline"), (1,), "deadline"),
+                kernel.spawn(waiter(cancelled, "cancelled"), (2,), "cancelled"),
+                kernel.spawn(canceller(cancelled), (3,), "canceller"),
+            )
+        )
+
+    kernel.spawn(main(), (0,), "main")
+    kernel.run()
+    assert seen["deadline"] == (2 * SECOND, 2 * SECOND, 3 * SECOND)
+    assert seen["cancelled"] == (2 * SECOND, 3 * SECOND // 2, 7 * SECOND // 2)

@@ -21,7 +21,7 @@ from typing import Any
 
 from transpiler.composite.errors import GoError
 from transpiler.composite.gocontext import ErrGroup, GoContext
-from transpiler.composite.quirks import Site, judge_for_each_abort
+from transpiler.composite.quirks import Site, judge_for_each_concurrency
 from transpiler.composite.session import Session
 from transpiler.composite.tool_step import arguments_sent, route_error
 from transpiler.composite.toolcall import CallRequest, call_with_retry
@@ -90,6 +90,9 @@ def execute_for_each_step(
         state.record_success(step.id, aggregate([], 0), session.now)
         return None
     site = Site(step.id, "forEach")
+    judge_for_each_concurrency(
+        session.recorder.quirks, site, step.parallel_limit, PARALLEL_CAP, len(items)
+    )
     capped = session.expander.variants.at(Deviation.PARALLEL_CAP, site) == "cap"
     slots = session.kernel.semaphore(PARALLEL_CAP if capped else step.parallel_limit)
     loop = ErrGroup(context)
@@ -103,13 +106,6 @@ def execute_for_each_step(
     failure = yield from loop.wait()
     output = aggregate(results, len(items))
     if failure is not None and not keep_going:
-        judge_for_each_abort(
-            session.recorder.quirks,
-            site,
-            step.parallel_limit,
-            PARALLEL_CAP,
-            len(items),
-        )
         state.record_failure(step.id, failure, session.now)
         state.set_output(step.id, output)
         return failure

@@ -279,13 +279,15 @@ def judge_coercion(
     return own
 
 
-def judge_for_each_abort(
+def judge_for_each_concurrency(
     log: QuirkLog, site: Site, max_parallel: int, script_cap: int, items: int
 ) -> None:
-    """A forEach under abort that failed with more items than the smaller concurrency cap."""
+    """A forEach with more items than the smaller of its concurrency cap and a script's: the
+    calls start at other times (and a failure stops the loop with other calls started)."""
     if max_parallel != script_cap and items > min(max_parallel, script_cap):
         log.add(
             Deviation.PARALLEL_CAP,
             site,
             f"maxParallel {max_parallel}, {items} items: a script starts up to {script_cap}",
+            notable=False,
         )

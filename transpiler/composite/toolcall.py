@@ -115,7 +115,7 @@ def call_with_retry(
         if wait is None:
             return CallOutcome(answer, attempts - 1)
         try:
-            yield Sleep(wait, context.kernel_context)
+            yield Sleep(wait.ns, context.kernel_context, wait.spread)
         except ContextError:
             return CallOutcome(context.cause() or answer, attempts - 1)
 
@@ -143,6 +143,7 @@ def _attempt(
             request.group,
             RESULT_CANCELLED,
             request.owner or request.step_id,
+            session.kernel.window(),
         )
     )
     owner = request.owner or request.step_id

@@ -72,6 +72,7 @@ from transpiler.harness.scriptmap import ScriptLines, script_map
 from transpiler.harness.scriptreads import ScriptReads, script_reads
 from transpiler.harness.shapes import ToolShapes, tool_shapes
 from transpiler.harness.sites import SiteValues, site_values, value_text
+from transpiler.harness.timed import timed_scenarios
 from transpiler.harness.verdict import Verdict
 from transpiler.inert import has_unsafe_text, unsafe
 from transpiler.listing import (
@@ -150,6 +151,8 @@ class Counterexample:
     advice: tuple[str, ...] = ()
     #: The command that replays the saved scenario on both forms and shows what differs.
     replay: str | None = None
+    #: The search bound met before every reading was ruled out: the scenario decides nothing.
+    bound: str | None = None
 
     @property
     def difference(self) -> Difference:
@@ -427,7 +430,14 @@ class _Run:
 
     def settle(self) -> Counterexample | None:
         """One choice per site for every scenario passed: those that took another choice at a
-        site are matched again under the fixed reading; a counterexample where one cannot be."""
+        site are matched again under the fixed reading. Each scenario matched some reading, so
+        one that cannot be matched again shows no difference of its own: the search for one
+        reading of them all met its bound (:data:`SETTLE_ROUNDS` rounds), and the
+        counterexample says so."""
+        bound = (
+            f"one reading for every scenario, fixed in {SETTLE_ROUNDS} rounds "
+            "(readings.SETTLE_ROUNDS)"
+        )
         for _ in range(SETTLE_ROUNDS):
             again = self.readings.one_choice_per_site()
             if not again:
@@ -437,9 +447,11 @@ class _Run:
                     record.scenario, record.vmcp, record.branched, record.script, record.engine
                 )
                 if found is None:
-                    return self._counterexample(
+                    example = self._counterexample(
                         record.scenario, record.engine, record.vmcp, record.script
                     )
+                    example.bound = bound
+                    return example
         left = self.readings.one_choice_per_site()
         if not left:
             return None
@@ -448,9 +460,10 @@ class _Run:
         )
         example.advice = (
             *example.advice,
-            "no one choice per site explains every scenario: scenarios need different choices "
-            "at a site",
+            "scenarios took different choices at a site, and no one choice per site was found "
+            "that explains every scenario",
         )
+        example.bound = bound
         return example
 
     def _counterexample(
@@ -458,23 +471,41 @@ class _Run:
     ) -> Counterexample:
         """The difference from the model's run under the reading earlier scenarios fixed (or,
         where the two agree but no reading fits, from vMCP's own run)."""
-        read = self.readings.run_chosen(scenario, engine)
-        found = differences(read, script)
-        if not found:
-            found = differences(composite, script)
-            read = composite
+        refusal = self.readings.refusal
+        if refusal is None:
+            read = self.readings.run_chosen(scenario, engine)
+            found = differences(read, script)
+            if not found:
+                found = differences(composite, script)
+                read = composite
+            found = _why(found, read, script, scenario)
+            example = Counterexample(scenario, engine, found, read, script)
+            example.advice = tuple(d.why for d in found if d.why)
+            taken = self.readings.describe()
+            if taken and read is not composite:
+                taking = "earlier scenarios read the script as taking: " + "; ".join(taken)
+                example.advice = (*example.advice, taking)
+            return example
+        read = refusal.trace
         found = tuple(
-            replace(d, why=kind_advice(read, script, scenario)) if d.field == "calls" else d
-            for d in found
+            d
+            for d in differences(read, script)
+            if not (read.any_error_text and d.field == "error text")
         )
-        example = Counterexample(scenario, engine, found, read, script)
-        # Why a difference of kind alone happened is said under the fields that differ.
-        example.advice = tuple(d.why for d in found if d.why)
-        taken = self.readings.describe()
-        if taken and read is not composite:
-            taking = "earlier scenarios read the script as taking: " + "; ".join(taken)
-            example.advice = (*example.advice, taking)
-        return example
+        if not found:
+            read = composite
+            found = differences(composite, script)
+        found = _why(found, read, script, scenario)
+        return Counterexample(
+            scenario,
+            engine,
+            found,
+            read,
+            script,
+            # Why a difference of kind alone happened, then what the search tried.
+            advice=(*(d.why for d in found if d.why), *refusal.lines()),
+            bound=refusal.bound,
+        )
 
     def _used(
         self, scenario: Scenario, engine: str, reading: Reading, trace: Trace, script: Trace
@@ -561,6 +592,16 @@ class _Run:
             *(e for e in self.engines if e != "rust"),
             *(() if "go" in self.engines else ("go",)),
         )
+
+
+def _why(
+    found: tuple[Difference, ...], read: Trace, script: Trace, scenario: Scenario
+) -> tuple[Difference, ...]:
+    """``found`` with why a calls difference happened where it is one of kind alone."""
+    return tuple(
+        replace(d, why=kind_advice(read, script, scenario)) if d.field == "calls" else d
+        for d in found
+    )
 
 
 @dataclass(frozen=True)
@@ -699,8 +740,8 @@ def check_tool(
     witnessed = run.variant_witnesses()
     report.witnesses = {c: witnessed[c] for c in report.declared if c in witnessed}
     if report.counterexample is not None:
-        report.verdict = Verdict.DIFFERS
         example = report.counterexample
+        report.verdict = Verdict.DIFFERS if example.bound is None else Verdict.INCOMPLETE
         example.advice = (*example.advice, *undeclared(example, declaration, options.accept))
         apart = field_differences(example.composite, example.script)
         report.reason = "\n".join([*(line for d in apart for line in d.lines()), *example.advice])
@@ -925,7 +966,11 @@ def _exhaustive(
             if other not in tried:
                 tried.append(other)
                 chosen.append(scenario_from_document({**first, "params": other}))
-        # Then with data the script reads or compares with that the workflow never does.
+        # Then with answers that take time (so when each call starts shows), and with data the
+        # script reads or compares with that the workflow never does.
+        chosen += [
+            scenario_from_document(d) for d in timed_scenarios(first, shapes, call.answers)
+        ]
         chosen += [scenario_from_document(d) for d in probe_scenarios(first, shapes, reads)]
     return run.compare_all(chosen)
 

@@ -44,6 +44,8 @@ _COMPARISON_FLIPS: dict[type[ast.cmpop], tuple[str, str]] = {
     ast.NotIn: ("not in", "in"),
 }
 _BREAK = re.compile(r"\r\n|\r|\n")
+#: The delay a ``retry-delay`` mutant gives ``retry``.
+_SHORT_DELAY = '"1ms"'
 _ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant, ast.List, ast.Dict)
 
 
@@ -466,6 +468,28 @@ def _retry_counts(script: _Script) -> Iterator[list[Edit]]:
                 yield [_off_by(script, argument, -1)]
 
 
+def _retry_delays(script: _Script) -> Iterator[list[Edit]]:
+    """``retry(...)``'s ``delay`` as a millisecond (given one where it had none, 1s): the
+    backoff all but dropped."""
+    for call in _calls_of(script, "retry"):
+        given = [k.value for k in call.keywords if k.arg == "delay"] + call.args[2:3]
+        if not given:
+            last = [*call.args, *(k.value for k in call.keywords)]
+            if last:
+                end = script.end(last[-1])
+                yield [(end, end, f", delay={_SHORT_DELAY}")]
+        elif isinstance(given[0], ast.Constant) and given[0].value != _SHORT_DELAY[1:-1]:
+            yield [(script.start(given[0]), script.end(given[0]), _SHORT_DELAY)]
+
+
+def _parallel_sequential(script: _Script) -> Iterator[list[Edit]]:
+    """``parallel(fns)`` as ``[fn() for fn in fns]``: the functions run one after the other."""
+    for call in _calls_of(script, "parallel"):
+        if len(call.args) == 1 and not call.keywords:
+            functions = script.segment(call.args[0])
+            yield [(script.start(call), script.end(call), f"[f() for f in {functions}]")]
+
+
 def _get_defaults(script: _Script) -> Iterator[list[Edit]]:
     """The default of ``x.get(key, default)`` changed: a literal as :func:`_changed_constant`,
     anything else as ``None``."""
@@ -546,8 +570,10 @@ OPERATORS: dict[str, Callable[[_Script], Iterator[list[Edit]]]] = {
     "call-retargeted": _tool_calls_retargeted,
     "call-kind-swapped": _call_kinds_swapped,
     "retry-count": _retry_counts,
+    "retry-delay": _retry_delays,
     "default-value": _get_defaults,
     "parallel-order": _parallel_orders,
+    "parallel-sequential": _parallel_sequential,
     "output-swap": _output_swaps,
     "loop-bound": _loop_bounds,
 }

@@ -13,19 +13,21 @@ on that engine alone: matching a run on another engine, the model takes vMCP's
 behaviour at its sites whatever the reading holds there.
 
 Readings are searched from each held one: the run under it, then every reading
-that adds one variant at a site the run reached and the reading leaves open (or
-one variant at every such site of its class at once), nearest the script's
-trace first (:func:`relation.distance`), going on from the
-nearest while it comes nearer. Each search is bounded
-(:data:`RUNS_PER_READING` runs, :data:`READINGS_KEPT` readings kept); a bound
-met can only make the gate reject a script, never pass one.
+one change away (another choice, vMCP's included, at one site the run reached
+that the held reading leaves free, or one choice at every such site of a class
+at once), nearest the script's trace first (:func:`relation.distance`), going
+on from the nearest while it comes nearer. When none matches, :class:`Refusal`
+says what was tried: the nearest reading, and every choice tried at each site
+from it. Each search is bounded (:data:`RUNS_PER_READING` runs,
+:data:`READINGS_KEPT` readings kept, :data:`SCHEDULE_LIMIT` schedules); a
+refusal made where a bound was met names it, and decides nothing (``incomplete``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Final
 
 from transpiler.composite import run_composite, run_composite_schedules
@@ -38,7 +40,7 @@ from transpiler.sim.trace import Trace
 
 #: vMCP's own behaviour at a site, as a reading records it.
 VMCP_CHOICE: Final = "vmcp"
-RUNS_PER_READING: Final = 64
+RUNS_PER_READING: Final = 192
 READINGS_KEPT: Final = 16
 SCHEDULED_READINGS: Final = 4
 SCHEDULE_LIMIT: Final = 32
@@ -85,6 +87,89 @@ class Found:
     open_sites: tuple[SiteKey, ...] = ()
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why no reading matched a scenario: the nearest reading the search found (``reading``)
+    and the model's run under it (``trace``), every choice tried at each site from there
+    (``tried``), the choices earlier scenarios fixed (``fixed``), and the bound the search
+    met (``bound``, None when it met none: then every choice one change away was tried)."""
+
+    reading: Reading
+    trace: Trace
+    tried: Mapping[SiteKey, tuple[str, ...]]
+    fixed: Reading
+    bound: str | None = None
+    reached: bool = False
+
+    def lines(self) -> list[str]:
+        """What the search tried, for a person: the sites and choices, and the bound met."""
+        if not self.reached:
+            lines = [
+                "no site of a declared class with variants was reached: only vMCP's behaviour "
+                "is allowed here"
+            ]
+        elif not self.tried:
+            lines = ["every site the run reached has the choice earlier scenarios fixed"]
+        else:
+            nearest = describe(self.reading) or ["vMCP's behaviour at every site"]
+            lines = [
+                "no reading explains it; the nearest tried takes: " + "; ".join(nearest),
+                "tried from there, at each site its run reached: "
+                + "; ".join(
+                    f"{_where(site)} ({', '.join(choices)})" for site, choices in self.tried.items()
+                ),
+            ]
+        fixed = describe(self.fixed)
+        if fixed:
+            lines.append("earlier scenarios fixed: " + "; ".join(fixed))
+        if self.bound is not None:
+            lines.append(f"the search met its bound ({self.bound}): nothing is decided here")
+        return lines
+
+
+@dataclass
+class _Search:
+    """One search of one scenario from a held reading (``start``): the reading it last went on
+    from and the model's run under it (the nearest it found, ``far`` from the script's trace),
+    every choice tried at each free site from there, and the bound it met, if any."""
+
+    start: Reading
+    far: int = 0
+    reading: Reading = field(default_factory=dict)
+    trace: Trace | None = None
+    tried: dict[SiteKey, list[str]] = field(default_factory=dict)
+    bound: str | None = None
+    reached: bool = False
+
+    def going_on(
+        self, reading: Reading, trace: Trace, far: int, free: list[SiteKey], reached: bool
+    ) -> None:
+        """A round of changes from ``reading`` begins: the choices it takes at ``free`` sites
+        are the first tried there (``reached``: whether its run reached any site)."""
+        self.reading, self.trace, self.far, self.reached = reading, trace, far, reached
+        self.tried = {site: [reading.get(site, VMCP_CHOICE)] for site in free}
+
+    def tried_at(self, site: SiteKey, choice: str) -> None:
+        """Note that ``choice`` was tried at ``site``."""
+        choices = self.tried.setdefault(site, [])
+        if choice not in choices:
+            choices.append(choice)
+
+
+def describe(reading: Reading) -> list[str]:
+    """A reading's variants, one line each (vMCP's choices left out)."""
+    return [
+        f"{site[0]} at {_where(site)}: {choice}"
+        for site, choice in reading.items()
+        if choice != VMCP_CHOICE
+    ]
+
+
+def _where(site: SiteKey) -> str:
+    _, step, place = site
+    return f"step {step}, {place}" if step else place
+
+
 class Readings:
     """The readings still possible for one script of one tool."""
 
@@ -95,6 +180,10 @@ class Readings:
         self.matched: list[Matched] = []
         #: The variants the last scenario passed took, tried first on the next.
         self.hint: Reading = {}
+        #: Why the last :meth:`match` that found no reading found none.
+        self.refusal: Refusal | None = None
+        #: Whether readings still possible were let go (more than :data:`READINGS_KEPT`).
+        self.dropped = False
         self._memo: dict[tuple[int, frozenset[tuple[SiteKey, str]]], tuple[Scenario, Trace]] = {}
 
     @property
@@ -112,11 +201,7 @@ class Readings:
 
     def describe(self) -> list[str]:
         """The reported reading's variants, one line each (vMCP's choices left out)."""
-        return [
-            f"{class_id} at {f'step {step}, ' if step else ''}{place}: {choice}"
-            for (class_id, step, place), choice in self.chosen.items()
-            if choice != VMCP_CHOICE
-        ]
+        return describe(self.chosen)
 
     def match(
         self,
@@ -130,10 +215,15 @@ class Readings:
         """The best reading under which the model's run of ``scenario`` matches ``script``
         (``vmcp``: the run under no variant; ``branched``: whether it met a scheduling choice),
         or None; with ``keep``, only the readings that matched are held from now on."""
+        self.refusal = None
         found: list[Found] = []
         unverified: list[Reading] = []
+        searches: list[_Search] = []
         for index, reading in enumerate(self.held):
-            runs = self._runs(scenario, reading, vmcp if not reading else None, script, engine)
+            search = _Search(start=reading)
+            searches.append(search)
+            first = vmcp if not reading else None
+            runs = self._runs(scenario, reading, first, script, search, engine)
             best = next(
                 (
                     (tried, current, trace, open_sites)
@@ -157,12 +247,16 @@ class Readings:
             if len(found) >= READINGS_KEPT:
                 break
         if not found and branched:
-            found = self._scheduled(scenario, script, engine)
+            found = self._scheduled(scenario, script, engine, searches)
         if not found:
+            self.refusal = self._refusal(searches)
             return None
         nearest = min(found, key=lambda f: _deviations(f.used))
         if keep:
-            self.held = _unique([f.reading for f in found] + unverified)[:READINGS_KEPT]
+            held = _unique([f.reading for f in found] + unverified)
+            if len(held) > READINGS_KEPT:
+                self.dropped = True
+            self.held = held[:READINGS_KEPT]
             taken = {
                 **dict.fromkeys(nearest.open_sites, VMCP_CHOICE),
                 **nearest.reading,
@@ -228,14 +322,16 @@ class Readings:
         reading: Reading,
         first: Trace | None,
         script: Trace,
+        search: _Search,
         engine: str,
     ) -> Iterator[tuple[Reading, Trace, list[SiteKey]]]:
         """The model's run under ``reading`` with the variants the last scenario passed took
         at the sites this run reaches (a script tends to do again what it did), then under
-        ``reading`` alone, then under readings that add one variant at a time, each round every
-        single addition (nearest the script first), going on from the nearest while it comes
-        nearer; each with the sites it reached and leaves open."""
-        current = reading
+        ``reading`` alone, then under each reading one change away from it (:func:`_changes`:
+        at the sites its run reached that ``reading`` leaves free, vMCP's choice among them),
+        nearest the script first, going on from the nearest while it comes nearer; each with
+        the sites it reached and leaves open. ``search`` keeps the nearest run and what was
+        tried from it."""
         if first is not None:
             self._memo[(id(scenario), frozenset())] = (scenario, first)
         hints = {site: c for site, c in self.hint.items() if site not in reading}
@@ -249,26 +345,41 @@ class Readings:
                 yield with_hints, hinted, self._open(hinted, with_hints, engine)
         # A site the run never reached changes nothing in it: with no hint reached, the
         # hinted run is the run under ``reading``.
+        current = reading
         trace = (
             hinted if hinted is not None and not kept else self._run(scenario, current, engine)
         )
         runs = 1
-        open_sites = self._open(trace, current, engine)
-        yield current, trace, open_sites
+        yield current, trace, self._open(trace, current, engine)
         far = distance(trace, script)
+        visited = {_key(current)}
         level_moves = 0
-        while open_sites and runs < RUNS_PER_READING:
-            tried: list[tuple[int, int, Reading, Trace, list[SiteKey]]] = []
-            for other in _additions(current, open_sites):
-                if runs >= RUNS_PER_READING:
+        while True:
+            sites = self._sites(trace, engine)
+            free = [site for site in sites if site not in reading]
+            search.going_on(current, trace, far, free, bool(sites))
+            tried: list[tuple[int, int, Reading, Trace]] = []
+            for other in _changes(current, free):
+                if _key(other) not in visited and runs >= RUNS_PER_READING:
+                    search.bound = (
+                        f"{RUNS_PER_READING} runs of the model from one reading "
+                        "(readings.RUNS_PER_READING)"
+                    )
                     break
+                for site in free:
+                    if other.get(site, VMCP_CHOICE) != current.get(site, VMCP_CHOICE):
+                        search.tried_at(site, other.get(site, VMCP_CHOICE))
+                if _key(other) in visited:
+                    continue  # run before, from another reading of this search
+                visited.add(_key(other))
                 other_trace = self._run(scenario, other, engine)
                 runs += 1
-                apart = distance(other_trace, script)
-                tried.append((apart, len(tried), other, other_trace, []))
+                tried.append((distance(other_trace, script), len(tried), other, other_trace))
             tried.sort(key=lambda entry: entry[:2])
-            for _, _, other, other_trace, _ in tried:
+            for _, _, other, other_trace in tried:
                 yield other, other_trace, self._open(other_trace, other, engine)
+            if search.bound is not None:
+                return
             # Go on from the nearest: nearer, or as near but a different run (a failure that
             # moved on to another site), a few times.
             moves = [entry for entry in tried if entry[0] < far]
@@ -277,8 +388,7 @@ class Readings:
                 level_moves += 1
             if not moves:
                 return
-            far, _, current, trace, _ = moves[0]
-            open_sites = self._open(trace, current, engine)
+            far, _, current, trace = moves[0]
 
     def _open(self, trace: Trace, reading: Reading, engine: str) -> list[SiteKey]:
         return [site for site in self._sites(trace, engine) if site not in reading]
@@ -335,34 +445,84 @@ class Readings:
             )
         )
 
-    def _scheduled(self, scenario: Scenario, script: Trace, engine: str) -> list[Found]:
-        """Matches under vMCP's other schedules, for the first held readings."""
+    def _scheduled(
+        self, scenario: Scenario, script: Trace, engine: str, searches: list[_Search]
+    ) -> list[Found]:
+        """Matches under vMCP's other schedules, for the first held readings (a bound met
+        is noted on the first search)."""
         found: list[Found] = []
+        if len(self.held) > SCHEDULED_READINGS and searches:
+            searches[0].bound = searches[0].bound or (
+                f"vMCP's schedules tried under the first {SCHEDULED_READINGS} readings held "
+                "(readings.SCHEDULED_READINGS)"
+            )
         for reading in self.held[:SCHEDULED_READINGS]:
             explored = run_composite_schedules(
                 self.config, scenario, "all", SCHEDULE_LIMIT, variants=variants_of(reading, engine)
             )
+            if not explored.exhaustive and searches:
+                searches[0].bound = searches[0].bound or (
+                    f"{SCHEDULE_LIMIT} of vMCP's schedules (readings.SCHEDULE_LIMIT)"
+                )
             for trace in explored:
                 if matches(trace, script):
                     left = tuple(self._open(trace, reading, engine))
                     found.append(Found(reading, reading, trace, left))
         return found
 
+    def _refusal(self, searches: list[_Search]) -> Refusal:
+        """What the searches of a scenario no reading matched tried, from the nearest run."""
+        nearest = min(
+            (search for search in searches if search.trace is not None),
+            key=lambda search: search.far,
+        )
+        assert nearest.trace is not None
+        bound = next((search.bound for search in searches if search.bound is not None), None)
+        if bound is None and self.dropped:
+            bound = f"{READINGS_KEPT} readings held at once (readings.READINGS_KEPT)"
+        tried = {site: tuple(choices) for site, choices in nearest.tried.items()}
+        return Refusal(
+            nearest.reading, nearest.trace, tried, nearest.start, bound, nearest.reached
+        )
 
-def _additions(reading: Reading, open_sites: list[SiteKey]) -> list[Reading]:
-    """The readings one step from ``reading``: each variant at every open site of its class at
-    once (a script tends to treat alike what is alike), then each variant at each open site."""
-    classes = list(dict.fromkeys(site[0] for site in open_sites))
-    uniform = [
-        {**reading, **{site: variant.name for site in open_sites if site[0] == class_id}}
-        for class_id in classes
-        for variant in class_id.about.variants
-        if sum(site[0] == class_id for site in open_sites) > 1
-    ]
+
+def _key(reading: Reading) -> frozenset[tuple[SiteKey, str]]:
+    """What tells the model's runs under two readings apart: their variants."""
+    return frozenset((site, choice) for site, choice in reading.items() if choice != VMCP_CHOICE)
+
+
+def _choices(class_id: Deviation) -> list[str]:
+    """The choices at a site of ``class_id``: vMCP's, then each variant."""
+    return [VMCP_CHOICE, *(variant.name for variant in class_id.about.variants)]
+
+
+def _changes(reading: Reading, free: list[SiteKey]) -> list[Reading]:
+    """The readings one change away from ``reading`` at the ``free`` sites: one choice at every
+    free site of a class at once (a script tends to treat alike what is alike), then each other
+    choice at one free site; vMCP's is a choice like the variants, so a variant taken too
+    eagerly (at every site of its class) can be taken back site by site."""
+    uniform = []
+    for class_id in dict.fromkeys(site[0] for site in free):
+        sites = [site for site in free if site[0] == class_id]
+        if len(sites) > 1:
+            uniform += [_with(reading, dict.fromkeys(sites, c)) for c in _choices(class_id)]
     single = [
-        {**reading, site: variant.name} for site in open_sites for variant in site[0].about.variants
+        _with(reading, {site: choice})
+        for site in free
+        for choice in _choices(site[0])
+        if choice != reading.get(site, VMCP_CHOICE)
     ]
-    return uniform + single
+    return [other for other in uniform if other != reading] + single
+
+
+def _with(reading: Reading, choices: Mapping[SiteKey, str]) -> Reading:
+    """``reading`` with ``choices`` made (vMCP's choice made by leaving the site out)."""
+    changed = {**reading, **choices}
+    return {
+        site: choice
+        for site, choice in changed.items()
+        if not (site in choices and choice == VMCP_CHOICE)
+    }
 
 
 def _deviations(reading: Reading) -> int:

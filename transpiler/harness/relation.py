@@ -10,7 +10,10 @@ reported):
 3. on success, ``structuredContent`` after JSON canonicalisation (numbers by
    their exact value) and the text item exactly (Go JSON on both sides);
 4. the backend calls as a multiset of (tool, arguments, attempt);
-5. the elicitation requests, message and schema, in order.
+5. when each call starts, in virtual time: the window a script's call could start in must
+   lie within the window of the same call of the model's run (its start, moved as far as
+   vMCP's random retry waits could move it, :mod:`transpiler.sim.kernel`);
+6. the elicitation requests, message and schema, in order.
 
 The composite trace is the model's run under a reading (:mod:`readings`): the
 deviation variants a script takes make that run, so it is compared exactly
@@ -19,7 +22,7 @@ deviation variants a script takes make that run, so it is compared exactly
 excused. :func:`distance` measures how far apart two traces are, for the search
 of a reading.
 
-Logs, virtual times, step records and call order inside a concurrency group
+Logs, the ends of calls, step records and call order inside a concurrency group
 are not compared. A script trace may match the model's run under any of its
 schedules, because vMCP itself may behave in any of those ways.
 """
@@ -32,6 +35,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from transpiler.golang.duration import format_duration
 from transpiler.inert import one_line
 from transpiler.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 from transpiler.sim.trace import Trace, plain_json
@@ -104,10 +108,15 @@ def unwrapped_error(trace: Trace) -> str:
 
 def calls(trace: Trace) -> Counter[str]:
     """The backend calls as a multiset of (tool, arguments, attempt)."""
-    return Counter(
+    return Counter(_keys(trace))
+
+
+def _keys(trace: Trace) -> list[str]:
+    """Each backend call's key (tool, arguments, attempt), as comparable text."""
+    return [
         json.dumps([call.tool, _exact(plain_json(call.args)), call.attempt], sort_keys=True)
         for call in trace.calls
-    )
+    ]
 
 
 @dataclass(frozen=True)
@@ -120,6 +129,8 @@ class _Compared:
     structured: str | None
     calls: Counter[str]
     elicitations: list[tuple[str, str]]
+    #: Each call's start window (earliest, latest), by the call's key in ``calls``, in order.
+    starts: dict[str, list[tuple[int, int]]]
 
 
 _COMPARED: dict[int, tuple[Trace, _Compared]] = {}
@@ -139,6 +150,7 @@ def _compared(trace: Trace) -> _Compared:
         canonical(trace.client_result.get("structuredContent")) if outcome == "success" else None,
         calls(trace),
         [(e.message, canonical(e.schema)) for e in trace.elicitations],
+        _starts(trace),
     )
     if len(_COMPARED) >= _COMPARED_KEPT:
         _COMPARED.pop(next(iter(_COMPARED)), None)
@@ -169,15 +181,59 @@ def differences(composite: Trace, script: Trace) -> tuple[Difference, ...]:
                 _describe(theirs.calls - ours.calls),
             )
         )
+    mistimed = _mistimed(ours, theirs)
+    if mistimed:
+        found.append(
+            Difference(
+                "call times",
+                "; ".join(f"{call}: {_window(our)}" for call, our, _ in mistimed),
+                "; ".join(f"{call}: {_window(their)}" for call, _, their in mistimed),
+            )
+        )
     if ours.elicitations != theirs.elicitations:
         found.append(Difference("elicitations", repr(ours.elicitations), repr(theirs.elicitations)))
     return tuple(found)
 
 
+def _starts(trace: Trace) -> dict[str, list[tuple[int, int]]]:
+    """Each call's start window, by the call's key (tool, arguments, attempt), earliest first."""
+    found: dict[str, list[tuple[int, int]]] = {}
+    for call, key in zip(trace.calls, _keys(trace), strict=True):
+        found.setdefault(key, []).append(call.start_window)
+    return {key: sorted(windows) for key, windows in found.items()}
+
+
+def _mistimed(
+    ours: _Compared, theirs: _Compared
+) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
+    """The calls both sides made whose script start window is not within the model's (each
+    key's calls paired earliest with earliest): the call, the model's window, the script's."""
+    found = []
+    for key, windows in theirs.starts.items():
+        for our, their in zip(ours.starts.get(key, ()), windows, strict=False):
+            if not our[0] <= their[0] <= their[1] <= our[1]:
+                tool, args, attempt = json.loads(key)
+                call = f"{tool} attempt {attempt} {json.dumps(args, sort_keys=True)}"
+                found.append((call, our, their))
+    return found
+
+
+def _window(window: tuple[int, int]) -> str:
+    """When a call starts, in words: an instant, or the range random waits allow."""
+    earliest, latest = window
+    if earliest == latest:
+        return f"starts at {_instant(earliest)}"
+    return f"starts between {_instant(earliest)} and {_instant(latest)} (random retry waits)"
+
+
+def _instant(ns: int) -> str:
+    return "0s" if ns == 0 else format_duration(ns)
+
+
 def distance(composite: Trace, script: Trace) -> int:
     """How far apart two traces are: a different outcome counts most, then each backend call
-    or elicitation only one side has, each output value that differs, the error text (unless
-    the composite run lets it be any text)."""
+    or elicitation only one side has, each output value that differs, each call started out of
+    its window, the error text (unless the composite run lets it be any text)."""
     ours, theirs = _compared(composite), _compared(script)
     far = 1000 * (ours.outcome != theirs.outcome)
     if ours.outcome == theirs.outcome == "error" and not composite.any_error_text:
@@ -188,6 +244,7 @@ def distance(composite: Trace, script: Trace) -> int:
             plain_json(script.client_result.get("structuredContent")),
         )
     far += _calls_apart(ours.calls - theirs.calls, theirs.calls - ours.calls)
+    far += len(_mistimed(ours, theirs))
     far += sum(a != b for a, b in zip(ours.elicitations, theirs.elicitations, strict=False))
     return far + abs(len(ours.elicitations) - len(theirs.elicitations))
 

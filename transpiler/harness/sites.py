@@ -16,7 +16,8 @@ off a run, never off the first difference of the whole trace:
 - the result (``last-step-race``): the result;
 - a condition, a forEach collection or a step's deadline (``step-timeout``):
   the step's status (from the model's runs: a script's trace has no steps);
-- a forEach's concurrency (``parallel-cap``): how many calls the step started;
+- a forEach's concurrency (``parallel-cap``): when each of the step's calls
+  started (seconds from the run's start; as many as it made);
 - an elicitation answer that skips the rest (``skip-remaining``): the status of
   each step whose status it changed.
 
@@ -37,7 +38,7 @@ from transpiler.composite.quirks import NULL_PLACE_SUFFIX
 from transpiler.composite.variants import SiteKey
 from transpiler.deviations import Deviation
 from transpiler.harness.relation import canonical, leaves_apart, outcome_class, unwrapped_error
-from transpiler.sim.trace import CallRecord, Trace, plain_json
+from transpiler.sim.trace import NANOS_PER_SECOND, CallRecord, Trace, plain_json
 
 #: What the values are when they are the run's outcome.
 OUTCOME: Final = "the run's outcome"
@@ -267,8 +268,8 @@ def _step_values(
             _status(variant, step),
         )
     elif place == "forEach":
-        shows = f"calls step {step} started"
-        ours, theirs = len(_step_calls(vmcp, step)), len(_step_calls(variant, step))
+        shows = f"when the calls of step {step} started (seconds)"
+        ours, theirs = _starts(vmcp, step), _starts(variant, step)
     elif place in _ANSWER_PLACES:
         every = {**(vmcp.steps or {}), **(variant.steps or {})}
         changed = [s for s in every if _status(vmcp, s) != _status(variant, s)]
@@ -278,6 +279,11 @@ def _step_values(
     else:
         return None
     return shows, ours, theirs, theirs
+
+
+def _starts(trace: Trace, step: str) -> list[float]:
+    """When each call the step made (first attempts) started, in seconds, earliest first."""
+    return sorted(call.start_ns / NANOS_PER_SECOND for call in _step_calls(trace, step))
 
 
 def _status(trace: Trace, step: str) -> str:

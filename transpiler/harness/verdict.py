@@ -16,7 +16,8 @@ class Verdict(StrEnum):
     check could not finish (a limit of ours was met); nothing is claimed.
     ``incomplete``: no scenario differed, but none completed some step of the
     workflow, so the script was never compared with it there (a gap the policy
-    may accept by name).
+    may accept by name); or a scenario's difference could not be ruled out within
+    the bounds of the search for a reading (the bound is named; nothing accepts it).
     """
 
     EQUIVALENT = "equivalent"

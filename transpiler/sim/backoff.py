@@ -12,11 +12,16 @@ Both forms use it: the composite engine's ``onError: retry`` and the Starlark
   scheduling order.
 - Retrying stops when ``elapsed + next wait > 15 minutes``; the last error
   stands.
+
+Each wait also says the range its draw could have fallen in (:class:`Wait`), so
+the kernel can tell when a later call could have started had vMCP drawn
+otherwise.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -62,6 +67,22 @@ class SeededJitter:
 CENTRE = CentreJitter()
 
 
+@dataclass(frozen=True)
+class Wait:
+    """One wait before a retry: the one drawn, and how much shorter and longer a draw from the
+    same interval could be (Go draws from ``[interval - delta, interval + delta + 1)``)."""
+
+    ns: int
+    spread: tuple[int, int]
+
+
+def draw_range(interval_ns: int) -> tuple[int, int]:
+    """The shortest and longest wait a draw from ``interval_ns`` can give (Go truncates the
+    float it draws to whole nanoseconds)."""
+    delta = RANDOMIZATION_FACTOR * interval_ns
+    return int(interval_ns - delta), math.ceil(interval_ns + delta + 1) - 1
+
+
 @dataclass
 class Backoff:
     """The state of one retry loop's backoff."""
@@ -74,9 +95,10 @@ class Backoff:
             self.initial_ns = DEFAULT_RETRY_DELAY_NS
         self.interval_ns = self.initial_ns
 
-    def next_wait(self, elapsed_ns: int, jitter: Jitter, who: str, attempt: int) -> int | None:
+    def next_wait(self, elapsed_ns: int, jitter: Jitter, who: str, attempt: int) -> Wait | None:
         """The wait before the next attempt, or None when the 15-minute budget is spent."""
         wait = jitter.draw(self.interval_ns, who, attempt)
+        shortest, longest = draw_range(self.interval_ns)
         cap = MAX_INTERVAL_FACTOR * self.initial_ns
         if self.interval_ns >= cap / MULTIPLIER:
             self.interval_ns = cap
@@ -84,4 +106,4 @@ class Backoff:
             self.interval_ns = int(self.interval_ns * MULTIPLIER)
         if elapsed_ns + wait > MAX_ELAPSED_NS:
             return None
-        return wait
+        return Wait(wait, (wait - shortest, longest - wait))

@@ -22,6 +22,14 @@ real time: ``now`` is the time since the run started, a sleep or a deadline
 waits that long, and :class:`Await` blocks a thread on work done outside the
 kernel (a real backend call) while the other threads go on, so the calls of
 several threads are in flight together. This is how ``serve`` runs scripts.
+
+Each thread also carries the window its present instant could fall in had
+every random wait (vMCP's retry jitter, a :class:`Sleep` with a ``spread``)
+drawn otherwise: ``earliest`` and ``latest``, equal to ``now`` where nothing
+random came before. A wait adds its spread; a thread woken by another
+(a slot released, threads joined, a context ended) takes the later of its own
+window and the waker's, bound by bound (interval arithmetic over the max-plus
+algebra of a schedule: exact where times only add up and take maxima).
 """
 
 from __future__ import annotations
@@ -73,10 +81,12 @@ class Delivery:
 
 @dataclass(frozen=True)
 class Sleep:
-    """Wait ``duration_ns`` of virtual time; a done context interrupts the wait."""
+    """Wait ``duration_ns`` of virtual time; a done context interrupts the wait. ``spread``:
+    how much shorter and longer the wait could have been (a random draw's range)."""
 
     duration_ns: int
     context: Context | None = None
+    spread: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -170,6 +180,9 @@ class Thread:
     name: str
     key: tuple[Any, ...]
     runner: Runner
+    #: The window of the thread's present instant (see the module's docstring).
+    earliest: int = 0
+    latest: int = 0
     done: bool = False
     value: Any = None
     error: BaseException | None = None
@@ -202,6 +215,11 @@ class Context:
         self.kernel = kernel
         self.deadline_ns = deadline_ns
         self.error: ContextError | None = None
+        #: When the deadline could fall (the creator's window, moved to the deadline), and
+        #: once the context is done, when its end could have fallen.
+        self.window = kernel.window_at(deadline_ns)
+        if parent is not None and parent.deadline_ns == deadline_ns:
+            self.window = parent.window
         self._children: list[Context] = []
         self._waiters: list[tuple[Thread, int]] = []
         if parent is not None:
@@ -230,21 +248,22 @@ class Context:
 
     def cancel(self) -> None:
         """Cancel this context and its children (a no-op when already done)."""
-        self._finish(ContextError(deadline=False))
+        self._finish(ContextError(deadline=False), self.kernel.window_at(self.kernel.now))
 
     def _expire(self) -> None:
-        self._finish(ContextError(deadline=True))
+        self._finish(ContextError(deadline=True), self.window)
 
-    def _finish(self, error: ContextError) -> None:
+    def _finish(self, error: ContextError, window: tuple[int, int]) -> None:
         if self.error is not None:
             return
         self.error = error
+        self.window = window
         waiters, self._waiters = self._waiters, []
         for thread, token in waiters:
-            self.kernel._wake(thread, token, Delivery(error=error))
+            self.kernel._wake(thread, token, Delivery(error=error), window)
         children, self._children = self._children, []
         for child in children:
-            child._finish(error)
+            child._finish(error, window)
 
     def _watch(self, thread: Thread, token: int) -> None:
         self._waiters.append((thread, token))
@@ -265,7 +284,7 @@ class Semaphore:
             thread, token, context = self._waiters.popleft()
             if thread._token != token or (context is not None and context.done):
                 continue
-            self.kernel._wake(thread, token, Delivery())
+            self.kernel._wake(thread, token, Delivery(), self.kernel.window_at(self.kernel.now))
             return
         self.held -= 1
 
@@ -284,6 +303,8 @@ class Kernel:
         self._threads: list[Thread] = []
         self._deferred: Decision | None = None
         self.halted: Halt | None = None
+        #: The thread running now (None before the first runs).
+        self.current: Thread | None = None
 
     def context(self, deadline_ns: int | None = None) -> Context:
         """A root context (``context.Background`` with an optional deadline)."""
@@ -293,11 +314,26 @@ class Kernel:
         """A new slot pool."""
         return Semaphore(self, capacity)
 
+    def window(self) -> tuple[int, int]:
+        """The window of the present instant of the thread running now (see the module's
+        docstring): earliest and latest, in virtual nanoseconds."""
+        return self.window_at(self.now)
+
+    def window_at(self, instant: int | None) -> tuple[int, int]:
+        """The window of ``instant`` as the thread running now reaches it (the present, or a
+        deadline set from it)."""
+        at = self.now if instant is None else instant
+        thread = self.current
+        if thread is None:
+            return (at, at)
+        return (thread.earliest + at - self.now, thread.latest + at - self.now)
+
     def spawn(self, runner: Runner | ThreadBody, key: tuple[Any, ...], name: str) -> Thread:
-        """Start a thread; it becomes ready at the current instant."""
+        """Start a thread; it becomes ready at the current instant, in its spawner's window."""
         if isinstance(runner, Generator):
             runner = GeneratorRunner(runner)
-        thread = Thread(name=name, key=key, runner=runner)
+        earliest, latest = self.window()
+        thread = Thread(name=name, key=key, runner=runner, earliest=earliest, latest=latest)
         self._threads.append(thread)
         self._ready[thread] = Delivery()
         return thread
@@ -339,6 +375,7 @@ class Kernel:
         self._deferred = decision
 
     def _step(self, thread: Thread, delivery: Delivery) -> None:
+        self.current = thread
         while True:
             outcome = thread.runner.step(delivery)
             if isinstance(outcome, Finished):
@@ -368,7 +405,8 @@ class Kernel:
         pending = joiner._join_pending
         if pending is not None and all(t.done for t in pending):
             joiner._join_pending = None
-            self._wake(joiner, joiner._token, Delivery())
+            window = (max(t.earliest for t in pending), max(t.latest for t in pending))
+            self._wake(joiner, joiner._token, Delivery(), window)
 
     def _block(self, thread: Thread, operation: Operation) -> Delivery | None:
         """Register a blocking operation; return a delivery when it completes at once."""
@@ -380,10 +418,15 @@ class Kernel:
                 return Delivery(error=context.error)
             if operation.duration_ns <= 0:
                 return Delivery()
+            shorter, longer = operation.spread
+            ended = (
+                thread.earliest + operation.duration_ns - shorter,
+                thread.latest + operation.duration_ns + longer,
+            )
             self._add_timer(
                 self.now + operation.duration_ns,
                 _SLEEP_PRIORITY,
-                lambda: self._wake(thread, token, Delivery()),
+                lambda: self._wake(thread, token, Delivery(), ended, own=True),
             )
             if context is not None:
                 context._watch(thread, token)
@@ -392,6 +435,9 @@ class Kernel:
             return self._acquire(thread, token, operation)
         if isinstance(operation, Await):
             return self._await(thread, token, operation)
+        for joined in (t for t in operation.threads if t.done):  # it might have ended later
+            thread.earliest = max(thread.earliest, joined.earliest)
+            thread.latest = max(thread.latest, joined.latest)
         pending = [t for t in operation.threads if not t.done]
         if not pending:
             return Delivery()
@@ -442,12 +488,26 @@ class Kernel:
 
     def _arrived(self, thread: Thread, token: int, future: Future[Any]) -> None:
         self._awaited.discard(future)
-        self._wake(thread, token, outcome_of(future))
+        self._wake(thread, token, outcome_of(future), (self.now, self.now), own=True)
 
-    def _wake(self, thread: Thread, token: int, delivery: Delivery) -> None:
+    def _wake(
+        self,
+        thread: Thread,
+        token: int,
+        delivery: Delivery,
+        window: tuple[int, int],
+        own: bool = False,
+    ) -> None:
+        """Make ``thread`` ready, in ``window``: its own (``own``: the end of its wait), or a
+        waker's, of which it takes the later bounds with its own."""
         if thread._token != token or thread.done or thread in self._ready:
             return
         thread._token += 1
+        if own:
+            thread.earliest, thread.latest = window
+        else:
+            thread.earliest = max(thread.earliest, window[0])
+            thread.latest = max(thread.latest, window[1])
         self._ready[thread] = delivery
 
     def _add_timer(self, at_ns: int, priority: int, action: Callable[[], None]) -> None:
@@ -468,6 +528,7 @@ class Kernel:
             if len(candidates) == 1
             else self.chooser.choose("ready-thread", candidates)
         )
+        self.current = chosen  # whoever asked runs it next (the loop, or a runner inline)
         return Decision(chosen, self._ready.pop(chosen))
 
     def _fire_next_instant(self) -> None:

@@ -27,14 +27,25 @@ class CallRecord:
     result: str
     #: The workflow step that made the call (the model's runs only; a script's calls name none).
     step: str | None = None
+    #: When the call could have started had every random wait before it (vMCP's retry jitter)
+    #: drawn otherwise: earliest and latest (None: exactly at ``start_ns``).
+    window: tuple[int, int] | None = None
+
+    @property
+    def start_window(self) -> tuple[int, int]:
+        """The earliest and latest start the call could have had (virtual nanoseconds)."""
+        return (self.start_ns, self.start_ns) if self.window is None else self.window
 
     def to_json(self) -> dict[str, Any]:
         """The call in trace form (times in seconds)."""
+        earliest, latest = self.start_window
         return {
             "tool": self.tool,
             "args": plain_json(self.args),
             "attempt": self.attempt,
             "start": self.start_ns / NANOS_PER_SECOND,
+            "earliest": earliest / NANOS_PER_SECOND,
+            "latest": latest / NANOS_PER_SECOND,
             "end": self.end_ns / NANOS_PER_SECOND,
             "group": self.group,
             "result": self.result,

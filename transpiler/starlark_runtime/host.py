@@ -15,7 +15,7 @@ real clock (``transpiler/serve/live.py``).
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from transpiler.golang.duration import parse_duration
@@ -165,20 +165,19 @@ class RunState:
         go_args = from_script(args)
         start = self.kernel.now
         index = len(self.calls)
-        self.calls.append(CallRecord(name, go_args, attempt, start, start, group, "pending"))
+        call = CallRecord(
+            name, go_args, attempt, start, start, group, "pending", window=self.kernel.window()
+        )
+        self.calls.append(call)
         call_context = context.child(self.kernel.now + self.call_timeout_ns)
         try:
             answer = yield from self.backends.call(name, go_args, call_context)
         except ContextError as error:
-            self.calls[index] = CallRecord(
-                name, go_args, attempt, start, self.kernel.now, group, "cancelled"
-            )
+            self.calls[index] = replace(call, end_ns=self.kernel.now, result="cancelled")
             return ToolOutcome(False, str(error), None)
         failure = attempt_failure(answer)
         verdict = "ok" if failure is None else ("transport" if answer.result is None else "isError")
-        self.calls[index] = CallRecord(
-            name, go_args, attempt, start, self.kernel.now, group, verdict
-        )
+        self.calls[index] = replace(call, end_ns=self.kernel.now, result=verdict)
         if failure is not None:
             return ToolOutcome(False, failure, None)
         assert answer.result is not None
@@ -241,7 +240,7 @@ class RunState:
         if wait is None:
             return False
         try:
-            yield Sleep(wait, context)
+            yield Sleep(wait.ns, context, wait.spread)
         except ContextError as error:
             raise ScriptHalt(str(error)) from None
         return True

@@ -5,7 +5,7 @@ backends (:func:`run_script`), or on any :class:`~.host.ScriptBackends` and cloc
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from transpiler.diagnostics import TranspilerError
@@ -171,6 +171,4 @@ def _settle(call: CallRecord, now: int) -> CallRecord:
     """A call still in flight when the run stopped ends, cancelled, at that instant."""
     if call.result != "pending":
         return call
-    return CallRecord(
-        call.tool, call.args, call.attempt, call.start_ns, now, call.group, "cancelled"
-    )
+    return replace(call, end_ns=now, result="cancelled")

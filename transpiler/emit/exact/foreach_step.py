@@ -137,21 +137,12 @@ def _notes(state: EmitState, step: WorkflowStepConfig) -> None:
     parallel = step.parallel_limit
     if parallel in (1, PARALLEL_CAP):
         return
-    at_once = f"vMCP runs up to {parallel} iterations at once, parallel() runs up to {PARALLEL_CAP}"
-    if step.continues_on_error:
-        state.note(
-            "domain",
-            "foreach-parallelism",
-            f"timing only: {at_once}; every iteration runs, so results and calls are the same",
-            step.id,
-            step.where.of("maxParallel"),
-        )
-    else:
-        state.note(
-            "deviation",
-            Deviation.PARALLEL_CAP,
-            f"{at_once}: when an iteration fails and stops the loop, a different number of "
-            "calls may have started",
-            step.id,
-            step.where.of("maxParallel"),
-        )
+    state.note(
+        "deviation",
+        Deviation.PARALLEL_CAP,
+        f"vMCP runs up to {parallel} iterations at once, parallel() runs up to {PARALLEL_CAP}: "
+        "calls start at other times, and when an iteration fails and stops the loop, a "
+        "different number of calls may have started",
+        step.id,
+        step.where.of("maxParallel"),
+    )

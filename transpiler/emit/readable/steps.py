@@ -435,7 +435,7 @@ def for_each_step(
             body.append(assign(results, List(())))
         body.append(For(loop.targets, loop.iterable, (ExprStmt(each),)))
     else:
-        if not keep_going and parallel != PARALLEL_CAP:
+        if parallel != PARALLEL_CAP:
             state.declare(Deviation.PARALLEL_CAP)
         bound = tuple(Parameter(n, Name(n)) for n in loop.targets)
         calls = call("parallel", Comprehension(Lambda(bound, call_one), (loop,)))
