@@ -16,6 +16,7 @@ import yaml
 from tests.conftest import CORPUS, REPO_ROOT
 from transpiler.cli import main
 from transpiler.cli.hook import configurations_for, split_arguments
+from transpiler.gobuild import GOPATH_VARIABLE, SHARED_GOPATH
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
 
@@ -31,6 +32,11 @@ def try_repo(repository: Path, home: Path) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PRE_COMMIT")}
     environment["PRE_COMMIT_HOME"] = str(home)
     environment["TRANSPILER_CACHE"] = str(home / "transpiler-cache")
+    # The toolchain named, not the one other tests running beside this one last recorded in the
+    # user's cache: the hook's verdicts, and whether a pair is unchanged, depend on it.
+    environment["XDG_CACHE_HOME"] = str(home / "xdg")
+    if SHARED_GOPATH.is_dir():
+        environment[GOPATH_VARIABLE] = str(SHARED_GOPATH)
     return subprocess.run(
         [
             sys.executable,

@@ -81,6 +81,8 @@ def test_a_recent_go_on_path_serves_the_pinned_gopath(
     (gopath / "src" / "go.starlark.net").mkdir(parents=True)
     (gopath / "src" / "go.starlark.net" / "PINNED").write_text("abc123 (a date)\n")
     monkeypatch.setenv(GOPATH_VARIABLE, str(gopath))
+    # The pinned toolchain found is recorded in the user's cache: this fake one must not be.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr("transpiler.gobuild.shutil.which", lambda _: "/opt/go/bin/go")
     monkeypatch.setattr("transpiler.gobuild._go_bin", lambda: None)
     monkeypatch.setattr("transpiler.gobuild._go_version", lambda go: "go1.26.6")
