@@ -24,6 +24,7 @@ from transpiler.harness.check import CheckOptions, ToolReport, check_tool
 from transpiler.harness.relation import differences, distance
 from transpiler.harness.verdict import Verdict
 from transpiler.sim.scenario import scenario_from_document
+from transpiler.sim.trace import CallRecord, Trace
 from transpiler.starlark_runtime import run_starlark
 
 WORKFLOW = """
@@ -299,3 +300,16 @@ def test_a_call_vmcp_makes_while_the_user_answers_waits_for_no_answer(engine: st
     assert not report.passes(None) and report.counterexample is not None, report.reason
     times = [d for d in report.counterexample.differences if d.field == "call times"]
     assert times and "git.diff attempt 1" in times[0].script, report.reason
+
+
+def _one_call(start_ns: int, window: tuple[int, int] | None, real_time: bool) -> Trace:
+    call = CallRecord("t.a", {}, 2, start_ns, start_ns, "root", "ok", window=window)
+    return Trace("starlark", "success", {"content": []}, None, None, [call], real_time=real_time)
+
+
+def test_a_call_on_real_backends_may_start_late_but_never_early() -> None:
+    """serve --shadow: real backends answer after their latency, the model's at once."""
+    vmcp = _one_call(10_000_000, (10_000_000, 30_000_000), False)
+    assert not differences(vmcp, _one_call(35_000_000, None, True))
+    assert differences(vmcp, _one_call(35_000_000, None, False))[0].field == "call times"
+    assert differences(vmcp, _one_call(9_000_000, None, True))[0].field == "call times"

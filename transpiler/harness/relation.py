@@ -12,7 +12,8 @@ reported):
 4. the backend calls as a multiset of (tool, arguments, attempt);
 5. when each call starts, in virtual time: the window a script's call could start in must
    lie within the window of the same call of the model's run (its start, moved as far as
-   vMCP's random retry waits could move it, :mod:`transpiler.sim.kernel`);
+   vMCP's random retry waits could move it, :mod:`transpiler.sim.kernel`); a run on real
+   backends (``serve --shadow``) only may not start a call before that window;
 6. the elicitation requests, message and schema, in order.
 
 The composite trace is the model's run under a reading (:mod:`readings`): the
@@ -131,6 +132,8 @@ class _Compared:
     elicitations: list[tuple[str, str]]
     #: Each call's start window (earliest, latest), by the call's key in ``calls``, in order.
     starts: dict[str, list[tuple[int, int]]]
+    #: The starts are wall-clock (:attr:`Trace.real_time`).
+    real_time: bool
 
 
 _COMPARED: dict[int, tuple[Trace, _Compared]] = {}
@@ -151,6 +154,7 @@ def _compared(trace: Trace) -> _Compared:
         calls(trace),
         [(e.message, canonical(e.schema)) for e in trace.elicitations],
         _starts(trace),
+        trace.real_time,
     )
     if len(_COMPARED) >= _COMPARED_KEPT:
         _COMPARED.pop(next(iter(_COMPARED)), None)
@@ -207,11 +211,14 @@ def _mistimed(
     ours: _Compared, theirs: _Compared
 ) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
     """The calls both sides made whose script start window is not within the model's (each
-    key's calls paired earliest with earliest): the call, the model's window, the script's."""
+    key's calls paired earliest with earliest): the call, the model's window, the script's.
+    A wall-clock run (real backends answer late, the model's at once) is held to the window's
+    start only: no call may start before vMCP could have started it."""
     found = []
     for key, windows in theirs.starts.items():
         for our, their in zip(ours.starts.get(key, ()), windows, strict=False):
-            if not our[0] <= their[0] <= their[1] <= our[1]:
+            late_enough = our[0] <= their[0]
+            if not (late_enough if theirs.real_time else late_enough and their[1] <= our[1]):
                 tool, args, attempt = json.loads(key)
                 call = f"{tool} attempt {attempt} {json.dumps(args, sort_keys=True)}"
                 found.append((call, our, their))

@@ -147,6 +147,8 @@ class Trace:
     stopped_at: tuple[Deviation, str | None, str] | None = None
     #: Where a script's run went (script form only), for coverage.
     reach: ScriptReach | None = field(default=None, compare=False)
+    #: Call times are wall-clock (``serve``: real backends, real latency), not virtual.
+    real_time: bool = False
 
     def fired(self) -> frozenset[Deviation]:
         """The deviation classes this run exercised (composite form only)."""

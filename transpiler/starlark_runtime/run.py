@@ -149,6 +149,7 @@ def run_on(
         incomplete=backends.incomplete,
         virtual_duration_ns=kernel.now,
         reach=engine_run.reached(),
+        real_time=kernel.clock is not None,
     )
     if outcome is None:
         return trace
