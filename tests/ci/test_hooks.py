@@ -34,9 +34,7 @@ def try_repo(repository: Path, home: Path) -> subprocess.CompletedProcess[str]:
     environment["TRANSPILER_CACHE"] = str(home / "transpiler-cache")
     # The toolchain named, not the one other tests running beside this one last recorded in the
     # user's cache: the hook's verdicts, and whether a pair is unchanged, depend on it.
-    environment["XDG_CACHE_HOME"] = str(home / "xdg")
-    if SHARED_GOPATH.is_dir():
-        environment[GOPATH_VARIABLE] = str(SHARED_GOPATH)
+    environment[GOPATH_VARIABLE] = str(SHARED_GOPATH)
     return subprocess.run(
         [
             sys.executable,
