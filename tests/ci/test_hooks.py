@@ -77,19 +77,15 @@ def test_the_pre_commit_hook_passes_a_sound_migration_and_fails_a_broken_edit(
     assert red.returncode == 1, red.stdout + red.stderr
     assert re.search(r"vmcp-transpile check\.+Failed", red.stdout), red.stdout
     assert "FAIL            differs  sync_inventory" in red.stdout
+    # The edit undone in a commit that also adds a file no pair reads: the pair that failed is
+    # checked again, and the three that did not change are carried over from the hook's last
+    # report (how long that takes is measured by benchmarks/bench_startup.py).
     config.write_text(text)
+    (repository / "NOTES.md").write_text("not a configuration\n")
     commit(repository, "the edit undone")
     fixed = try_repo(repository, tmp_path / "pre-commit")
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
-    # A commit that changes no pair checks none: every verdict comes from the last report
-    # (how long that takes is measured by benchmarks/bench_startup.py).
-    (repository / "NOTES.md").write_text("not a configuration\n")
-    commit(repository, "no pair changed")
-    unchanged = try_repo(repository, tmp_path / "pre-commit")
-    assert unchanged.returncode == 0, unchanged.stdout + unchanged.stderr
-    assert re.search(
-        r"\b4 pair\(s\) unchanged since .*; 0 checked", unchanged.stdout
-    ), unchanged.stdout
+    assert re.search(r"\b3 pair\(s\) unchanged since .*; 1 checked", fixed.stdout), fixed.stdout
 
 
 def test_the_hook_definition_runs_on_the_staged_files_it_reads() -> None:
