@@ -19,7 +19,7 @@ from pathlib import Path
 from transpiler.config.loader import load_paths
 from transpiler.emit.exact.script import emit_script
 from transpiler.gobuild import go_available
-from transpiler.harness.happy import happy_scenario
+from transpiler.harness.scenarios.happy import happy_scenario
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.starlark_runtime import run_starlark
 

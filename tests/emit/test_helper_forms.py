@@ -13,9 +13,9 @@ from tests.conftest import CORPUS
 from tests.starlark_runtime.conftest import ENGINES
 from transpiler.config.loader import LoadedTool, load_paths
 from transpiler.emit.exact.script import emit_script
-from transpiler.harness.happy import happy_scenario
-from transpiler.harness.paths import combinations, sample_params
-from transpiler.harness.shapes import tool_shapes
+from transpiler.harness.scenarios.happy import happy_scenario
+from transpiler.harness.scenarios.paths import combinations, sample_params
+from transpiler.harness.scenarios.shapes import tool_shapes
 from transpiler.starlark_runtime import run_starlark
 
 SCENARIOS = 6

@@ -17,9 +17,9 @@ from transpiler.config.loader import load_bytes
 from transpiler.deviations import Deviation
 from transpiler.gobuild import go_unavailable, toolchain
 from transpiler.golang.duration import parse_duration
-from transpiler.harness.check import CheckOptions, check_tool
-from transpiler.harness.relation import difference
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.relation import difference
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, check_tool
 from transpiler.profile import CALL_TIMEOUT_NS
 from transpiler.sim.scenario import load_scenario, scenario_from_document
 from transpiler.sim.trace import Trace
@@ -149,7 +149,7 @@ def test_a_saved_counterexample_replays_with_run(tmp_path: Path) -> None:
     options = CheckOptions(examples=20, paths=4)
     bad = check_tool(tool, options, emitted=replace(emitted, script=wrong))
     assert bad.counterexample is not None
-    from transpiler.harness.reports import save_counterexample
+    from transpiler.harness.reporting.reports import save_counterexample
 
     saved = Path(save_counterexample(bad.counterexample, tmp_path / "ce", str(config), bad.tool))
     assert saved.is_relative_to(tmp_path / "ce")
@@ -175,10 +175,10 @@ def test_a_tool_whose_content_is_read_never_answers_with_structured_content() ->
     for a tool whose step's ``.content`` is read carry content items only."""
     from random import Random
 
-    from transpiler.harness.generate import scenarios
-    from transpiler.harness.happy import happy_scenario
-    from transpiler.harness.paths import combinations
-    from transpiler.harness.shapes import tool_shapes
+    from transpiler.harness.scenarios.generate import scenarios
+    from transpiler.harness.scenarios.happy import happy_scenario
+    from transpiler.harness.scenarios.paths import combinations
+    from transpiler.harness.scenarios.shapes import tool_shapes
 
     tool = load_bytes(CONTENT_READER, "content.yaml").tools[0].effective
     shapes = tool_shapes(tool)
@@ -199,8 +199,8 @@ def test_a_tool_whose_content_is_read_never_answers_with_structured_content() ->
 
 
 def test_sampled_paths_start_with_the_one_where_everything_succeeds() -> None:
-    from transpiler.harness.paths import combinations, tool_answers
-    from transpiler.harness.shapes import tool_shapes
+    from transpiler.harness.scenarios.paths import combinations, tool_answers
+    from transpiler.harness.scenarios.shapes import tool_shapes
 
     tool = load_bytes(CONTENT_READER, "content.yaml").tools[0].effective
     shapes = tool_shapes(tool)
@@ -264,8 +264,8 @@ def test_drawn_values_nest_no_deeper_than_hypothesis_would() -> None:
     from random import Random
 
     from transpiler.composite.elicitation import _depth_problem
-    from transpiler.harness.generate import JSON_VALUES, _within_depth, scenarios
-    from transpiler.harness.shapes import tool_shapes
+    from transpiler.harness.scenarios.generate import JSON_VALUES, _within_depth, scenarios
+    from transpiler.harness.scenarios.shapes import tool_shapes
 
     rng = Random(3)
     depths = {_depth(JSON_VALUES.draw(rng)) for _ in range(3000)}

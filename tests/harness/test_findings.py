@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from transpiler.config.loader import load_bytes
-from transpiler.harness.check import Finding, findings
+from transpiler.harness.running.check import Finding, findings
 
 TOOLS = b"""
 compositeTools:

@@ -2,7 +2,7 @@
 
 An exact script must match some trace vMCP could produce; a readable one may
 also differ, but only as the model's run under a reading of the classes the
-script declares (:mod:`transpiler.harness.readings`).
+script declares (:mod:`transpiler.harness.judging.readings`).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from transpiler.composite import run_composite
 from transpiler.config.loader import load_bytes
 from transpiler.deviations import Deviation
 from transpiler.emit import STYLES, emit_tool
-from transpiler.harness.generate import scenarios
-from transpiler.harness.readings import Readings
-from transpiler.harness.relation import differences
-from transpiler.harness.shapes import tool_shapes
-from transpiler.harness.workflows import workflows
+from transpiler.harness.judging.readings import Readings
+from transpiler.harness.judging.relation import differences
+from transpiler.harness.scenarios.generate import scenarios
+from transpiler.harness.scenarios.shapes import tool_shapes
+from transpiler.harness.scenarios.workflows import workflows
 from transpiler.starlark_runtime import run_starlark
 from transpiler.validate import validate
 

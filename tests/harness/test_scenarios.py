@@ -10,9 +10,9 @@ from typing import Any
 from tests.conftest import REPO_ROOT
 from transpiler.config.loader import load_bytes, load_paths
 from transpiler.config.model import CompositeToolConfig
-from transpiler.harness.happy import OTHER_KINDS, expected, reshapes
-from transpiler.harness.paths import FALSY, combinations, tool_answers, unexpected_answers
-from transpiler.harness.shapes import tool_shapes
+from transpiler.harness.scenarios.happy import OTHER_KINDS, expected, reshapes
+from transpiler.harness.scenarios.paths import FALSY, combinations, tool_answers, unexpected_answers
+from transpiler.harness.scenarios.shapes import tool_shapes
 
 LOOPHOLES = REPO_ROOT / "corpus" / "loopholes" / "workflows.yaml"
 
@@ -101,7 +101,7 @@ def test_a_full_for_each_meets_each_failure_of_its_inner_tool() -> None:
 
 
 def _failures(tool: CompositeToolConfig) -> list[dict[str, Any]]:
-    from transpiler.harness.paths import tool_failures
+    from transpiler.harness.scenarios.paths import tool_failures
 
     shapes = tool_shapes(tool)
     first = tool_answers(shapes, "scanner.scan", expected(tool).answers["scanner.scan"])[0]

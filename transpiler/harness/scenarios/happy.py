@@ -23,8 +23,8 @@ from transpiler.config.model import CompositeToolConfig, OutputProperty, StepKin
 from transpiler.golang.fmt import format_value
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
 from transpiler.gotemplate.functions import FUNCTIONS, Codec, Flow
-from transpiler.harness.paths import sample_params
-from transpiler.harness.shapes import CALLS, ToolShapes, content_tools
+from transpiler.harness.scenarios.paths import sample_params
+from transpiler.harness.scenarios.shapes import CALLS, ToolShapes, content_tools
 from transpiler.plan.dataflow import dataflow, template_sites
 from transpiler.sim.scenario import Scenario, scenario_from_document
 

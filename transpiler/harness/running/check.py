@@ -44,22 +44,12 @@ from transpiler.emit.report import EmitResult
 from transpiler.emit.timeouts import step_deadlines
 from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
-from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
-from transpiler.harness.draws import Gen
-from transpiler.harness.entries import ListingDifference, listing_differences
-from transpiler.harness.fields import field_differences
-from transpiler.harness.generate import scenarios as random_scenarios
-from transpiler.harness.happy import (
-    expected,
-    free_texts,
-    happy_scenario,
-    reshaped_scenarios,
-    reshapes,
-)
-from transpiler.harness.kinds import kind_advice
-from transpiler.harness.paths import combinations, path_of, sample_params
-from transpiler.harness.probes import probe_scenarios
-from transpiler.harness.readings import (
+from transpiler.harness.coverage.coverage import Coverage, ScriptCoverage, gaps, judge
+from transpiler.harness.coverage.scriptmap import ScriptLines, script_map
+from transpiler.harness.judging.entries import ListingDifference, listing_differences
+from transpiler.harness.judging.fields import field_differences
+from transpiler.harness.judging.kinds import kind_advice
+from transpiler.harness.judging.readings import (
     SETTLE_ROUNDS,
     VMCP_CHOICE,
     Found,
@@ -67,13 +57,23 @@ from transpiler.harness.readings import (
     Readings,
     variants_of,
 )
-from transpiler.harness.relation import Difference, differences, matches
-from transpiler.harness.scriptmap import ScriptLines, script_map
-from transpiler.harness.scriptreads import ScriptReads, script_reads
-from transpiler.harness.shapes import ToolShapes, tool_shapes
-from transpiler.harness.sites import SiteValues, site_values, value_text
-from transpiler.harness.timed import timed_scenarios
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.relation import Difference, differences, matches
+from transpiler.harness.judging.sites import SiteValues, site_values, value_text
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.scenarios.draws import Gen
+from transpiler.harness.scenarios.generate import scenarios as random_scenarios
+from transpiler.harness.scenarios.happy import (
+    expected,
+    free_texts,
+    happy_scenario,
+    reshaped_scenarios,
+    reshapes,
+)
+from transpiler.harness.scenarios.paths import combinations, path_of, sample_params
+from transpiler.harness.scenarios.probes import probe_scenarios
+from transpiler.harness.scenarios.scriptreads import ScriptReads, script_reads
+from transpiler.harness.scenarios.shapes import ToolShapes, tool_shapes
+from transpiler.harness.scenarios.timed import timed_scenarios
 from transpiler.inert import has_unsafe_text, unsafe
 from transpiler.listing import (
     ListedTool,
@@ -867,7 +867,7 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
     each step timeout the script drops.
 
     The run's backends answer what no template constrains with placeholders (a text
-    :data:`~transpiler.harness.happy.SIMULATED_TEXT`, a number 7); a finding that does not
+    :data:`~transpiler.harness.scenarios.happy.SIMULATED_TEXT`, a number 7); a finding that does not
     also fire when those are of another form or kind (:func:`free_texts`, :func:`reshapes`)
     comes from the placeholders, not from the workflow alone, and names the values under
     which it does not fire; one that does not fire with another form of the free texts is a
