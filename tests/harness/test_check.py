@@ -175,18 +175,19 @@ def test_a_tool_whose_content_is_read_never_answers_with_structured_content() ->
     for a tool whose step's ``.content`` is read carry content items only."""
     from random import Random
 
+    from transpiler.harness.scenarios.analysis import analyse
     from transpiler.harness.scenarios.generate import scenarios
     from transpiler.harness.scenarios.happy import happy_scenario
     from transpiler.harness.scenarios.paths import combinations
     from transpiler.harness.scenarios.shapes import tool_shapes
 
     tool = load_bytes(CONTENT_READER, "content.yaml").tools[0].effective
-    shapes = tool_shapes(tool)
+    shapes = tool_shapes(analyse(tool))
     assert shapes.content_tools == {"svc.first"}
     rng = Random(7)
     drawn = [scenarios(shapes, tool.parameters, tool.name).draw(rng) for _ in range(200)]
     combined, _ = combinations(shapes, tool.name, {}, 50, 7)
-    worlds = [*drawn, *combined, happy_scenario(tool)]
+    worlds = [*drawn, *combined, happy_scenario(analyse(tool))]
 
     def answers(tool_name: str) -> list[dict[str, Any]]:
         return [r for w in worlds for r in w.to_json()["backends"][tool_name]["results"]]
@@ -199,11 +200,12 @@ def test_a_tool_whose_content_is_read_never_answers_with_structured_content() ->
 
 
 def test_sampled_paths_start_with_the_one_where_everything_succeeds() -> None:
+    from transpiler.harness.scenarios.analysis import analyse
     from transpiler.harness.scenarios.paths import combinations, tool_answers
     from transpiler.harness.scenarios.shapes import tool_shapes
 
     tool = load_bytes(CONTENT_READER, "content.yaml").tools[0].effective
-    shapes = tool_shapes(tool)
+    shapes = tool_shapes(analyse(tool))
     for seed in range(5):
         chosen, total = combinations(shapes, tool.name, {}, 3, seed)
         assert total > 3 and len(chosen) == 3
@@ -264,6 +266,7 @@ def test_drawn_values_nest_no_deeper_than_hypothesis_would() -> None:
     from random import Random
 
     from transpiler.composite.elicitation import _depth_problem
+    from transpiler.harness.scenarios.analysis import analyse
     from transpiler.harness.scenarios.generate import JSON_VALUES, _within_depth, scenarios
     from transpiler.harness.scenarios.shapes import tool_shapes
 
@@ -271,7 +274,7 @@ def test_drawn_values_nest_no_deeper_than_hypothesis_would() -> None:
     depths = {_depth(JSON_VALUES.draw(rng)) for _ in range(3000)}
     assert max(depths) == 3
     tool = load_bytes(DEEP_ANSWER_READER, "deep.yaml").tools[0].effective
-    generator = scenarios(tool_shapes(tool), tool.parameters, tool.name)
+    generator = scenarios(tool_shapes(analyse(tool)), tool.parameters, tool.name)
     answers = [
         answer["content"]
         for _ in range(300)

@@ -26,6 +26,7 @@ from transpiler.harness.coverage.mutants import mutants
 from transpiler.harness.judging.readings import variants_of
 from transpiler.harness.judging.relation import differences, matches
 from transpiler.harness.running.check import _Run
+from transpiler.harness.scenarios.analysis import analyse
 from transpiler.harness.scenarios.generate import scenarios
 from transpiler.harness.scenarios.shapes import tool_shapes
 from transpiler.harness.scenarios.workflows import workflows
@@ -52,7 +53,7 @@ def test_a_passing_mutant_is_the_model_under_one_reading(
     assume(made)
     mutant = data.draw(st.sampled_from(made), label="mutant")
     declared = declared_in(mutant.text).classes
-    strategy = scenarios(tool_shapes(tool), tool.parameters, tool.name).strategy()
+    strategy = scenarios(tool_shapes(analyse(tool)), tool.parameters, tool.name).strategy()
     drawn = [data.draw(strategy, label="scenario") for _ in range(SCENARIOS)]
     run = _Run(loaded, mutant.text, emitted.modules, (ENGINE,), declared)
     if run.compare_all(drawn) is not None or run.settle() is not None:
