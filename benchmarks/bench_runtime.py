@@ -19,7 +19,8 @@ from pathlib import Path
 from transpiler.config.loader import load_paths
 from transpiler.emit.exact.script import emit_script
 from transpiler.gobuild import go_available
-from transpiler.harness.happy import happy_scenario
+from transpiler.harness.scenarios.analysis import analyse
+from transpiler.harness.scenarios.happy import happy_scenario
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.starlark_runtime import run_starlark
 
@@ -65,7 +66,7 @@ def _exact(inline: bool) -> tuple[str, Scenario, Mapping[str, str]]:
     example = Path(__file__).resolve().parent.parent / "corpus" / "example"
     tool = next(t for t in load_paths([example]).tools if t.config.name == "deploy_with_approval")
     emitted = emit_script(tool.effective, "bench", inline_helpers=inline)
-    return emitted.script, happy_scenario(tool.effective), emitted.modules
+    return emitted.script, happy_scenario(analyse(tool.effective)), emitted.modules
 
 
 def main() -> None:

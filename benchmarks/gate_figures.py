@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from transpiler.cli.mutate import DEFAULT_EXAMPLES, DEFAULT_LIMIT, DEFAULT_PATHS
 from transpiler.gate.batch import check_all, select
 from transpiler.gate.mutation import Tally, ToolMutation, mutate_request
-from transpiler.harness.check import CheckOptions, ToolReport
+from transpiler.harness.running.check import CheckOptions, ToolReport
 from transpiler.pairs import Request, Where
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -33,8 +33,8 @@ from transpiler.config.units import LoadedTool, LoadResult
 from transpiler.config.yamlv3 import MAX_DEPTH
 from transpiler.diagnostics import InputError
 from transpiler.emit.report import Note, SourceMapEntry
-from transpiler.harness.check import CheckOptions
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions
 from transpiler.inputs.files import Inputs, load_contents
 from transpiler.pairs import Loaded, Script, pair_inputs, scripts_of
 from transpiler.pipeline import (

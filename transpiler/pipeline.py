@@ -4,7 +4,7 @@ The one home of what happens to a tool, which the CLI (``emit``, ``check``,
 ``migrate``) and the library both use: a tool vMCP rejects is not converted
 (with vMCP's reason); otherwise it is emitted in the chosen style and, when
 asked, the harness checks it. The outcome carries the verdict
-(:class:`~transpiler.harness.verdict.Verdict`), the harness's report, and
+(:class:`~transpiler.harness.judging.verdict.Verdict`), the harness's report, and
 every remark (warnings, declared deviations, findings) at its file:line.
 """
 
@@ -28,8 +28,8 @@ from transpiler.diagnostics import (
 )
 from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult, Note
-from transpiler.harness.check import CheckOptions, ToolReport, check_tool
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, ToolReport, check_tool
 from transpiler.listing import (
     ScriptedEntry,
     advertised,

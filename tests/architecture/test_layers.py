@@ -1,4 +1,5 @@
-"""Imports go down the layers docs/architecture.md names, and no two packages import each other."""
+"""Imports go down the layers docs/architecture.md names, and no two packages import each other;
+inside the harness, the same holds of its stages."""
 
 from __future__ import annotations
 
@@ -12,16 +13,18 @@ from tests.conftest import REPO_ROOT
 
 ARCHITECTURE = REPO_ROOT / "docs" / "architecture.md"
 STYLES = ("transpiler.emit.exact", "transpiler.emit.readable")
+HARNESS = PACKAGE / "harness"
 
 
-def layers() -> dict[str, int]:
-    """Each top-level unit of the package and its layer's depth (0 is the top)."""
+def layers(block_name: str = "layers") -> dict[str, int]:
+    """Each unit a block of docs/architecture.md names (by default the package's top-level
+    units) and its layer's depth (0 is the top); a line may start with its layer's name."""
     text = ARCHITECTURE.read_text(encoding="utf-8")
-    block = re.search(r"^```layers\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
-    assert block is not None, "docs/architecture.md has no ```layers block"
+    block = re.search(rf"^```{block_name}\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    assert block is not None, f"docs/architecture.md has no ```{block_name} block"
     depth: dict[str, int] = {}
     for number, line in enumerate(block.group(1).splitlines()):
-        _, _, names = line.partition(":")
+        _, _, names = line.rpartition(":")
         for name in names.split():
             assert name not in depth, f"{name} is in two layers"
             depth[name] = number
@@ -32,6 +35,12 @@ def unit(module: str) -> str | None:
     """The top-level package or module of a dotted name (None for the root package)."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else None
+
+
+def stage(module: str) -> str | None:
+    """The harness stage (its subpackage) a dotted name is in (None outside the stages)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["transpiler", "harness"] else None
 
 
 def edges() -> set[tuple[str, str]]:
@@ -86,6 +95,30 @@ def test_no_import_goes_up_a_layer() -> None:
 
 def test_no_two_units_import_each_other() -> None:
     assert cycles(unit_edges(edges(), layers())) == []
+
+
+def stage_edges(pairs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The imports between different harness stages."""
+    result = set()
+    for importer, target in pairs:
+        a, b = stage(importer), stage(target)
+        if a is not None and b is not None and a != b:
+            result.add((a, b))
+    return result
+
+
+def test_every_harness_module_is_in_one_stage_of_one_layer() -> None:
+    stages = {path.name for path in HARNESS.iterdir() if (path / "__init__.py").is_file()}
+    assert stages == set(layers("harness-layers"))
+    assert [path.name for path in HARNESS.glob("*.py")] == ["__init__.py"]
+
+
+def test_no_harness_import_goes_up_a_stage() -> None:
+    assert upward(stage_edges(edges()), layers("harness-layers")) == []
+
+
+def test_no_two_harness_stages_import_each_other() -> None:
+    assert cycles(stage_edges(edges())) == []
 
 
 def test_the_two_styles_and_the_shared_emit_modules_stay_apart() -> None:

@@ -21,7 +21,7 @@ import pytest
 from tests.conftest import CORPUS, UPSTREAM_CORPUS
 from transpiler.changes import Change, ChangeKind, markdown_section
 from transpiler.cli import main
-from transpiler.harness.github import workflow_annotations
+from transpiler.harness.reporting.github import workflow_annotations
 from transpiler.sidecar import read_entries, render
 
 FAST = ["--examples", "6", "--paths", "4", "--jobs", "1"]

@@ -18,7 +18,7 @@ from transpiler.composite import run_composite
 from transpiler.config.model import ToolAnnotations
 from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.deviations import Deviation
-from transpiler.harness.entries import listing_differences
+from transpiler.harness.judging.entries import listing_differences
 from transpiler.listing import ListedTool, listed, migrated
 
 ECHO = """

@@ -18,7 +18,7 @@ from transpiler.cli import main
 from transpiler.config.loader import load_bytes
 from transpiler.config.scripted import MAX_SCRIPT_BYTES
 from transpiler.config.target import THV_0051, VMCP
-from transpiler.harness.check import CheckOptions
+from transpiler.harness.running.check import CheckOptions
 from transpiler.migrate.runner import MigrateOptions, migrate
 from transpiler.validate import validate
 

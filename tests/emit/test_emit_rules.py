@@ -24,8 +24,8 @@ from transpiler.emit.exact.defaults import coerce_default
 from transpiler.emit.exact.elicitation_step import schema_problem
 from transpiler.emit.exact.script import emit_script
 from transpiler.golang.values import AnyKeyMap, GoTime, NilList, NilMap
-from transpiler.harness.check import CheckOptions, check_tool
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, check_tool
 from transpiler.sim.scenario import scenario_from_document
 from transpiler.starlark_runtime import run_starlark
 

@@ -26,8 +26,8 @@ from transpiler.config.model import CompositeToolConfig
 from transpiler.deviations import Deviation
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit.exact.script import emit_script
-from transpiler.harness.readings import Readings
-from transpiler.harness.relation import difference
+from transpiler.harness.judging.readings import Readings
+from transpiler.harness.judging.relation import difference
 from transpiler.sim.scenario import Scenario, load_scenario, scenario_from_document
 from transpiler.starlark_runtime import run_starlark
 

@@ -13,9 +13,10 @@ from tests.conftest import CORPUS
 from tests.starlark_runtime.conftest import ENGINES
 from transpiler.config.loader import LoadedTool, load_paths
 from transpiler.emit.exact.script import emit_script
-from transpiler.harness.happy import happy_scenario
-from transpiler.harness.paths import combinations, sample_params
-from transpiler.harness.shapes import tool_shapes
+from transpiler.harness.scenarios.analysis import analyse
+from transpiler.harness.scenarios.happy import happy_scenario
+from transpiler.harness.scenarios.paths import combinations, sample_params
+from transpiler.harness.scenarios.shapes import tool_shapes
 from transpiler.starlark_runtime import run_starlark
 
 SCENARIOS = 6
@@ -33,9 +34,9 @@ def test_loading_and_inline_forms_give_identical_traces(tool: LoadedTool, engine
     inline = emit_script(config, "forms.yaml", inline_helpers=True)
     assert loading.modules and not inline.modules
     params = sample_params(config.parameters)
-    chosen, _ = combinations(tool_shapes(config), config.name, params, SCENARIOS, 0)
+    chosen, _ = combinations(tool_shapes(analyse(config)), config.name, params, SCENARIOS, 0)
     outcomes = set()
-    for scenario in [happy_scenario(config), *chosen]:
+    for scenario in [happy_scenario(analyse(config)), *chosen]:
         ran = [
             run_starlark(
                 emitted.script,

@@ -25,7 +25,7 @@ from transpiler.config.loader import load_bytes
 from transpiler.emit.exact.script import emit_script
 from transpiler.gobuild import go_available
 from transpiler.golang.strconv import quote
-from transpiler.harness.check import CheckOptions, check_tool
+from transpiler.harness.running.check import CheckOptions, check_tool
 from transpiler.inert import UnrepresentableValue, comment_text, string_literal, unsafe
 from transpiler.sim.scenario import Scenario
 from transpiler.starlark_runtime import run_starlark

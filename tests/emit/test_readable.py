@@ -180,7 +180,7 @@ def test_a_guarded_step_that_may_fail_is_completed_failed_or_skipped(
     """vMCP records ``failed`` for a step under a condition whose call fails under
     ``onError: continue``; the script says so too (in parallel, where its branch cannot hand
     the status back, the tool is emitted in the exact style)."""
-    from transpiler.harness.check import CheckOptions, check_tool
+    from transpiler.harness.running.check import CheckOptions, check_tool
 
     path = tmp_path / "guarded.yaml"
     path.write_text(GUARDED_FALLIBLE % beside)
@@ -227,7 +227,7 @@ def test_an_answer_that_fails_a_step_under_continue_leaves_it_failed(
 ) -> None:
     """vMCP records ``failed`` for an elicitation whose answer aborts the step when
     ``onError: continue`` swallows that failure."""
-    from transpiler.harness.check import CheckOptions, check_tool
+    from transpiler.harness.running.check import CheckOptions, check_tool
 
     path = tmp_path / "swallowed.yaml"
     path.write_text(SWALLOWED_ANSWER % handlers)

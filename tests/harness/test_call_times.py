@@ -20,9 +20,9 @@ from transpiler.config.loader import load_bytes
 from transpiler.config.units import LoadedTool
 from transpiler.deviations import Deviation
 from transpiler.gobuild import go_available
-from transpiler.harness.check import CheckOptions, ToolReport, check_tool
-from transpiler.harness.relation import differences, distance
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.relation import differences, distance
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, ToolReport, check_tool
 from transpiler.sim.scenario import scenario_from_document
 from transpiler.sim.trace import CallRecord, Trace
 from transpiler.starlark_runtime import run_starlark

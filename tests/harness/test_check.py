@@ -17,9 +17,9 @@ from transpiler.config.loader import load_bytes
 from transpiler.deviations import Deviation
 from transpiler.gobuild import go_unavailable, toolchain
 from transpiler.golang.duration import parse_duration
-from transpiler.harness.check import CheckOptions, check_tool
-from transpiler.harness.relation import difference
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.relation import difference
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, check_tool
 from transpiler.profile import CALL_TIMEOUT_NS
 from transpiler.sim.scenario import load_scenario, scenario_from_document
 from transpiler.sim.trace import Trace
@@ -149,7 +149,7 @@ def test_a_saved_counterexample_replays_with_run(tmp_path: Path) -> None:
     options = CheckOptions(examples=20, paths=4)
     bad = check_tool(tool, options, emitted=replace(emitted, script=wrong))
     assert bad.counterexample is not None
-    from transpiler.harness.reports import save_counterexample
+    from transpiler.harness.reporting.reports import save_counterexample
 
     saved = Path(save_counterexample(bad.counterexample, tmp_path / "ce", str(config), bad.tool))
     assert saved.is_relative_to(tmp_path / "ce")
@@ -175,18 +175,19 @@ def test_a_tool_whose_content_is_read_never_answers_with_structured_content() ->
     for a tool whose step's ``.content`` is read carry content items only."""
     from random import Random
 
-    from transpiler.harness.generate import scenarios
-    from transpiler.harness.happy import happy_scenario
-    from transpiler.harness.paths import combinations
-    from transpiler.harness.shapes import tool_shapes
+    from transpiler.harness.scenarios.analysis import analyse
+    from transpiler.harness.scenarios.generate import scenarios
+    from transpiler.harness.scenarios.happy import happy_scenario
+    from transpiler.harness.scenarios.paths import combinations
+    from transpiler.harness.scenarios.shapes import tool_shapes
 
     tool = load_bytes(CONTENT_READER, "content.yaml").tools[0].effective
-    shapes = tool_shapes(tool)
+    shapes = tool_shapes(analyse(tool))
     assert shapes.content_tools == {"svc.first"}
     rng = Random(7)
     drawn = [scenarios(shapes, tool.parameters, tool.name).draw(rng) for _ in range(200)]
     combined, _ = combinations(shapes, tool.name, {}, 50, 7)
-    worlds = [*drawn, *combined, happy_scenario(tool)]
+    worlds = [*drawn, *combined, happy_scenario(analyse(tool))]
 
     def answers(tool_name: str) -> list[dict[str, Any]]:
         return [r for w in worlds for r in w.to_json()["backends"][tool_name]["results"]]
@@ -199,11 +200,12 @@ def test_a_tool_whose_content_is_read_never_answers_with_structured_content() ->
 
 
 def test_sampled_paths_start_with_the_one_where_everything_succeeds() -> None:
-    from transpiler.harness.paths import combinations, tool_answers
-    from transpiler.harness.shapes import tool_shapes
+    from transpiler.harness.scenarios.analysis import analyse
+    from transpiler.harness.scenarios.paths import combinations, tool_answers
+    from transpiler.harness.scenarios.shapes import tool_shapes
 
     tool = load_bytes(CONTENT_READER, "content.yaml").tools[0].effective
-    shapes = tool_shapes(tool)
+    shapes = tool_shapes(analyse(tool))
     for seed in range(5):
         chosen, total = combinations(shapes, tool.name, {}, 3, seed)
         assert total > 3 and len(chosen) == 3
@@ -264,14 +266,15 @@ def test_drawn_values_nest_no_deeper_than_hypothesis_would() -> None:
     from random import Random
 
     from transpiler.composite.elicitation import _depth_problem
-    from transpiler.harness.generate import JSON_VALUES, _within_depth, scenarios
-    from transpiler.harness.shapes import tool_shapes
+    from transpiler.harness.scenarios.analysis import analyse
+    from transpiler.harness.scenarios.generate import JSON_VALUES, _within_depth, scenarios
+    from transpiler.harness.scenarios.shapes import tool_shapes
 
     rng = Random(3)
     depths = {_depth(JSON_VALUES.draw(rng)) for _ in range(3000)}
     assert max(depths) == 3
     tool = load_bytes(DEEP_ANSWER_READER, "deep.yaml").tools[0].effective
-    generator = scenarios(tool_shapes(tool), tool.parameters, tool.name)
+    generator = scenarios(tool_shapes(analyse(tool)), tool.parameters, tool.name)
     answers = [
         answer["content"]
         for _ in range(300)

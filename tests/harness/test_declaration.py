@@ -15,8 +15,8 @@ from transpiler.config.loader import load_paths
 from transpiler.declaration import TITLE, declared_in, header_item
 from transpiler.deviations import Deviation
 from transpiler.emit import emit_tool
-from transpiler.harness.check import CheckOptions, check_tool
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, check_tool
 
 EXAMPLE = CORPUS / "example" / "vmcp-config.yaml"
 CODE = 'def run(params):\n    return call_tool("x.y", {})\n'

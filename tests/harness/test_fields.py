@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from transpiler.harness.fields import FieldDifference, field_differences
+from transpiler.harness.judging.fields import FieldDifference, field_differences
 from transpiler.sim.trace import CallRecord, ElicitationRecord, Trace
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from transpiler.config.loader import load_bytes
-from transpiler.harness.check import Finding, findings
+from transpiler.harness.running.check import Finding, findings
+from transpiler.harness.scenarios.analysis import analyse
 
 TOOLS = b"""
 compositeTools:
@@ -32,7 +33,7 @@ compositeTools:
 
 def _findings() -> dict[str, Finding]:
     (tool,) = load_bytes(TOOLS, "digest.yaml").tools
-    return {finding.site: finding for finding in findings(tool)}
+    return {finding.site: finding for finding in findings(analyse(tool.effective))}
 
 
 def test_a_finding_from_the_workflow_alone_is_stated_as_it_is() -> None:
@@ -69,5 +70,5 @@ compositeTools:
 
 def test_a_free_text_finding_names_a_text_under_which_the_workflow_runs() -> None:
     (tool,) = load_bytes(LOOP, "each.yaml").tools
-    failing = next(f for f in findings(tool) if f.deviation == "template-error")
+    failing = next(f for f in findings(analyse(tool.effective)) if f.deviation == "template-error")
     assert failing.site == "collection" and failing.unless == "the text '[\"ok\"]'"

@@ -13,8 +13,8 @@ from tests.conftest import REPO_ROOT, UNREACHABLE_STEPS
 from tests.emit.test_readable import HANDWRITTEN, SPECIFIED
 from transpiler.config.loader import load_paths
 from transpiler.gobuild import go_available
-from transpiler.harness.check import ENGINES, CheckOptions, check_tool
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import ENGINES, CheckOptions, check_tool
 
 
 @pytest.mark.parametrize("name", sorted(SPECIFIED))

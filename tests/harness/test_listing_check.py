@@ -18,7 +18,7 @@ from transpiler.cli import main
 from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.deviations import Deviation, accepts
 from transpiler.emit.tools_file import load_tool_annotations
-from transpiler.harness.check import CheckOptions
+from transpiler.harness.running.check import CheckOptions
 from transpiler.migrate.runner import MigrateOptions, migrate
 
 DESTRUCTIVE = CORPUS / "listing" / "vmcp-config.yaml"

@@ -22,8 +22,8 @@ from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.declaration import TITLE, header_item
 from transpiler.deviations import Deviation
 from transpiler.gobuild import go_available
-from transpiler.harness.check import ENGINES, CheckOptions, ToolReport, check_tool
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import ENGINES, CheckOptions, ToolReport, check_tool
 
 OPTIONS = CheckOptions(
     examples=20, paths=32, engines=ENGINES if go_available(needs_starlark=True) else ("rust",)

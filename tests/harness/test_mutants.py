@@ -17,8 +17,8 @@ from transpiler.config.loader import load_bytes
 from transpiler.config.units import LoadedTool
 from transpiler.emit import emit_tool
 from transpiler.emit.library import LIBRARY_NAME
-from transpiler.harness.check import CheckOptions, check_tool
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, check_tool
 
 WORKFLOW = b"""
 compositeTools:

@@ -12,9 +12,9 @@ from tests.conftest import CORPUS
 from transpiler.cli import main
 from transpiler.emit.library import LIBRARY_NAME, library_text
 from transpiler.gate.mutation import Tally, mutate_request
-from transpiler.harness.check import CheckOptions
-from transpiler.harness.mutants import OPERATORS, mutants
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.coverage.mutants import OPERATORS, mutants
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions
 from transpiler.pairs import Request, Where
 
 EXAMPLE = CORPUS / "example" / "vmcp-config.yaml"

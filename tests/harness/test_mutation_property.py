@@ -1,7 +1,7 @@
 """Generated workflows x mutations of their readable scripts: a mutant the gate passes is the
 model's run under one reading, in every scenario it was shown.
 
-The gate's own search (:mod:`transpiler.harness.readings`) decides; this test checks the
+The gate's own search (:mod:`transpiler.harness.judging.readings`) decides; this test checks the
 decision from outside with nothing but the model and the relation: the reading the gate
 ends with, run on each scenario (under any of vMCP's schedules), must give the mutant's trace
 exactly (an error's text aside where the reading stops the script). A mutant that changes a
@@ -22,13 +22,14 @@ from transpiler.composite import run_composite_schedules
 from transpiler.config.loader import load_bytes
 from transpiler.declaration import declared_in
 from transpiler.emit import emit_tool
-from transpiler.harness.check import _Run
-from transpiler.harness.generate import scenarios
-from transpiler.harness.mutants import mutants
-from transpiler.harness.readings import variants_of
-from transpiler.harness.relation import differences, matches
-from transpiler.harness.shapes import tool_shapes
-from transpiler.harness.workflows import workflows
+from transpiler.harness.coverage.mutants import mutants
+from transpiler.harness.judging.readings import variants_of
+from transpiler.harness.judging.relation import differences, matches
+from transpiler.harness.running.check import _Run
+from transpiler.harness.scenarios.analysis import analyse
+from transpiler.harness.scenarios.generate import scenarios
+from transpiler.harness.scenarios.shapes import tool_shapes
+from transpiler.harness.scenarios.workflows import workflows
 from transpiler.starlark_runtime import run_starlark
 
 ENGINE = "rust"
@@ -52,7 +53,7 @@ def test_a_passing_mutant_is_the_model_under_one_reading(
     assume(made)
     mutant = data.draw(st.sampled_from(made), label="mutant")
     declared = declared_in(mutant.text).classes
-    strategy = scenarios(tool_shapes(tool), tool.parameters, tool.name).strategy()
+    strategy = scenarios(tool_shapes(analyse(tool)), tool.parameters, tool.name).strategy()
     drawn = [data.draw(strategy, label="scenario") for _ in range(SCENARIOS)]
     run = _Run(loaded, mutant.text, emitted.modules, (ENGINE,), declared)
     if run.compare_all(drawn) is not None or run.settle() is not None:

@@ -2,7 +2,7 @@
 
 An exact script must match some trace vMCP could produce; a readable one may
 also differ, but only as the model's run under a reading of the classes the
-script declares (:mod:`transpiler.harness.readings`).
+script declares (:mod:`transpiler.harness.judging.readings`).
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from transpiler.composite import run_composite
 from transpiler.config.loader import load_bytes
 from transpiler.deviations import Deviation
 from transpiler.emit import STYLES, emit_tool
-from transpiler.harness.generate import scenarios
-from transpiler.harness.readings import Readings
-from transpiler.harness.relation import differences
-from transpiler.harness.shapes import tool_shapes
-from transpiler.harness.workflows import workflows
+from transpiler.harness.judging.readings import Readings
+from transpiler.harness.judging.relation import differences
+from transpiler.harness.scenarios.analysis import analyse
+from transpiler.harness.scenarios.generate import scenarios
+from transpiler.harness.scenarios.shapes import tool_shapes
+from transpiler.harness.scenarios.workflows import workflows
 from transpiler.starlark_runtime import run_starlark
 from transpiler.validate import validate
 
@@ -44,7 +45,8 @@ def test_generated_workflows_behave_like_their_scripts(
     assert report.valid, [d.render() for d in report.diagnostics if d.severity.value == "error"]
     tool = load.tools[0].effective
     emitted = emit_tool(tool, "generated.yaml", style=style)
-    scenario = data.draw(scenarios(tool_shapes(tool), tool.parameters, tool.name).strategy())
+    shapes = tool_shapes(analyse(tool))
+    scenario = data.draw(scenarios(shapes, tool.parameters, tool.name).strategy())
     composite = run_composite(tool, scenario)
     script = run_starlark(
         emitted.script, scenario, engine=ENGINE, timeout_ns=tool.timeout, modules=emitted.modules

@@ -22,10 +22,10 @@ from transpiler.config.loader import load_bytes
 from transpiler.config.units import LoadedTool
 from transpiler.deviations import Deviation
 from transpiler.gobuild import go_available
-from transpiler.harness import readings
-from transpiler.harness.check import CheckOptions, ToolReport, check_tool
-from transpiler.harness.readings import VMCP_CHOICE, Readings
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging import readings
+from transpiler.harness.judging.readings import VMCP_CHOICE, Readings
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, ToolReport, check_tool
 from transpiler.sim.scenario import scenario_from_document
 from transpiler.starlark_runtime import run_starlark
 

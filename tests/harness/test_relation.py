@@ -12,10 +12,10 @@ from transpiler.config.units import LoadedTool
 from transpiler.declaration import TITLE, header_item
 from transpiler.deviations import Deviation
 from transpiler.gobuild import go_available
-from transpiler.harness import check
-from transpiler.harness.check import CheckOptions, check_tool
-from transpiler.harness.relation import canonical, differences
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.relation import canonical, differences
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running import check
+from transpiler.harness.running.check import CheckOptions, check_tool
 from transpiler.starlark_runtime import run_starlark
 
 BOTH = ["rust", pytest.param("go", marks=pytest.mark.go)]

@@ -17,11 +17,11 @@ from tests.harness.test_findings import LOOP
 from tests.harness.test_witnesses import FILE_ISSUE, FILE_ISSUE_SCRIPT, ISSUE_TITLE
 from transpiler.cli import main
 from transpiler.deviations import Deviation
-from transpiler.harness.check import ToolReport
-from transpiler.harness.github import Annotation, escape_data, escape_property
-from transpiler.harness.places import Place
-from transpiler.harness.reports import junit
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.reporting.github import Annotation, escape_data, escape_property
+from transpiler.harness.reporting.places import Place
+from transpiler.harness.reporting.reports import junit
+from transpiler.harness.running.check import ToolReport
 
 SMALL = ["--examples", "4", "--paths", "4", "--jobs", "1", "--engine", "rust"]
 SCRIPTED = """\

@@ -10,9 +10,10 @@ from typing import Any
 from tests.conftest import REPO_ROOT
 from transpiler.config.loader import load_bytes, load_paths
 from transpiler.config.model import CompositeToolConfig
-from transpiler.harness.happy import OTHER_KINDS, expected, reshapes
-from transpiler.harness.paths import FALSY, combinations, tool_answers, unexpected_answers
-from transpiler.harness.shapes import tool_shapes
+from transpiler.harness.scenarios.analysis import analyse
+from transpiler.harness.scenarios.happy import OTHER_KINDS, expected, reshapes
+from transpiler.harness.scenarios.paths import FALSY, combinations, tool_answers, unexpected_answers
+from transpiler.harness.scenarios.shapes import tool_shapes
 
 LOOPHOLES = REPO_ROOT / "corpus" / "loopholes" / "workflows.yaml"
 
@@ -30,7 +31,7 @@ def _kind(value: Any) -> str:
 def test_free_texts_take_each_other_kind_in_turn_beside_each_other() -> None:
     """Each free text takes each kind once, and two at one site are never of one kind at
     once: a map beside a boolean, a number beside a map..."""
-    call = expected(_tool("audit_note"))
+    call = expected(analyse(_tool("audit_note")))
     assert call.answers["audit.get_record"] == [{"labels": {"team": "ok"}, "archived": "ok"}]
     reshaped = call.reshaped["audit.get_record"]
     assert len(reshaped) == len(OTHER_KINDS) <= len(reshapes())
@@ -43,7 +44,7 @@ def test_free_texts_take_each_other_kind_in_turn_beside_each_other() -> None:
 def test_json_text_holds_other_kinds_too() -> None:
     """A ``fromJson`` path the shape takes as text holds a number (a numeric id), and one it
     takes as a number holds the number's text."""
-    reshaped = expected(_tool("announce_build")).reshaped["ci.get_build"]
+    reshaped = expected(analyse(_tool("announce_build"))).reshaped["ci.get_build"]
     ids = [json.loads(body["payload"])["id"] for body in reshaped]
     assert 1234 in ids and True in ids and {"key": "ok"} in ids
     counted = load_bytes(
@@ -61,16 +62,17 @@ def test_json_text_holds_other_kinds_too() -> None:
 """,
         "count.yaml",
     ).tools[0]
-    call = expected(counted.effective)
+    call = expected(analyse(counted.effective))
     assert call.answers["ci.stats"] == [{"stats": json.dumps({"count": 3.0})}]
     assert {"stats": json.dumps({"count": "3"})} in call.reshaped["ci.stats"]
 
 
 def test_fields_only_a_variable_reads_come_present_but_falsy() -> None:
     tool = _tool("route_ticket")
-    call = expected(tool)
+    analysis = analyse(tool)
+    call = expected(analysis)
     assert "urgent" not in call.answers["tickets.get"][0]  # the walk cannot follow `$t.urgent`
-    answers = unexpected_answers(tool_shapes(tool), "tickets.get", call.answers["tickets.get"])
+    answers = unexpected_answers(tool_shapes(analysis), "tickets.get", call.answers["tickets.get"])
     given = [a["results"][0]["structuredContent"] for a in answers]
     for falsy in FALSY:
         assert {**call.answers["tickets.get"][0], "urgent": falsy} in given
@@ -80,7 +82,8 @@ def test_a_full_for_each_meets_each_failure_of_its_inner_tool() -> None:
     """Beyond the combinations one outcome from the expected run: a collection of each other
     length (three, maxIterations, one more) with each failure of the loop's inner tool."""
     tool = _tool("scan_release")
-    shapes, call = tool_shapes(tool), expected(tool)
+    analysis = analyse(tool)
+    shapes, call = tool_shapes(analysis), expected(analysis)
     assert shapes.loops == [("registry.list_images", "scanner.scan")]
     chosen, total = combinations(shapes, tool.name, call.params, 64, 0, call.answers, call.reshaped)
     assert total > 64 and len(chosen) == 64
@@ -101,8 +104,9 @@ def test_a_full_for_each_meets_each_failure_of_its_inner_tool() -> None:
 
 
 def _failures(tool: CompositeToolConfig) -> list[dict[str, Any]]:
-    from transpiler.harness.paths import tool_failures
+    from transpiler.harness.scenarios.paths import tool_failures
 
-    shapes = tool_shapes(tool)
-    first = tool_answers(shapes, "scanner.scan", expected(tool).answers["scanner.scan"])[0]
+    analysis = analyse(tool)
+    shapes = tool_shapes(analysis)
+    first = tool_answers(shapes, "scanner.scan", expected(analysis).answers["scanner.scan"])[0]
     return tool_failures(shapes, "scanner.scan", first)

@@ -19,10 +19,10 @@ from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.config.units import LoadedTool
 from transpiler.emit.library import LIBRARY_NAME, library_text
 from transpiler.gobuild import go_available
-from transpiler.harness.check import CheckOptions, ToolReport, check_tool
-from transpiler.harness.coverage import ScriptCoverage
-from transpiler.harness.scriptmap import script_map
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.coverage.coverage import ScriptCoverage
+from transpiler.harness.coverage.scriptmap import script_map
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, ToolReport, check_tool
 from transpiler.sim.scenario import scenario_from_document
 from transpiler.starlark_runtime import SCRIPT_FILENAME, run_starlark
 

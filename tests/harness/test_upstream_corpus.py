@@ -21,8 +21,8 @@ from transpiler.config.loader import load_paths
 from transpiler.emit import emit_tool
 from transpiler.gate.batch import check_all, select
 from transpiler.gobuild import go_available
-from transpiler.harness.check import ENGINES, CheckOptions
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import ENGINES, CheckOptions
 from transpiler.listing import entry_classes
 from transpiler.pairs import Request, Where
 

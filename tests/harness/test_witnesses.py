@@ -13,9 +13,9 @@ from transpiler.config.loader import load_paths
 from transpiler.config.target import THV_0051_ANNOTATIONS
 from transpiler.declaration import TITLE, header_item
 from transpiler.deviations import Deviation
-from transpiler.harness.check import CheckOptions, ToolReport, check_tool
-from transpiler.harness.reports import markdown, witness_json
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.reporting.reports import markdown, witness_json
+from transpiler.harness.running.check import CheckOptions, ToolReport, check_tool
 
 #: Witnesses of behaviour: the entry lists vMCP's annotations, so none is a listing one.
 OPTIONS = CheckOptions(examples=0, paths=64, target=THV_0051_ANNOTATIONS)

@@ -25,8 +25,8 @@ import pytest
 import transpiler
 from tests.hostile.test_exit_codes import GOOD
 from tests.starlark_runtime.conftest import ENGINES
-from transpiler.harness.check import CheckOptions
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions
 
 #: Seconds every call together may take; each one takes well under a second.
 PATIENCE = 120

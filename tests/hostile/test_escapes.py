@@ -19,7 +19,7 @@ import pytest
 import transpiler
 from tests.hostile.pairing import PAIRING, QUICK, check, copy, verdicts
 from transpiler.cli import main
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
 
 OUTSIDE = "is outside the folder of its configuration"
 

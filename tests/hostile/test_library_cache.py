@@ -14,8 +14,8 @@ from pathlib import Path
 
 import transpiler
 from tests.hostile.pairing import PAIRING, copy
-from transpiler.harness.check import CheckOptions
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions
 
 QUICK = CheckOptions(examples=2, paths=2)
 PASSING = (Verdict.EQUIVALENT, Verdict.EQUIVALENT_EXCEPT)

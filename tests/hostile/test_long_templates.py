@@ -131,7 +131,7 @@ def test_a_check_that_cannot_finish_is_that_tools_verdict_alone(
 ) -> None:
     """Whatever stops one tool's check (here a simulated engine failure) stays with that tool."""
     from transpiler import pipeline
-    from transpiler.harness import check as harness_check
+    from transpiler.harness.running import check as harness_check
 
     real = harness_check.check_tool
 

@@ -24,7 +24,7 @@ DEEP_JSON = "[" * 100_000 + "]" * 100_000
 LIMITS = {
     "policy": ("transpiler.policy", "MAX_FILE_BYTES"),
     "tools": ("transpiler.emit.tools_file", "MAX_BYTES"),
-    "since": ("transpiler.harness.since", "MAX_REPORT_BYTES"),
+    "since": ("transpiler.harness.reporting.since", "MAX_REPORT_BYTES"),
     "scenario": ("transpiler.sim.scenario", "MAX_SCENARIO_BYTES"),
 }
 SMALL_LIMIT = 4096

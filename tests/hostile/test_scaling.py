@@ -20,7 +20,7 @@ import pytest
 from transpiler.cli import main
 from transpiler.config.documents import MAX_TOOLS_PER_FILE
 from transpiler.config.loader import MAX_DOCUMENTS_PER_FILE, load_bytes
-from transpiler.harness.check import CheckOptions
+from transpiler.harness.running.check import CheckOptions
 from transpiler.migrate.runner import MigrateOptions, migrate
 
 

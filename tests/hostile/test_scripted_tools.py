@@ -21,7 +21,7 @@ import pytest
 import transpiler
 from tests.hostile.pairing import PAIRING, QUICK, check, copy, verdicts
 from transpiler.cli import main
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
 
 #: Each configuration (its first script is right, its second wrong) and what the refusal says.
 TWICE = {

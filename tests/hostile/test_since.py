@@ -19,8 +19,8 @@ import pytest
 
 from tests.hostile.pairing import PAIRING, QUICK, check, copy, verdicts
 from transpiler.config.loader import load_paths
-from transpiler.harness.check import CheckOptions, check_tool
-from transpiler.harness.since import CERTIFICATE
+from transpiler.harness.reporting.since import CERTIFICATE
+from transpiler.harness.running.check import CheckOptions, check_tool
 
 Report = dict[str, Any]
 

@@ -21,10 +21,10 @@ from tests.conftest import CORPUS
 from transpiler.config.loader import load_paths
 from transpiler.config.units import LoadedTool
 from transpiler.gobuild import go_available
-from transpiler.harness import check
-from transpiler.harness.check import CheckOptions, check_tool
-from transpiler.harness.scriptmap import script_map
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.coverage.scriptmap import script_map
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running import check
+from transpiler.harness.running.check import CheckOptions, check_tool
 from transpiler.sim.scenario import scenario_from_document
 from transpiler.starlark_runtime import SCRIPT_FILENAME, GoOnlyScript, run_starlark
 

@@ -27,9 +27,9 @@ from hypothesis import strategies as st
 
 from tests.conftest import CORPUS, fuzz_budget
 from transpiler.cli import main
-from transpiler.harness.check import ToolReport
-from transpiler.harness.reports import console_line, junit, markdown
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.reporting.reports import console_line, junit, markdown
+from transpiler.harness.running.check import ToolReport
 from transpiler.inert import markdown_block, markdown_code, markdown_text, unsafe
 
 HOSTILE = CORPUS / "hostile" / "untrusted-text" / "names-and-messages.yaml"

@@ -15,8 +15,8 @@ import pytest
 import transpiler
 from tests.hostile.pairing import PAIRING, check, copy, verdicts
 from transpiler.cli import main
-from transpiler.harness.check import CheckOptions
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions
 
 #: Every spelling of "look at nothing": the policy's keys, the flags, and the two mixed.
 SPELLINGS = [

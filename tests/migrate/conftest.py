@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from transpiler import pipeline
-from transpiler.harness.check import ToolReport
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import ToolReport
 from transpiler.migrate.runner import MigrateOptions, MigrationReport, migrate
 
 SMALL_CONFIG = """\

@@ -11,7 +11,7 @@ import yaml
 from tests.migrate.conftest import MANIFESTS, SMALL_CONFIG, run, snapshot
 from transpiler.cli import main
 from transpiler.emit.library import LIBRARY_NAME, library_text
-from transpiler.harness.check import CheckOptions
+from transpiler.harness.running.check import CheckOptions
 from transpiler.migrate.library_file import INLINED, LibraryStatus
 from transpiler.migrate.runner import FileStatus
 

@@ -9,7 +9,7 @@ from tests.conftest import CORPUS
 from transpiler.config.loader import load_bytes
 from transpiler.config.model import ToolAnnotations
 from transpiler.config.target import THV_0051_ANNOTATIONS
-from transpiler.harness.check import CheckOptions
+from transpiler.harness.running.check import CheckOptions
 from transpiler.listing import hint_differences, scripted_annotations
 from transpiler.migrate.runner import MigrateOptions, migrate
 from transpiler.migrate.summary import summary_text

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from tests.migrate.conftest import MANIFESTS, SMALL_CONFIG, run
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
 from transpiler.migrate.runner import FileStatus
 
 

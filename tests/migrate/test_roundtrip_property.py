@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from tests.migrate.conftest import run
 from transpiler import pipeline
-from transpiler.harness.check import ToolReport
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import ToolReport
 from transpiler.migrate.runner import FileStatus
 
 _WORDS = st.text("abcdefghij ", min_size=1, max_size=12).map(str.strip).filter(bool)

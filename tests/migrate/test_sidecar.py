@@ -254,7 +254,7 @@ def test_a_huge_baseline_exits_2(repo: Path, capsys: pytest.CaptureFixture[str])
 
 def test_the_library_checks_against_a_baseline_loaded_as_a_configuration(repo: Path) -> None:
     import transpiler
-    from transpiler.harness.check import CheckOptions
+    from transpiler.harness.running.check import CheckOptions
 
     sidecar = _migrated(repo)
     config = transpiler.load(repo / "vmcp" / "gw.yaml")

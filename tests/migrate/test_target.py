@@ -23,7 +23,7 @@ from transpiler.cli import main
 from transpiler.config.target import THV_0051, THV_0051_ANNOTATIONS, VMCP
 from transpiler.declaration import declared_in
 from transpiler.deviations import Deviation
-from transpiler.harness.check import CheckOptions
+from transpiler.harness.running.check import CheckOptions
 from transpiler.migrate.runner import FileStatus, MigrateOptions, MigrationReport, migrate, state
 from transpiler.migrate.summary import summary_text
 from transpiler.migrate.verify import TargetRefuses, target_refusal

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.conftest import UPSTREAM_CORPUS
 from tests.migrate.conftest import run, snapshot
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
 from transpiler.migrate.runner import FileStatus
 from transpiler.pipeline import Pairing, ToolOutcome
 

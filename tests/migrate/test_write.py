@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from tests.migrate.conftest import MANIFESTS, SMALL_CONFIG, run, snapshot
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
 from transpiler.migrate.atomic import WriteError
 from transpiler.migrate.runner import FileStatus
 

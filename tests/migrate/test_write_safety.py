@@ -18,8 +18,8 @@ import yaml
 
 from tests.migrate.conftest import SMALL_CONFIG, run, snapshot
 from transpiler import pipeline
-from transpiler.harness.check import ToolReport
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import ToolReport
 from transpiler.migrate.atomic import TEMP_SUFFIX, WriteError
 from transpiler.migrate.runner import FileStatus
 

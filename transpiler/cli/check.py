@@ -34,10 +34,9 @@ from transpiler.gate.batch import check_all, parse_shard, select
 from transpiler.gate.merge import RUN, merge, run_header
 from transpiler.gate.review import review
 from transpiler.gobuild import cache_dir, go_unavailable
-from transpiler.harness.check import ENGINES, CheckOptions, ToolReport
-from transpiler.harness.github import workflow_annotations
-from transpiler.harness.places import script_config, work_tree_file
-from transpiler.harness.reports import (
+from transpiler.harness.reporting.github import workflow_annotations
+from transpiler.harness.reporting.places import script_config, work_tree_file
+from transpiler.harness.reporting.reports import (
     console_line,
     difference_lines,
     junit,
@@ -49,7 +48,8 @@ from transpiler.harness.reports import (
     side_by_side,
     witness_lines,
 )
-from transpiler.harness.since import read_since
+from transpiler.harness.reporting.since import read_since
+from transpiler.harness.running.check import ENGINES, CheckOptions, ToolReport
 from transpiler.inert import one_line, shown_lines
 from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy

@@ -53,7 +53,7 @@ def add_library_path_option(parser: Any) -> None:
 def add_accept_gap_option(parser: argparse.ArgumentParser) -> None:
     """``--accept-gap GAP`` (repeatable): a step no scenario may complete, a call site of the
     script no scenario may reach, or a file of it the parser cannot read (the names
-    :mod:`transpiler.harness.coverage` gives)."""
+    :mod:`transpiler.harness.coverage.coverage` gives)."""
     parser.add_argument(
         "--accept-gap",
         action="append",

@@ -20,7 +20,7 @@ from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
 from transpiler.emit.tools_file import load_tool_schemas
 from transpiler.gate.mutation import Tally, ToolMutation, mutate_request
-from transpiler.harness.check import ENGINES, CheckOptions
+from transpiler.harness.running.check import ENGINES, CheckOptions
 from transpiler.pairs import Request, Where
 from transpiler.policy import ENGINE_CHOICES
 

@@ -31,8 +31,8 @@ from transpiler.config.model import CompositeToolConfig
 from transpiler.diagnostics import InputError
 from transpiler.gate.batch import compared
 from transpiler.golang.duration import parse_duration
-from transpiler.harness.check import CheckOptions
-from transpiler.harness.fields import field_differences
+from transpiler.harness.judging.fields import field_differences
+from transpiler.harness.running.check import CheckOptions
 from transpiler.inert import one_line
 from transpiler.inputs.files import read_inputs
 from transpiler.pairs import Request, Script, Where, pair, scripts_of

@@ -22,9 +22,9 @@ from transpiler.config.model import CompositeToolConfig
 from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import InputError
 from transpiler.emit.report import EmitResult
-from transpiler.harness.check import CheckOptions, ToolReport, pair_digest
-from transpiler.harness.since import Since, carried
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.reporting.since import Since, carried
+from transpiler.harness.running.check import CheckOptions, ToolReport, pair_digest
 from transpiler.inputs.files import Inputs
 from transpiler.listing import ScriptedEntry
 from transpiler.pairs import Pair, Pairing, Request, pair

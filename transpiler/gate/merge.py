@@ -23,8 +23,8 @@ from transpiler.changes import Change
 from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
 from transpiler.fingerprint import code_digest
-from transpiler.harness.check import CheckOptions, ToolReport
-from transpiler.harness.since import read_report
+from transpiler.harness.reporting.since import read_report
+from transpiler.harness.running.check import CheckOptions, ToolReport
 from transpiler.pairs import Pairing, Request
 
 #: The key of a report's run header.

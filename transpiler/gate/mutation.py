@@ -3,7 +3,7 @@
 Each composite tool is paired with its script as ``check`` pairs them (the
 scripted tool beside it, the ``--script`` given, or the emitter's). That
 script must pass the gate itself; then each of its mutants
-(:mod:`transpiler.harness.mutants`; at most ``limit``, sampled with the seed
+(:mod:`transpiler.harness.coverage.mutants`; at most ``limit``, sampled with the seed
 when there are more) is checked in its place, with the same options, modules
 and declared classes. A mutant is *killed* when the gate does not let it
 through (:meth:`ToolReport.passes` with the classes the script declares), and
@@ -22,9 +22,9 @@ from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import InputError, TranspilerError
 from transpiler.emit.report import EmitResult
 from transpiler.gate.batch import select
-from transpiler.harness.check import CheckOptions, check_tool
-from transpiler.harness.mutants import OPERATORS, Mutant, mutants
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.coverage.mutants import OPERATORS, Mutant, mutants
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, check_tool
 from transpiler.pairs import Pair, Pairing, Request
 from transpiler.pipeline import emit
 

@@ -38,9 +38,9 @@ from transpiler.config.units import LoadedTool
 from transpiler.declaration import declared_in
 from transpiler.deviations import Deviation
 from transpiler.diagnostics import InputError
-from transpiler.harness.check import CheckOptions, ToolReport
-from transpiler.harness.places import work_tree_file
-from transpiler.harness.reports import counterexample_json, witness_lines
+from transpiler.harness.reporting.places import work_tree_file
+from transpiler.harness.reporting.reports import counterexample_json, witness_lines
+from transpiler.harness.running.check import CheckOptions, ToolReport
 from transpiler.inert import one_line
 from transpiler.inputs.files import Inputs
 from transpiler.inputs.git import revision_bytes

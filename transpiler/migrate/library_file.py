@@ -16,7 +16,7 @@ from pathlib import Path
 
 from transpiler.config.units import LoadedTool
 from transpiler.emit.library import LIBRARY_NAME, library_text
-from transpiler.harness.check import CheckOptions
+from transpiler.harness.running.check import CheckOptions
 from transpiler.migrate.atomic import PlannedWrite
 from transpiler.pipeline import Remark, ToolOutcome, tool_location
 from transpiler.reading import UnreadableFile, read_bytes

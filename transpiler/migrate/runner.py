@@ -27,8 +27,8 @@ from transpiler.config.units import LoadedTool
 from transpiler.diagnostics import Diagnostic
 from transpiler.emit.library import LIBRARY_NAME
 from transpiler.emit.report import EmitResult
-from transpiler.harness.check import CheckOptions
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions
 from transpiler.inputs.files import BOM, Inputs, SourceFile, read_inputs
 from transpiler.inputs.git import committed_in_git
 from transpiler.inputs.scripted import Counterpart, same_code

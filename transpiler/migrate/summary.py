@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
 from transpiler.inert import one_line, shown_lines
 from transpiler.migrate.library_file import library_line
 from transpiler.migrate.rewrite import SCRIPTED_KIND

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -108,15 +108,18 @@ def _output_sites(properties: Mapping[str, OutputProperty], site: str) -> Iterat
         yield from _output_sites(prop.properties, path)
 
 
-def dataflow(tool: CompositeToolConfig) -> tuple[DataflowEdge, ...]:
-    """Every read of ``.steps.<id>...`` from every template site (unparsable ones skipped).
+def dataflow(
+    tool: CompositeToolConfig, sites: Iterable[TemplateSite] | None = None
+) -> tuple[DataflowEdge, ...]:
+    """Every read of ``.steps.<id>...`` from every template site (unparsable ones skipped);
+    ``sites`` are the tool's, when already found.
 
     A read of the whole ``.steps`` map with a run-time key gives an edge to
     every other step.
     """
     edges: list[DataflowEdge] = []
     step_ids = [step.id for step in tool.steps]
-    for site in template_sites(tool):
+    for site in template_sites(tool) if sites is None else sites:
         try:
             found = sorted(reads(parse(site.text, "expand")))
         except TemplateSyntaxError:

@@ -7,22 +7,24 @@ template sites (:mod:`transpiler.plan.dataflow`) and the reads of each template
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from transpiler.config.model import CompositeToolConfig
 from transpiler.gotemplate import TemplateSyntaxError, parse
 from transpiler.gotemplate.reads import ContextRead, reads
-from transpiler.plan.dataflow import DataflowEdge, template_sites
+from transpiler.plan.dataflow import DataflowEdge, TemplateSite, template_sites
 
 PARTS = ("output", "status", "error", "content")
 
 SiteReads = tuple[tuple[str, ContextRead], ...]
 
 
-def site_reads(tool: CompositeToolConfig) -> SiteReads:
-    """Every context read of every template site, with the site's reader (a step id or output)."""
+def site_reads(tool: CompositeToolConfig, sites: Iterable[TemplateSite] | None = None) -> SiteReads:
+    """Every context read of every template site, with the site's reader (a step id or output);
+    ``sites`` are the tool's, when already found."""
     found: list[tuple[str, ContextRead]] = []
-    for site in template_sites(tool):
+    for site in template_sites(tool) if sites is None else sites:
         try:
             template = parse(site.text)
         except TemplateSyntaxError:

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from transpiler.config.units import LoadedTool
-from transpiler.harness.check import CheckOptions
+from transpiler.harness.running.check import CheckOptions
 from transpiler.listing import ListedTool, migrated
 from transpiler.pairs import Loaded, Pairing, Request, Script, Where, pair_inputs, scripts_of
 from transpiler.pipeline import emit

@@ -3,7 +3,7 @@
 Each call's exchange (:mod:`transpiler.serve.exchange`) is a scenario; the
 composite model runs it, its backend calls answered with what the script's
 calls received (a call only the workflow makes finds no answer, and is never
-sent to a real backend), and :func:`transpiler.harness.replay.judge_run`
+sent to a real backend), and :func:`transpiler.harness.running.replay.judge_run`
 compares the two as ``check`` does. Each divergence is logged in the
 relation's words (the differing fields, both runs, the classes that excuse
 what differs and their witnesses); the JSON log (``--shadow-log``) holds
@@ -22,13 +22,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from transpiler.harness.replay import judge_run
-from transpiler.harness.reports import (
+from transpiler.harness.reporting.reports import (
     counterexample_json,
     side_by_side,
     witness_json,
     witness_lines,
 )
+from transpiler.harness.running.replay import judge_run
 from transpiler.inert import clipped_data, one_line
 from transpiler.serve.catalog import ServedTool
 from transpiler.sim.scenario import Scenario

@@ -34,7 +34,7 @@ from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.composite.variants import SiteKey, Variants
 from transpiler.config.model import CompositeToolConfig
 from transpiler.deviations import Deviation
-from transpiler.harness.relation import differences, distance, matches
+from transpiler.harness.judging.relation import differences, distance, matches
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
 

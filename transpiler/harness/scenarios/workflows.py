@@ -16,7 +16,7 @@ from typing import Any, Final
 from hypothesis import strategies as st
 
 from transpiler.config.model import STEP_KINDS, StepKind, exhaustive
-from transpiler.harness.shapes import CALLS
+from transpiler.harness.scenarios.shapes import CALLS
 
 PARAMETERS = {
     "type": "object",

@@ -41,25 +41,14 @@ from transpiler.deviations import Deviation, accepts, named
 from transpiler.diagnostics import TranspilerError
 from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult
-from transpiler.emit.timeouts import step_deadlines
 from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
-from transpiler.harness.coverage import Coverage, ScriptCoverage, gaps, judge
-from transpiler.harness.draws import Gen
-from transpiler.harness.entries import ListingDifference, listing_differences
-from transpiler.harness.fields import field_differences
-from transpiler.harness.generate import scenarios as random_scenarios
-from transpiler.harness.happy import (
-    expected,
-    free_texts,
-    happy_scenario,
-    reshaped_scenarios,
-    reshapes,
-)
-from transpiler.harness.kinds import kind_advice
-from transpiler.harness.paths import combinations, path_of, sample_params
-from transpiler.harness.probes import probe_scenarios
-from transpiler.harness.readings import (
+from transpiler.harness.coverage.coverage import Coverage, ScriptCoverage, gaps, judge
+from transpiler.harness.coverage.scriptmap import ScriptLines, script_map
+from transpiler.harness.judging.entries import ListingDifference, listing_differences
+from transpiler.harness.judging.fields import field_differences
+from transpiler.harness.judging.kinds import kind_advice
+from transpiler.harness.judging.readings import (
     SETTLE_ROUNDS,
     VMCP_CHOICE,
     Found,
@@ -67,13 +56,24 @@ from transpiler.harness.readings import (
     Readings,
     variants_of,
 )
-from transpiler.harness.relation import Difference, differences, matches
-from transpiler.harness.scriptmap import ScriptLines, script_map
-from transpiler.harness.scriptreads import ScriptReads, script_reads
-from transpiler.harness.shapes import ToolShapes, tool_shapes
-from transpiler.harness.sites import SiteValues, site_values, value_text
-from transpiler.harness.timed import timed_scenarios
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.relation import Difference, differences, matches
+from transpiler.harness.judging.sites import SiteValues, site_values, value_text
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.scenarios.analysis import ToolAnalysis, analyse
+from transpiler.harness.scenarios.draws import Gen
+from transpiler.harness.scenarios.generate import scenarios as random_scenarios
+from transpiler.harness.scenarios.happy import (
+    expected,
+    free_texts,
+    happy_scenario,
+    reshaped_scenarios,
+    reshapes,
+)
+from transpiler.harness.scenarios.paths import combinations, path_of, sample_params
+from transpiler.harness.scenarios.probes import probe_scenarios
+from transpiler.harness.scenarios.scriptreads import ScriptReads, script_reads
+from transpiler.harness.scenarios.shapes import ToolShapes, tool_shapes
+from transpiler.harness.scenarios.timed import timed_scenarios
 from transpiler.inert import has_unsafe_text, unsafe
 from transpiler.listing import (
     ListedTool,
@@ -702,7 +702,8 @@ def check_tool(
     vmcp = listed(tool.effective, backends, options.served)
     shown = entry.listed if entry is not None else migrated(tool.config, backends, options.target)
     report.listing = listing_differences(tool.effective, vmcp, shown, backends)
-    report.findings = (*findings(tool), *_listing_findings(report.listing))
+    analysis = analyse(tool.effective)
+    report.findings = (*findings(analysis), *_listing_findings(report.listing))
     if isinstance(vmcp, Hidden):
         # Whatever the script does, vMCP does nothing: no declaration makes that a pass.
         # Declaring the difference is no way out: fix what hides the tool, or retire it.
@@ -715,11 +716,11 @@ def check_tool(
     timeout = entry.timeout_ns if entry is not None else None
     run = _Run(tool, script, modules, engines, declared, options, timeout)
     report.script_lines = run.script_coverage.map.places
-    shapes = tool_shapes(tool.effective)
+    shapes = tool_shapes(analysis)
     recorded = [s for s in options.scenarios if s.tool == tool.effective.name]
     report.counterexample = (
         (run.compare_all(recorded) if recorded else None)
-        or _exhaustive(run, tool, shapes, options, report, script_reads(as_vmcp_reads(script)))
+        or _exhaustive(run, analysis, shapes, options, report, script_reads(as_vmcp_reads(script)))
         or _random(run, tool, shapes, options, emitted)
         or run.settle()
     )
@@ -862,19 +863,19 @@ def _declare_advice(
     return lines
 
 
-def findings(tool: LoadedTool) -> tuple[Finding, ...]:
+def findings(analysis: ToolAnalysis) -> tuple[Finding, ...]:
     """Quirks that fire on the tool's ordinary successful run (every backend answers), then
     each step timeout the script drops.
 
     The run's backends answer what no template constrains with placeholders (a text
-    :data:`~transpiler.harness.happy.SIMULATED_TEXT`, a number 7); a finding that does not
+    :data:`~transpiler.harness.scenarios.happy.SIMULATED_TEXT`, a number 7); a finding that does not
     also fire when those are of another form or kind (:func:`free_texts`, :func:`reshapes`)
     comes from the placeholders, not from the workflow alone, and names the values under
     which it does not fire; one that does not fire with another form of the free texts is a
     ``placeholder`` (what those texts really are, no template says).
     """
-    config = tool.effective
-    trace = run_composite(config, happy_scenario(config))
+    config = analysis.tool
+    trace = run_composite(config, happy_scenario(analysis))
     variants = (*free_texts(), *reshapes())
     others = [
         (
@@ -882,11 +883,11 @@ def findings(tool: LoadedTool) -> tuple[Finding, ...]:
             reshape.free,
             {_finding_key(e) for e in run_composite(config, scenario).quirks if e.notable},
         )
-        for reshape, scenario in zip(variants, reshaped_scenarios(config, variants), strict=True)
+        for reshape, scenario in zip(variants, reshaped_scenarios(analysis, variants), strict=True)
     ]
     dropped = tuple(
         Finding(Deviation.STEP_TIMEOUT, deadline.step, "timeout", f"timeout {deadline.text()}")
-        for deadline in step_deadlines(config)
+        for deadline in analysis.deadlines
     )
     quirks = tuple(
         Finding(
@@ -935,18 +936,18 @@ def _unsafe_in_code(text: str) -> bool:
 
 def _exhaustive(
     run: _Run,
-    tool: LoadedTool,
+    analysis: ToolAnalysis,
     shapes: ToolShapes,
     options: CheckOptions,
     report: ToolReport,
     reads: ScriptReads,
 ) -> Counterexample | None:
-    call = expected(tool.effective)
-    schema = tool.effective.parameters
+    call = expected(analysis)
+    schema = analysis.tool.parameters
     params = {**call.params, **sample_params(schema)}
     chosen, total = combinations(
         shapes,
-        tool.effective.name,
+        analysis.tool.name,
         params,
         options.paths,
         options.seed,

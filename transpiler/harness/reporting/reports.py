@@ -25,12 +25,12 @@ import yaml
 from transpiler.changes import Change, markdown_section
 from transpiler.deviations import Deviation, accepts
 from transpiler.filenames import safe_stem
-from transpiler.harness.check import Counterexample, ToolReport, Witness
-from transpiler.harness.entries import ListingDifference
-from transpiler.harness.fields import cut, field_differences
-from transpiler.harness.places import difference_spot, work_tree_file
-from transpiler.harness.relation import Difference
-from transpiler.harness.sites import value_text
+from transpiler.harness.judging.entries import ListingDifference
+from transpiler.harness.judging.fields import cut, field_differences
+from transpiler.harness.judging.relation import Difference
+from transpiler.harness.judging.sites import value_text
+from transpiler.harness.reporting.places import difference_spot, work_tree_file
+from transpiler.harness.running.check import Counterexample, ToolReport, Witness
 from transpiler.inert import (
     clipped,
     clipped_data,

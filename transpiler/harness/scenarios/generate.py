@@ -32,9 +32,9 @@ from collections.abc import Collection
 from typing import Any
 
 from transpiler.composite.elicitation import MAX_DEPTH
-from transpiler.harness import draws as gen
-from transpiler.harness.draws import Gen
-from transpiler.harness.shapes import ToolShapes, Trie
+from transpiler.harness.scenarios import draws as gen
+from transpiler.harness.scenarios.draws import Gen
+from transpiler.harness.scenarios.shapes import ToolShapes, Trie
 from transpiler.sim.scenario import scenario_from_document
 
 SCALARS = gen.one_of(

@@ -23,9 +23,9 @@ from transpiler.config.model import CompositeToolConfig, OutputProperty, StepKin
 from transpiler.golang.fmt import format_value
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
 from transpiler.gotemplate.functions import FUNCTIONS, Codec, Flow
-from transpiler.harness.paths import sample_params
-from transpiler.harness.shapes import CALLS, ToolShapes, content_tools
-from transpiler.plan.dataflow import dataflow, template_sites
+from transpiler.harness.scenarios.analysis import ToolAnalysis
+from transpiler.harness.scenarios.paths import sample_params
+from transpiler.harness.scenarios.shapes import CALLS, ToolShapes, content_tools
 from transpiler.sim.scenario import Scenario, scenario_from_document
 
 #: What a simulated backend answers for a text no template constrains (a *free text*).
@@ -317,8 +317,9 @@ def _encodes(text: str) -> bool:
     return isinstance(last, ast.IdentifierNode) and FUNCTIONS[last.ident].codec is Codec.ENCODES
 
 
-def _walked(tool: CompositeToolConfig) -> _Walk:
-    """Every template of ``tool`` walked: the shapes its readers expect."""
+def _walked(analysis: ToolAnalysis) -> _Walk:
+    """Every template of the tool walked: the shapes its readers expect."""
+    tool = analysis.tool
     walk = _Walk()
     items_of: dict[str, tuple[Shape, str]] = {}
     for step in tool.steps:
@@ -328,7 +329,7 @@ def _walked(tool: CompositeToolConfig) -> _Walk:
                 items.cap = step.iteration_limit
             item_shape = Shape() if items is None else items.items()
             items_of[step.id] = (item_shape, step.item_var or "item")
-    for site in template_sites(tool):
+    for site in analysis.sites:
         if site.site == "collection":
             continue
         if site.site.startswith("step.arguments") and site.reader in items_of:
@@ -357,9 +358,10 @@ class Expected:
     reshaped: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def expected(tool: CompositeToolConfig) -> Expected:
-    """The :class:`Expected` call of ``tool``."""
-    walk = _walked(tool)
+def expected(analysis: ToolAnalysis) -> Expected:
+    """The :class:`Expected` call of the tool."""
+    tool = analysis.tool
+    walk = _walked(analysis)
     answers: dict[str, list[dict[str, Any]]] = {}
     for lists in LIST_LENGTHS:
         for name, body in _answers(tool, walk, lists).items():
@@ -401,26 +403,27 @@ def _answers(
     return {name: body or {"answered_by": name} for name, body in backends.items()}
 
 
-def happy_scenario(tool: CompositeToolConfig) -> Scenario:
+def happy_scenario(analysis: ToolAnalysis) -> Scenario:
     """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
-    call = expected(tool)
-    return _happy(tool, call, {name: found[0] for name, found in call.answers.items()})
+    call = expected(analysis)
+    return _happy(analysis, call, {name: found[0] for name, found in call.answers.items()})
 
 
-def reshaped_scenarios(tool: CompositeToolConfig, reshaped: Sequence[Reshape]) -> list[Scenario]:
+def reshaped_scenarios(analysis: ToolAnalysis, reshaped: Sequence[Reshape]) -> list[Scenario]:
     """The ordinary run once per answer of ``reshaped`` (free texts or numbers of another
     kind), the tool walked once."""
-    call, walk = expected(tool), _walked(tool)
-    return [_happy(tool, call, _answers(tool, walk, "one", reshape)) for reshape in reshaped]
+    tool = analysis.tool
+    call, walk = expected(analysis), _walked(analysis)
+    return [_happy(analysis, call, _answers(tool, walk, "one", reshape)) for reshape in reshaped]
 
 
-def _happy(tool: CompositeToolConfig, call: Expected, bodies: dict[str, Any]) -> Scenario:
+def _happy(analysis: ToolAnalysis, call: Expected, bodies: dict[str, Any]) -> Scenario:
     """Every backend succeeds with its body of ``bodies``; every elicitation accepted."""
-    shapes = ToolShapes(content_tools=content_tools(tool, dataflow(tool)))
+    shapes = ToolShapes(content_tools=content_tools(analysis))
     answers = [{"action": "accept", "content": content} for content in call.contents]
     return scenario_from_document(
         {
-            "tool": tool.name,
+            "tool": analysis.tool.name,
             "params": call.params,
             "backends": {
                 name: {"results": [shapes.success(name, body)]} for name, body in bodies.items()

@@ -37,7 +37,12 @@ from typing import Any, Final
 from transpiler.composite.quirks import NULL_PLACE_SUFFIX
 from transpiler.composite.variants import SiteKey
 from transpiler.deviations import Deviation
-from transpiler.harness.relation import canonical, leaves_apart, outcome_class, unwrapped_error
+from transpiler.harness.judging.relation import (
+    canonical,
+    leaves_apart,
+    outcome_class,
+    unwrapped_error,
+)
 from transpiler.sim.trace import NANOS_PER_SECOND, CallRecord, Trace, plain_json
 
 #: What the values are when they are the run's outcome.

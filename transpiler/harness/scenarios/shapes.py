@@ -19,15 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from transpiler.config.model import (
-    CompositeToolConfig,
     StepKind,
     WorkflowStepConfig,
     exhaustive,
 )
-from transpiler.emit.timeouts import step_deadlines
 from transpiler.golang.duration import format_duration
-from transpiler.plan.dataflow import DataflowEdge, dataflow, template_sites
-from transpiler.plan.reads import reads_of, site_reads
+from transpiler.harness.scenarios.analysis import ToolAnalysis
 from transpiler.profile import CALL_TIMEOUT_NS, SECOND_NS
 
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
@@ -95,12 +92,12 @@ def _insert(trie: Trie, path: tuple[str, ...]) -> None:
         trie = trie.setdefault(part, {})
 
 
-def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
-    """The shapes of ``tool``'s backends, elicitation answers and template literals."""
-    edges = dataflow(tool)
-    shapes = ToolShapes(content_tools=content_tools(tool, edges))
+def tool_shapes(analysis: ToolAnalysis) -> ToolShapes:
+    """The shapes of the tool's backends, elicitation answers and template literals."""
+    tool, edges = analysis.tool, analysis.edges
+    shapes = ToolShapes(content_tools=content_tools(analysis))
     tool_of: dict[str, str] = {}
-    deadlines = {deadline.step: deadline.timeout_ns for deadline in step_deadlines(tool)}
+    deadlines = {deadline.step: deadline.timeout_ns for deadline in analysis.deadlines}
     for step in tool.steps:
         calling = caller(step)
         called = "" if calling is None else calling.tool
@@ -136,7 +133,7 @@ def tool_shapes(tool: CompositeToolConfig) -> ToolShapes:
             if loop[1] and loop not in shapes.loops:
                 shapes.loops.append(loop)
     literals: set[str] = set()
-    for site in template_sites(tool):
+    for site in analysis.sites:
         literals.update(match.group(1) for match in _LITERAL.finditer(site.text))
     shapes.literals = sorted(literals)
     return shapes
@@ -164,13 +161,13 @@ def _choices(schema: Any) -> dict[str, list[Any]]:
     return choices
 
 
-def content_tools(tool: CompositeToolConfig, edges: tuple[DataflowEdge, ...]) -> set[str]:
+def content_tools(analysis: ToolAnalysis) -> set[str]:
     """Backend tools of the steps whose output is their call's answer and whose ``.content``
     a template may read."""
-    needs = reads_of(tool, site_reads(tool), edges)
+    needs = analysis.needs
     return {
         step.tool
-        for step in tool.steps
+        for step in analysis.tool.steps
         if step.kind is not None
         and CALLS[step.kind].answers
         and step.tool

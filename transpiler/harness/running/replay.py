@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from transpiler.config.units import LoadedTool
 from transpiler.declaration import declared_in
 from transpiler.deviations import Deviation
-from transpiler.harness.check import CheckOptions, Counterexample, Witness, _Run
+from transpiler.harness.running.check import CheckOptions, Counterexample, Witness, _Run
 from transpiler.sim.scenario import Scenario
 from transpiler.sim.trace import Trace
 

@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from transpiler.harness.scriptmap import CallSite, ScriptMap
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.coverage.scriptmap import CallSite, ScriptMap
+from transpiler.harness.judging.verdict import Verdict
 from transpiler.sim.trace import ScriptReach, Trace
 
 

@@ -16,8 +16,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from transpiler.harness.scriptreads import ELICITATION, ITEMS, PARAMS, Read, ScriptReads
-from transpiler.harness.shapes import ToolShapes
+from transpiler.harness.scenarios.scriptreads import ELICITATION, ITEMS, PARAMS, Read, ScriptReads
+from transpiler.harness.scenarios.shapes import ToolShapes
 
 #: At most this many probes per check, known roots first.
 MAX_PROBES = 12

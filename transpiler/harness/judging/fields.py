@@ -27,8 +27,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from transpiler.harness.relation import canonical, leaves_apart, outcome_class, unwrapped_error
-from transpiler.harness.sites import OUTCOME, outcome, value_text
+from transpiler.harness.judging.relation import (
+    canonical,
+    leaves_apart,
+    outcome_class,
+    unwrapped_error,
+)
+from transpiler.harness.judging.sites import OUTCOME, outcome, value_text
 from transpiler.sim.trace import CallRecord, ElicitationRecord, Trace, plain_json
 
 #: A field one side does not have.

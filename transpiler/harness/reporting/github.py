@@ -21,9 +21,15 @@ from dataclasses import dataclass
 
 from transpiler.changes import Change
 from transpiler.deviations import Deviation, accepts
-from transpiler.harness.check import ToolReport
-from transpiler.harness.places import Place, Spot, difference_spot, place_of, work_tree_file
-from transpiler.harness.reports import difference_lines, witness_lines
+from transpiler.harness.reporting.places import (
+    Place,
+    Spot,
+    difference_spot,
+    place_of,
+    work_tree_file,
+)
+from transpiler.harness.reporting.reports import difference_lines, witness_lines
+from transpiler.harness.running.check import ToolReport
 from transpiler.inert import one_line, shown_lines
 
 _DATA = {"%": "%25", "\r": "%0D", "\n": "%0A"}

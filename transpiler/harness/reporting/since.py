@@ -6,7 +6,7 @@ is not such a report, and ``check`` stops (exit 2) naming the file and the
 entry. A well-formed entry is carried over, its pair not checked again, only
 when its certificate is complete (every field a certificate has, none empty
 where a passing verdict needs it), sealed (its ``seal`` is the SHA-256 of its
-other fields, :func:`~transpiler.harness.check.seal_of`), says the entry's
+other fields, :func:`~transpiler.harness.running.check.seal_of`), says the entry's
 tool, file, verdict and declared classes, and holds the digest the pair has
 now; otherwise the pair is checked again. The seal binds the verdict to the
 pair's digest against edits and entries pieced together, not against a
@@ -21,8 +21,8 @@ from typing import Any, Final
 
 from transpiler.config.datafile import load_json
 from transpiler.diagnostics import InputError
-from transpiler.harness.check import ToolReport, seal_of
-from transpiler.harness.verdict import Verdict
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import ToolReport, seal_of
 
 #: Largest earlier report read (reports hold every witness's traces).
 MAX_REPORT_BYTES: Final = 128 * 1024 * 1024
@@ -71,7 +71,7 @@ _ENTRY: Final[dict[str, _Check]] = {
     "certificate": _is_mapping,
     "counterexample": lambda value: value is None or isinstance(value, dict),
 }
-#: What a certificate holds (:func:`~transpiler.harness.check.certificate`).
+#: What a certificate holds (:func:`~transpiler.harness.running.check.certificate`).
 CERTIFICATE: Final[dict[str, _Check]] = {
     "file": _is_text,
     "tool": _is_text,

@@ -4,7 +4,7 @@ the differing output, else the step's configuration).
 
 A tool's configuration lines (its own, each step's) are in its report
 (``config_lines``); the script's lines by backend tool and output property in
-``script_lines`` (:class:`~transpiler.harness.scriptmap.ScriptLines`), and
+``script_lines`` (:class:`~transpiler.harness.coverage.scriptmap.ScriptLines`), and
 where its first line is in ``script_at`` (a ``scriptFile``, a script file
 given, or a literal block of the configuration). A script written otherwise
 inline is pointed at by its scripted tool's line (its source reads
@@ -20,9 +20,9 @@ import re
 from dataclasses import dataclass
 
 from transpiler.deviations import Deviation
-from transpiler.harness.check import ToolReport
-from transpiler.harness.fields import field_differences
-from transpiler.harness.sites import failed_step
+from transpiler.harness.judging.fields import field_differences
+from transpiler.harness.judging.sites import failed_step
+from transpiler.harness.running.check import ToolReport
 from transpiler.sim.trace import Trace
 
 _SOURCE = re.compile(r"^(?P<config>.+?):(?P<line>\d+)(?: \((?P<script>[^()]+)\))?$")
@@ -59,9 +59,9 @@ class Spot:
 
 def difference_spot(report: ToolReport, accept: frozenset[Deviation] | None) -> Spot:
     """Where the tool's failing difference shows: its counterexample's first call whose
-    arguments differ or that one side alone made (:mod:`.fields`), else its first output
-    property that differs, else the step that stopped the run; else the site of the first
-    observed class the gate refuses (the first such site at a step)."""
+    arguments differ or that one side alone made (:mod:`~transpiler.harness.judging.fields`),
+    else its first output property that differs, else the step that stopped the run; else the
+    site of the first observed class the gate refuses (the first such site at a step)."""
     example = report.counterexample
     if example is not None:
         found = field_differences(example.composite, example.script)

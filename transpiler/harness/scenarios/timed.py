@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from transpiler.harness.paths import _longest_list
-from transpiler.harness.shapes import ToolShapes
+from transpiler.harness.scenarios.paths import _longest_list
+from transpiler.harness.scenarios.shapes import ToolShapes
 
 #: The delay between two tools' answers, in milliseconds.
 STEP_MS: Final = 10

@@ -12,7 +12,7 @@ a transport error, (for retried tools) a failure that succeeds on the next
 attempt, and (for tools a step with a ``timeout`` calls) the expected answer
 after a delay that crosses that timeout or a script's call limit; then
 *unexpected* answers: the first expected one with values of other kinds
-(:class:`transpiler.harness.happy.Reshape`), and with the fields only some
+(:class:`transpiler.harness.scenarios.happy.Reshape`), and with the fields only some
 template reads present but falsy. forEach collections come as 0, 1
 and 3 items. Each elicitation gets accept, decline and cancel. The
 combinations are enumerated in a fixed order (beyond the limit: the expected
@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from transpiler.config.model import DEFAULT_MAX_ITERATIONS
-from transpiler.harness.shapes import ToolShapes, Trie
+from transpiler.harness.scenarios.shapes import ToolShapes, Trie
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.trace import Trace
 
@@ -56,7 +56,7 @@ def tool_answers(
     shapes: ToolShapes, tool: str, expected: Sequence[dict[str, Any]] = ()
 ) -> list[dict[str, Any]]:
     """The distinct successful answers of one backend tool: first the ``expected`` ones (what
-    its readers expect, :func:`transpiler.harness.happy.expected`), then the first of them
+    its readers expect, :func:`transpiler.harness.scenarios.happy.expected`), then the first of them
     with one field changed at a time; then the fields read filled with template literals,
     and left out."""
     trie = shapes.output_fields.get(tool, {})

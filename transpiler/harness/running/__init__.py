@@ -1,0 +1,2 @@
+"""Running both sides and deciding: one tool checked (:mod:`.check`), one served call judged
+(:mod:`.replay`)."""
