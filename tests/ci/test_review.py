@@ -218,6 +218,16 @@ def test_a_rename_names_both_names(work: Path, capsys: pytest.CaptureFixture[str
     assert "sync_inventory -> sync_assets: renamed" in notice
 
 
+def test_the_ci_command_checks_in_worker_processes(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Scripted tools that list annotations (this repository's target) reach ``check``'s worker
+    processes: the CI command on more than one job passes the merged migration."""
+    code, out = ci(capsys, "--jobs", "2")
+    assert code == 0, out
+    assert "4 of 4 tool(s) pass" in out and "internal error" not in out
+
+
 def test_a_retirement_names_the_tool(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     drop_tool(CONFIG, "sync_inventory")
     drop_entry("sync_inventory")
