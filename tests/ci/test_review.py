@@ -311,6 +311,26 @@ def test_a_widened_declaration_names_the_class_and_a_pinned_accept_refuses_it(
     assert re.search(r"FAIL +equivalent-except +scan_image_packages", out)
 
 
+def test_a_class_the_policy_refuses_is_named_and_accepting_it_in_the_change_passes(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The console (what the hook shows) says which class the policy does not accept and where
+    to accept it; doing so in the same change passes, with both changes for review."""
+    POLICY.write_text(PINNED)
+    push("pin the classes")
+    widen()
+    git(Path("."), "add", "-A")
+    hooked, hook_out = hook(capsys)
+    assert hooked == 1, hook_out
+    assert "  not accepted: listing showed, and the policy's `accept:`" in hook_out
+    POLICY.write_text(PINNED.replace("accept: [", "accept: [listing, "))
+    hooked, hook_out, code, out = change(capsys, "widen, accepted")
+    assert (hooked, code) == (0, 0), hook_out + out
+    titles = [notice.split("::")[1] for notice in commands(out, "notice")]
+    assert any("title=scan_image_packages%3A widen" in title for title in titles)
+    assert any("title=vmcp/vmcp-transpile.yaml%3A policy" in title for title in titles)
+
+
 def narrow() -> None:
     """deploy_with_approval's header no longer declares rust-engine (which it never shows)."""
     text = CONFIG.read_text()

@@ -43,6 +43,7 @@ from transpiler.harness.reports import (
     junit,
     listing_lines,
     markdown,
+    not_accepted,
     policy_text,
     report_json,
     save_counterexample,
@@ -50,6 +51,7 @@ from transpiler.harness.reports import (
     witness_lines,
 )
 from transpiler.harness.since import read_since
+from transpiler.harness.verdict import Verdict
 from transpiler.inert import one_line, shown_lines
 from transpiler.pairs import Pairing, Request, Where
 from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
@@ -409,6 +411,8 @@ def _print(
                 print("  " + side_by_side(example).replace("\n", "\n  "))
         elif report.reason:
             print("  " + shown_lines(report.reason).replace("\n", "\n  "))
+        if not passes and report.verdict is Verdict.EQUIVALENT_EXCEPT:
+            print(f"  {not_accepted(report, accept)}")
     since = args.since
     revision = args.baseline_git
     for change in changes:
