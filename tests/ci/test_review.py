@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -174,6 +175,22 @@ def test_an_unintended_script_edit_fails(work: Path, capsys: pytest.CaptureFixtu
     assert (hooked, code) == (1, 1), hook_out + out
     assert re.search(r"FAIL +differs +sync_inventory", out)
     assert not commands(out, "notice")
+
+
+def test_the_replay_command_a_failure_prints_shows_the_difference(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ``run`` command printed under a counterexample replays it as ``check`` judged it:
+    for the policy's target (scripted tools that list annotations), against REV's record."""
+    to_csv(CONFIG)
+    code, out = ci(capsys)
+    assert code == 1, out
+    (replay,) = [line for line in out.splitlines() if line.startswith("  replay: ")]
+    words = shlex.split(replay.removeprefix("  replay: "))
+    assert words[:3] == ["python", "-m", "transpiler"], words
+    assert main(words[3:]) == 0
+    shown = capsys.readouterr().out
+    assert 'vMCP:   "json"' in shown and 'script: "csv"' in shown, shown
 
 
 def test_a_script_and_its_record_edited_together_pass_as_a_reviewed_change(

@@ -21,6 +21,7 @@ from transpiler.cli.common import (
     add_library_path_option,
     add_target_option,
     non_empty,
+    policy_of,
     print_json,
     workspace_key,
 )
@@ -54,7 +55,7 @@ from transpiler.harness.since import read_since
 from transpiler.harness.verdict import Verdict
 from transpiler.inert import one_line, shown_lines
 from transpiler.pairs import Pairing, Request, Where
-from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
+from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy
 from transpiler.sim.scenario import Scenario, load_scenario
 
 DEFAULTS = CheckOptions()
@@ -245,8 +246,7 @@ def _engine(given: str | None, policy: Policy) -> str:
 
 
 def _policy_of(args: argparse.Namespace) -> Policy:
-    found = find_policy([str(path) for path in args.paths])
-    return load_policy(found) if found is not None else Policy()
+    return policy_of([str(path) for path in args.paths])
 
 
 def _first(given: int | None, policy: int | None, default: int) -> int:
@@ -375,6 +375,7 @@ def _save_counterexamples(
             script=args.script,
             library_path=request.library_path,
             style=options.style,
+            target=args.target,
         )
 
 
