@@ -14,6 +14,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -191,6 +192,22 @@ def test_the_replay_command_a_failure_prints_shows_the_difference(
     assert main(words[3:]) == 0
     shown = capsys.readouterr().out
     assert 'vMCP:   "json"' in shown and 'script: "csv"' in shown, shown
+
+
+def test_serve_takes_the_policys_target(work: Path) -> None:
+    """``serve`` reads the scripted tools as the policy's vMCP takes them (with annotations):
+    every migrated tool is served, none refused."""
+    served = subprocess.run(
+        [sys.executable, "-m", "transpiler", "serve", "vmcp/"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert served.returncode == 0, served.stderr
+    assert "not served" not in served.stderr, served.stderr
+    assert "serving 4 tool(s) on stdio" in served.stderr, served.stderr
 
 
 def test_a_script_and_its_record_edited_together_pass_as_a_reviewed_change(

@@ -20,13 +20,14 @@ from transpiler.cli.common import (
     add_format_option,
     add_library_path_option,
     add_target_option,
+    chosen_target,
     non_empty,
     policy_of,
     print_json,
     workspace_key,
 )
 from transpiler.cli.run import replay_command
-from transpiler.config.target import DEFAULT_TARGET, Target, target_named
+from transpiler.config.target import DEFAULT_TARGET
 from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
@@ -202,7 +203,7 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         inline_helpers=args.inline_helpers,
         accept=_accepted(args) if args.strict or args.accept is not None else policy.accept,
         accept_gaps=frozenset(args.accept_gap) | policy.accept_gaps,
-        target=_target(args, policy),
+        target=chosen_target(args.target, policy),
     )
 
 
@@ -216,11 +217,6 @@ def recorded_scenarios(directories: list[str]) -> tuple[Scenario, ...]:
         files = sorted(p for p in directory.iterdir() if p.suffix in (".json", ".yaml", ".yml"))
         found += [load_scenario(path) for path in files if not path.name.startswith(".")]
     return tuple(found)
-
-
-def _target(args: argparse.Namespace, policy: Policy) -> Target:
-    """The target: given, else the policy's, else :data:`DEFAULT_TARGET`."""
-    return target_named(args.target) if args.target else policy.target or DEFAULT_TARGET
 
 
 def _engine(given: str | None, policy: Policy) -> str:
@@ -277,7 +273,7 @@ def request_from(args: argparse.Namespace) -> Request:
     if args.baseline and args.baseline_git is not None:
         raise InputError("give --baseline BASE or --baseline-git REV, not both")
     policy = _policy_of(args)
-    target = _target(args, policy)
+    target = chosen_target(args.target, policy)
     config = Where(tuple(args.paths), target=target)
     baseline = None
     if args.baseline:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from transpiler.config.target import Target
     from transpiler.policy import Policy
 
 EXIT_OK = 0
@@ -91,6 +92,14 @@ def policy_of(paths: Sequence[str]) -> Policy:
 
     found = find_policy(paths)
     return load_policy(found) if found is not None else Policy()
+
+
+def chosen_target(given: str | None, policy: Policy) -> Target:
+    """The vMCP the configuration is for: ``--target``, else the policy's, else
+    :data:`~transpiler.config.target.DEFAULT_TARGET`."""
+    from transpiler.config.target import DEFAULT_TARGET, target_named
+
+    return target_named(given) if given else policy.target or DEFAULT_TARGET
 
 
 def print_json(value: Any) -> None:

@@ -24,11 +24,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from transpiler.cli.common import EXIT_OK, add_target_option, policy_of, print_json
+from transpiler.cli.common import EXIT_OK, add_target_option, chosen_target, policy_of, print_json
 from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.config.loader import SUFFIXES, LoadedTool, load_paths
 from transpiler.config.model import CompositeToolConfig
-from transpiler.config.target import DEFAULT_TARGET, Target, target_named
+from transpiler.config.target import DEFAULT_TARGET, Target
 from transpiler.diagnostics import InputError
 from transpiler.gate.batch import compared
 from transpiler.golang.duration import parse_duration
@@ -195,7 +195,7 @@ def _run_composite_form(args: argparse.Namespace, scenario: Scenario) -> list[Tr
 
 
 def _select_tool(
-    source: str, name: str | None, target: Target | None
+    source: str, name: str | None, target: Target
 ) -> tuple[LoadedTool, list[CompositeToolConfig]]:
     """The tool to run, and every composite tool the config serves; refusing configs vMCP
     (``target``) would not start with."""
@@ -255,12 +255,10 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
     return [trace]
 
 
-def _target(args: argparse.Namespace) -> Target | None:
+def _target(args: argparse.Namespace) -> Target:
     """``--target``, else the target of the policy that governs CONFIG (as ``check`` finds
-    it); None when neither names one."""
-    if args.target:
-        return target_named(args.target)
-    return policy_of([args.source]).target
+    it), else the default."""
+    return chosen_target(args.target, policy_of([args.source]))
 
 
 def _timeout(text: str | None) -> int:
@@ -271,7 +269,7 @@ def _timeout(text: str | None) -> int:
 def _scripted_tool(args: argparse.Namespace, name: str | None) -> tuple[Script, int]:
     """The script of the scripted tool ``name`` in the configuration, and its timeout
     (``--timeout`` wins over the entry's)."""
-    inputs = read_inputs([args.source], _target(args) or DEFAULT_TARGET)
+    inputs = read_inputs([args.source], _target(args))
     found = list(inputs.scripted.counterparts())
     if name is not None:
         found = [counterpart for counterpart in found if counterpart.tool == name]
@@ -303,7 +301,7 @@ def _run_both(args: argparse.Namespace, scenario: Scenario) -> int:
     name = args.tool or scenario.tool
     if args.baseline and args.baseline_git is not None:
         raise InputError("give --baseline BASE or --baseline-git REV, not both")
-    target = _target(args) or DEFAULT_TARGET
+    target = _target(args)
     baseline = None
     if args.baseline:
         baseline = Where(tuple(args.baseline), target=target)
