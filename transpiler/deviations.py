@@ -7,8 +7,8 @@ and the engines it concerns. The enum is the one home of the vocabulary: the
 composite model records the classes it exercises on a run
 (:mod:`transpiler.composite.quirks`), the readable emitter declares the classes
 its scripts may exhibit, the harness lets a script take a declared class's
-variants only at the sites where it applied, and ``docs/deviations.md`` and the README's list are
-rendered from it. Code names a class by its member; an id a user wrote (a
+variants only at the sites where it applied, and ``docs/deviations.md`` and the short list of
+``docs/reference.md`` are rendered from it. Code names a class by its member; an id a user wrote (a
 header, a policy) is read with :func:`named`.
 """
 
@@ -490,11 +490,12 @@ _INTRO = """\
 A readable script is the code a person would write; where it behaves
 differently from vMCP's composite engine, the difference is one of the named
 classes below. A script declares the classes it may show in its header's
-`Where it differs from vMCP` block (the README gives the syntax; `emit --format
-json` and `Transpiled.deviations` repeat it). A class with *variants* is a
-switch of the composite model: at each site where it applies, `check` lets the
-script take vMCP's behaviour or one of the variants, the same in every
-scenario, and nothing else ([equivalence.md](equivalence.md)). `rust-engine` is
+`Where it differs from vMCP` block ([reference.md](reference.md) gives the
+syntax; `emit --format json` and `Transpiled.deviations` repeat it). A class
+with *variants* is a switch of the composite model: at each site where it
+applies, `check` lets the script take vMCP's behaviour or one of the
+variants, the same in every scenario, and nothing else
+([equivalence.md](equivalence.md)). `rust-engine` is
 a difference of starlark-rust, the engine the gate runs scripts on for speed,
 not of a script: its variant applies on starlark-rust alone, and on
 go.starlark.net (what vMCP embeds) a script takes vMCP's behaviour at its
@@ -536,11 +537,12 @@ def markdown() -> str:
     return _INTRO + "\n".join(rows) + "\n"
 
 
-#: The lines around the README's list of the classes, which :func:`readme_list` fills.
+#: The lines around the short list of the classes (``--format readme``, in ``docs/reference.md``),
+#: which :func:`readme_list` fills.
 README_BEGIN, README_END = "<!-- deviations:begin -->", "<!-- deviations:end -->"
 
 
 def readme_list() -> str:
-    """The README's list of the classes, between its markers: each id and its summary."""
+    """The short list of the classes, between its markers: each id and its summary."""
     items = "".join(f"- `{deviation}`: {deviation.about.summary}\n" for deviation in Deviation)
     return f"{README_BEGIN}\n{items}{README_END}\n"

@@ -1,7 +1,7 @@
 """The ``scripted-tool`` profile (THV-0051): limits and what the client receives.
 
-Decisions where the RFC is silent are ours and are listed in the README
-("Starlark host profile"); both engines follow them.
+Decisions where the RFC is silent are ours and are listed in docs/reference.md
+("The scripted-tool host profile"); both engines follow them.
 """
 
 from __future__ import annotations

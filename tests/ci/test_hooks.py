@@ -145,7 +145,9 @@ def test_the_action_is_valid_and_its_inputs_are_documented() -> None:
     assert any(use.startswith("actions/setup-go@") for use in uses)
     assert action["inputs"]["paths"]["required"] is True
     readme = (REPO_ROOT / "README.md").read_text()
-    start = readme.index("with:", readme.index("/vmcp-starlark-transpiler@"))
+    step = re.search(r"uses: \S+/vmcp-starlark-transpiler@", readme)
+    assert step is not None, "the README shows no step using the Action"
+    start = readme.index("with:", step.end())
     example = readme[start : readme.index("```", start)]
     documented = set(re.findall(r"^\s+([a-z-]+):", example, re.MULTILINE))
     assert documented == inputs, documented

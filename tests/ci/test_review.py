@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -176,6 +178,38 @@ def test_an_unintended_script_edit_fails(work: Path, capsys: pytest.CaptureFixtu
     assert not commands(out, "notice")
 
 
+def test_the_replay_command_a_failure_prints_shows_the_difference(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ``run`` command printed under a counterexample replays it as ``check`` judged it:
+    for the policy's target (scripted tools that list annotations), against REV's record."""
+    to_csv(CONFIG)
+    code, out = ci(capsys)
+    assert code == 1, out
+    (replay,) = [line for line in out.splitlines() if line.startswith("  replay: ")]
+    words = shlex.split(replay.removeprefix("  replay: "))
+    assert words[:3] == ["python", "-m", "transpiler"], words
+    assert main(words[3:]) == 0
+    shown = capsys.readouterr().out
+    assert 'vMCP:   "json"' in shown and 'script: "csv"' in shown, shown
+
+
+def test_serve_takes_the_policys_target(work: Path) -> None:
+    """``serve`` reads the scripted tools as the policy's vMCP takes them (with annotations):
+    every migrated tool is served, none refused."""
+    served = subprocess.run(
+        [sys.executable, "-m", "transpiler", "serve", "vmcp/"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert served.returncode == 0, served.stderr
+    assert "not served" not in served.stderr, served.stderr
+    assert "serving 4 tool(s) on stdio" in served.stderr, served.stderr
+
+
 def test_a_script_and_its_record_edited_together_pass_as_a_reviewed_change(
     work: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -216,6 +250,16 @@ def test_a_rename_names_both_names(work: Path, capsys: pytest.CaptureFixture[str
     assert (hooked, code) == (0, 0), hook_out + out
     (notice,) = commands(out, "notice")
     assert "sync_inventory -> sync_assets: renamed" in notice
+
+
+def test_the_ci_command_checks_in_worker_processes(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Scripted tools that list annotations (this repository's target) reach ``check``'s worker
+    processes: the CI command on more than one job passes the merged migration."""
+    code, out = ci(capsys, "--jobs", "2")
+    assert code == 0, out
+    assert "4 of 4 tool(s) pass" in out and "internal error" not in out
 
 
 def test_a_retirement_names_the_tool(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -299,6 +343,26 @@ def test_a_widened_declaration_names_the_class_and_a_pinned_accept_refuses_it(
     assert (hooked, code) == (1, 1), hook_out + out
     assert "title=scan_image_packages%3A widen" in commands(out, "notice")[0]
     assert re.search(r"FAIL +equivalent-except +scan_image_packages", out)
+
+
+def test_a_class_the_policy_refuses_is_named_and_accepting_it_in_the_change_passes(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The console (what the hook shows) says which class the policy does not accept and where
+    to accept it; doing so in the same change passes, with both changes for review."""
+    POLICY.write_text(PINNED)
+    push("pin the classes")
+    widen()
+    git(Path("."), "add", "-A")
+    hooked, hook_out = hook(capsys)
+    assert hooked == 1, hook_out
+    assert "  not accepted: listing showed, and the policy's `accept:`" in hook_out
+    POLICY.write_text(PINNED.replace("accept: [", "accept: [listing, "))
+    hooked, hook_out, code, out = change(capsys, "widen, accepted")
+    assert (hooked, code) == (0, 0), hook_out + out
+    titles = [notice.split("::")[1] for notice in commands(out, "notice")]
+    assert any("title=scan_image_packages%3A widen" in title for title in titles)
+    assert any("title=vmcp/vmcp-transpile.yaml%3A policy" in title for title in titles)
 
 
 def narrow() -> None:

@@ -95,7 +95,8 @@ def test_output_does_not_depend_on_hash_seed() -> None:
             check=False,
             env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"},
         )
-        # 2: corpus/validation/invalid/p1-yaml-syntax.yaml is not YAML (exit codes, README).
+        # 2: corpus/validation/invalid/p1-yaml-syntax.yaml is not YAML (docs/reference.md, exit
+        # codes).
         assert completed.returncode == 2, completed.stderr
         outputs.add(completed.stdout)
     assert len(outputs) == 1

@@ -1,4 +1,4 @@
-"""Our own corpus: the README example is valid, and every rule has a file that triggers it.
+"""Our own corpus: the bundled example is valid, and every rule has a file that triggers it.
 
 Each ``corpus/validation/{invalid,warnings}/*.yaml`` starts with ``# rule: <id>``
 and ``# expect: <text>`` (and ``# target: <name>`` when it is judged against a

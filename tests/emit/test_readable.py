@@ -133,10 +133,10 @@ def test_the_deviations_page_is_generated_from_the_catalogue() -> None:
     assert page.read_text() == markdown(), "run: python -m transpiler deviations --format markdown"
 
 
-def test_the_readmes_list_of_classes_is_generated_from_the_catalogue() -> None:
-    readme = (REPO_ROOT / "README.md").read_text()
-    assert readme_list() in readme, (
-        "run: python -m transpiler deviations --format readme --write README.md"
+def test_the_references_list_of_classes_is_generated_from_the_catalogue() -> None:
+    reference = (REPO_ROOT / "docs" / "reference.md").read_text()
+    assert readme_list() in reference, (
+        "run: python -m transpiler deviations --format readme --write docs/reference.md"
     )
 
 

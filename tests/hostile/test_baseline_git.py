@@ -1,6 +1,6 @@
 """``--baseline-git REV`` reads the baseline the revision really holds, or stops.
 
-README ("check"): ``--baseline-git REV`` reads BASE as git revision REV holds
+docs/reference.md ("check"): ``--baseline-git REV`` reads BASE as git revision REV holds
 PATH, and exit 2 means an input cannot be read. An unset CI variable (an empty
 revision or path) must not drop the baseline and leave nothing to check; a
 symbolic link in the revision is followed inside the revision, as a checkout

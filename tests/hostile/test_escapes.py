@@ -1,6 +1,6 @@
 """Names the input gives (``scriptFile:``, ``load()``) read nothing outside their folder.
 
-README ("check", "Limits") and docs/migrate.md: a ``scriptFile`` is read from
+docs/reference.md ("check", "Limits") and docs/migrate.md: a ``scriptFile`` is read from
 its configuration's folder and below (THV-0051 states no rule; ours is the one
 ``load()`` follows); a module is a ``.star`` file inside a library folder,
 never one a symbolic link places outside it. One rule, in ``check``,

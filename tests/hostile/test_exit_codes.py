@@ -1,6 +1,6 @@
 """The same unreadable input gives the same exit code from every command (issue 13, item 2).
 
-Exit codes (README): 0 fine, 1 invalid / different / not converted, 2 an input
+Exit codes (docs/reference.md): 0 fine, 1 invalid / different / not converted, 2 an input
 cannot be read (a path that cannot be opened or listed, a file over the size
 limit, or bytes that are not YAML the loader can parse). A gate that passes
 what it cannot read is worse than no gate.

@@ -1,6 +1,6 @@
 """Every refusal of a data file names it: the policy, ``--tools``, ``--scenario``, ``--since``.
 
-README ("Limits"): hostile input gets a clear error naming the file, in
+docs/reference.md ("Limits"): hostile input gets a clear error naming the file, in
 bounded time and memory. "Input nested too deeply to process" and "input too
 large to process" name nothing: each file a command reads is refused as
 itself (exit 2), nested too deep, too large, or not a regular file (a FIFO

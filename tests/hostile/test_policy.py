@@ -1,6 +1,6 @@
 """The policy file says exactly one thing, or ``check`` stops and says where it is wrong.
 
-policy.py and README ("A policy file"): unknown keys and values of the wrong
+policy.py and docs/reference.md ("A policy file"): unknown keys and values of the wrong
 type are errors naming the file and the key; the policy pins the gate "so
 every CI run is the same run", so nothing in it is silently ignored: not
 ``strict: "true"`` (text), not a key given twice, not a second document.

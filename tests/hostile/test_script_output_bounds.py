@@ -1,6 +1,6 @@
 """A script's ``fail()`` messages and ``log()`` lines are bounded, and so is what reports copy.
 
-Promise (README, "Limits", "Output size"): a halt message is bounded as a
+Promise (docs/reference.md, "Limits", "Output size"): a halt message is bounded as a
 returned result is (10 MiB; past it the run fails with "error message too
 large"), ``log()`` lines are capped per run as ``print`` is (64 KiB, then the
 log says it was truncated), on both engines alike, and every report copies at

@@ -1,6 +1,6 @@
 """A tool with two scripts is checked against neither.
 
-README ("check") pairs each composite tool with "the scripted tool of the same
+docs/reference.md ("check") pairs each composite tool with "the scripted tool of the same
 name beside it"; inputs/scripted.py: a scripted tool vMCP (the target,
 thv-0051) would not take is kept with vMCP's reason. Two scripted tools of one
 name, ``script:`` given twice

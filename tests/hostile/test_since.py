@@ -1,6 +1,6 @@
 """``check --since REPORT.json`` carries over only what a trusted report vouches for.
 
-README ("check"): ``--since`` re-checks only the pairs whose digest changed;
+docs/reference.md ("check"): ``--since`` re-checks only the pairs whose digest changed;
 an entry is carried over only when its certificate is complete and sealed (its
 verdict bound to the pair's digest), else the pair is checked again; the
 report must come from a trusted run. A file that is not a report of

@@ -1,6 +1,6 @@
 """Files that are not regular files, or that never end, are refused by name, at once.
 
-Promise (README, "Limits"; ``transpiler/reading.py``): every input file
+Promise (docs/reference.md, "Limits"; ``transpiler/reading.py``): every input file
 (configurations, ``--script``, ``scriptFile:``, ``load()``ed modules,
 policies, reports, tools files, scenarios) is read only if it is a regular
 file, and at most its size limit is read (2 MiB for configurations, scripts

@@ -1,9 +1,10 @@
 """One script, one reading: bytes that the readers of a script read differently hide nothing.
 
-Promise (README "Engine differences", ``transpiler/starlark_runtime/source.py``): vMCP hands a
-script's text to go.starlark.net unchanged, and every reader here (starlark-rust, the map of
-call sites, the probes) reads it as go.starlark.net does, or leaves it to go.starlark.net;
-a script the map cannot read is ``incomplete``, never a pass with no call sites.
+Promise (docs/engines.md, "Known differences between rust and go";
+``transpiler/starlark_runtime/source.py``): vMCP hands a script's text to go.starlark.net
+unchanged, and every reader here (starlark-rust, the map of call sites, the probes) reads it
+as go.starlark.net does, or leaves it to go.starlark.net; a script the map cannot read is
+``incomplete``, never a pass with no call sites.
 
 Reproductions: a call after a lone carriage return inside a comment (code for
 go.starlark.net, a comment for starlark-rust) passed on starlark-rust and was listed as no

@@ -1,6 +1,6 @@
 """Untrusted text is inert in every report ``check`` writes and on its console.
 
-Promise (README, "Limits"; ``transpiler/inert.py``): names, ids, paths and
+Promise (docs/reference.md, "Limits"; ``transpiler/inert.py``): names, ids, paths and
 script messages are data wherever they are shown. In the Markdown report (a
 CI job summary) they cannot close a code fence, break out of a table cell,
 start a heading, a link or raw HTML; the JUnit XML report is well-formed for

@@ -1,6 +1,6 @@
 """Options that would look at nothing certify nothing.
 
-README ("check"): it exits 1 "when ``--paths 0`` (or ``paths: 0``) would run
+docs/reference.md ("check"): it exits 1 "when ``--paths 0`` (or ``paths: 0``) would run
 no outcome combination, or when a tool ran no scenario (``unchecked``)". A
 pass is a claim that scenarios ran: a script that calls another tool and
 returns that tool's output must never pass because none did.

@@ -2,9 +2,9 @@
 
 Each row is a minimal expression and what each interpreter returns: rust
 (starlark-pyo3), go.starlark.net at vMCP's pinned commit (built with Go 1.26)
-and Debian's 2021 snapshot (built with Go 1.19). The README's "Engine
-differences" table and docs/engines.md summarise these rows; the emitter
-avoids every construct listed as different. If an interpreter changes, its
+and Debian's 2021 snapshot (built with Go 1.19). docs/engines.md summarises these rows (its
+tables "Known differences between rust and go" and "What changed from the 2021 snapshot");
+the emitter avoids every construct listed as different. If an interpreter changes, its
 row fails and the documents must be updated with it. ``SAME`` means "as on
 rust", ``PINNED`` "as on the pinned go.starlark.net".
 """

@@ -20,12 +20,14 @@ from transpiler.cli.common import (
     add_format_option,
     add_library_path_option,
     add_target_option,
+    chosen_target,
     non_empty,
+    policy_of,
     print_json,
     workspace_key,
 )
 from transpiler.cli.run import replay_command
-from transpiler.config.target import DEFAULT_TARGET, Target, target_named
+from transpiler.config.target import DEFAULT_TARGET
 from transpiler.deviations import Deviation, read_ids
 from transpiler.diagnostics import InputError
 from transpiler.emit.fixes import checked_fixes
@@ -34,6 +36,7 @@ from transpiler.gate.batch import check_all, parse_shard, select
 from transpiler.gate.merge import RUN, merge, run_header
 from transpiler.gate.review import review
 from transpiler.gobuild import cache_dir, go_unavailable
+from transpiler.harness.judging.verdict import Verdict
 from transpiler.harness.reporting.github import workflow_annotations
 from transpiler.harness.reporting.places import script_config, work_tree_file
 from transpiler.harness.reporting.reports import (
@@ -42,6 +45,7 @@ from transpiler.harness.reporting.reports import (
     junit,
     listing_lines,
     markdown,
+    not_accepted,
     policy_text,
     report_json,
     save_counterexample,
@@ -52,7 +56,7 @@ from transpiler.harness.reporting.since import read_since
 from transpiler.harness.running.check import ENGINES, CheckOptions, ToolReport
 from transpiler.inert import one_line, shown_lines
 from transpiler.pairs import Pairing, Request, Where
-from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy, find_policy, load_policy
+from transpiler.policy import ENGINE_CHOICES, POLICY_FILE, Policy
 from transpiler.sim.scenario import Scenario, load_scenario
 
 DEFAULTS = CheckOptions()
@@ -199,7 +203,7 @@ def options_from(args: argparse.Namespace) -> CheckOptions:
         inline_helpers=args.inline_helpers,
         accept=_accepted(args) if args.strict or args.accept is not None else policy.accept,
         accept_gaps=frozenset(args.accept_gap) | policy.accept_gaps,
-        target=_target(args, policy),
+        target=chosen_target(args.target, policy),
     )
 
 
@@ -213,11 +217,6 @@ def recorded_scenarios(directories: list[str]) -> tuple[Scenario, ...]:
         files = sorted(p for p in directory.iterdir() if p.suffix in (".json", ".yaml", ".yml"))
         found += [load_scenario(path) for path in files if not path.name.startswith(".")]
     return tuple(found)
-
-
-def _target(args: argparse.Namespace, policy: Policy) -> Target:
-    """The target: given, else the policy's, else :data:`DEFAULT_TARGET`."""
-    return target_named(args.target) if args.target else policy.target or DEFAULT_TARGET
 
 
 def _engine(given: str | None, policy: Policy) -> str:
@@ -243,8 +242,7 @@ def _engine(given: str | None, policy: Policy) -> str:
 
 
 def _policy_of(args: argparse.Namespace) -> Policy:
-    found = find_policy([str(path) for path in args.paths])
-    return load_policy(found) if found is not None else Policy()
+    return policy_of([str(path) for path in args.paths])
 
 
 def _first(given: int | None, policy: int | None, default: int) -> int:
@@ -275,7 +273,7 @@ def request_from(args: argparse.Namespace) -> Request:
     if args.baseline and args.baseline_git is not None:
         raise InputError("give --baseline BASE or --baseline-git REV, not both")
     policy = _policy_of(args)
-    target = _target(args, policy)
+    target = chosen_target(args.target, policy)
     config = Where(tuple(args.paths), target=target)
     baseline = None
     if args.baseline:
@@ -373,6 +371,7 @@ def _save_counterexamples(
             script=args.script,
             library_path=request.library_path,
             style=options.style,
+            target=args.target,
         )
 
 
@@ -409,6 +408,8 @@ def _print(
                 print("  " + side_by_side(example).replace("\n", "\n  "))
         elif report.reason:
             print("  " + shown_lines(report.reason).replace("\n", "\n  "))
+        if not passes and report.verdict is Verdict.EQUIVALENT_EXCEPT:
+            print(f"  {not_accepted(report, accept)}")
     since = args.since
     revision = args.baseline_git
     for change in changes:

@@ -6,9 +6,13 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from transpiler.config.target import Target
+    from transpiler.policy import Policy
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -79,6 +83,23 @@ def add_target_option(parser: argparse.ArgumentParser, default: str) -> None:
         f"thv-0051+annotations (scripted tools that take annotations too); {default} "
         "(docs/target.md)",
     )
+
+
+def policy_of(paths: Sequence[str]) -> Policy:
+    """The policy file that governs ``paths`` (:func:`~transpiler.policy.find_policy`), read;
+    an empty policy when none does."""
+    from transpiler.policy import Policy, find_policy, load_policy
+
+    found = find_policy(paths)
+    return load_policy(found) if found is not None else Policy()
+
+
+def chosen_target(given: str | None, policy: Policy) -> Target:
+    """The vMCP the configuration is for: ``--target``, else the policy's, else
+    :data:`~transpiler.config.target.DEFAULT_TARGET`."""
+    from transpiler.config.target import DEFAULT_TARGET, target_named
+
+    return target_named(given) if given else policy.target or DEFAULT_TARGET
 
 
 def print_json(value: Any) -> None:

@@ -22,7 +22,8 @@ def register(subparsers: Any) -> None:
         "--format",
         choices=("text", "json", "markdown", "readme"),
         default="text",
-        help="readme: the README's list of the classes, between its markers",
+        help="readme: the short list of the classes, between its markers (docs/reference.md "
+        "holds it)",
     )
     parser.add_argument(
         "--write",
@@ -35,7 +36,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the catalogue (or write the README's list into ``--write``)."""
+    """Print the catalogue (or write the short list into ``--write``)."""
     if args.write is not None:
         if args.format != "readme":
             raise InputError("--write takes --format readme")

@@ -24,10 +24,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from transpiler.cli.common import EXIT_OK, print_json
+from transpiler.cli.common import EXIT_OK, add_target_option, chosen_target, policy_of, print_json
 from transpiler.composite import run_composite, run_composite_schedules
 from transpiler.config.loader import SUFFIXES, LoadedTool, load_paths
 from transpiler.config.model import CompositeToolConfig
+from transpiler.config.target import DEFAULT_TARGET, Target
 from transpiler.diagnostics import InputError
 from transpiler.gate.batch import compared
 from transpiler.golang.duration import parse_duration
@@ -138,6 +139,7 @@ def register(subparsers: Any) -> None:
         default="readable",
         help="the emitter's style, for a composite tool no scripted tool replaces yet",
     )
+    add_target_option(parser, f"default: the policy's target, else {DEFAULT_TARGET}")
     parser.add_argument(
         "--format",
         choices=("text", "json"),
@@ -178,7 +180,7 @@ def _summary(trace: Trace) -> str:
 
 
 def _run_composite_form(args: argparse.Namespace, scenario: Scenario) -> list[Trace]:
-    tool, served = _select_tool(args.source, args.tool or scenario.tool)
+    tool, served = _select_tool(args.source, args.tool or scenario.tool, _target(args))
     explored = run_composite_schedules(
         tool.effective, scenario, args.schedule, args.limit, served=served
     )
@@ -192,10 +194,12 @@ def _run_composite_form(args: argparse.Namespace, scenario: Scenario) -> list[Tr
     return list(explored)
 
 
-def _select_tool(source: str, name: str | None) -> tuple[LoadedTool, list[CompositeToolConfig]]:
+def _select_tool(
+    source: str, name: str | None, target: Target
+) -> tuple[LoadedTool, list[CompositeToolConfig]]:
     """The tool to run, and every composite tool the config serves; refusing configs vMCP
-    would not start with."""
-    load = load_paths([source])
+    (``target``) would not start with."""
+    load = load_paths([source], target)
     if load.input_errors:
         raise InputError("; ".join(d.render() for d in load.input_errors))
     tools = load.tools
@@ -251,6 +255,12 @@ def _run_starlark_form(args: argparse.Namespace, scenario: Scenario) -> list[Tra
     return [trace]
 
 
+def _target(args: argparse.Namespace) -> Target:
+    """``--target``, else the target of the policy that governs CONFIG (as ``check`` finds
+    it), else the default."""
+    return chosen_target(args.target, policy_of([args.source]))
+
+
 def _timeout(text: str | None) -> int:
     """``--timeout`` in nanoseconds (0: none given, the default applies)."""
     return parse_duration(text) if text else 0
@@ -259,7 +269,7 @@ def _timeout(text: str | None) -> int:
 def _scripted_tool(args: argparse.Namespace, name: str | None) -> tuple[Script, int]:
     """The script of the scripted tool ``name`` in the configuration, and its timeout
     (``--timeout`` wins over the entry's)."""
-    inputs = read_inputs([args.source])
+    inputs = read_inputs([args.source], _target(args))
     found = list(inputs.scripted.counterparts())
     if name is not None:
         found = [counterpart for counterpart in found if counterpart.tool == name]
@@ -291,15 +301,17 @@ def _run_both(args: argparse.Namespace, scenario: Scenario) -> int:
     name = args.tool or scenario.tool
     if args.baseline and args.baseline_git is not None:
         raise InputError("give --baseline BASE or --baseline-git REV, not both")
+    target = _target(args)
     baseline = None
     if args.baseline:
-        baseline = Where(tuple(args.baseline))
+        baseline = Where(tuple(args.baseline), target=target)
     elif args.baseline_git is not None:
-        baseline = Where((args.source,), args.baseline_git)
+        baseline = Where((args.source,), args.baseline_git, target=target)
     if args.script is not None and baseline is not None:
         raise InputError("--script compares one script with CONFIG's tool: give no baseline")
     library = tuple(args.library_path)
-    request = Request(Where((args.source,)), baseline, args.script, name, library, sidecars=True)
+    source = Where((args.source,), target=target)
+    request = Request(source, baseline, args.script, name, library, sidecars=True)
     pairing = pair(request)
     if pairing.unreadable:
         raise InputError("; ".join(problem.render() for problem in pairing.unreadable))
@@ -308,7 +320,7 @@ def _run_both(args: argparse.Namespace, scenario: Scenario) -> int:
         known = ", ".join(sorted({item.tool for item in pairing.pairs})) or "none"
         many = f"{len(chosen)} composite tools named" if chosen else "no composite tool named"
         raise InputError(f"{many} {name!r} to compare in {args.source} (found: {known})")
-    found = compared(chosen[0], request, CheckOptions(style=args.style))
+    found = compared(chosen[0], request, CheckOptions(style=args.style, target=target))
     if isinstance(found, str):
         raise InputError(f"{name}: {found}")
     config = found.tool.effective
@@ -346,10 +358,11 @@ def replay_command(
     script: str | None = None,
     library_path: Sequence[str] = (),
     style: str | None = None,
+    target: str | None = None,
 ) -> str:
     """The ``run --form both`` command line that replays ``scenario`` on the composite tool
     and its script as ``check`` paired them (``style``: the emitter's, when it wrote the
-    script)."""
+    script; ``target``: the one ``check`` was given, which overrides the policy's)."""
     words = ["python", "-m", "transpiler", "run", "--form", BOTH, config, "--tool", tool]
     words += ["--scenario", scenario, "--engine", engine]
     words += [word for base in baseline for word in ("--baseline", base)]
@@ -357,6 +370,7 @@ def replay_command(
     words += ["--script", script] if script is not None else []
     words += [word for folder in library_path for word in ("--library-path", folder)]
     words += ["--style", style] if style is not None and style != "readable" else []
+    words += ["--target", target] if target is not None else []
     return shlex.join([*words, "--format", "text"])
 
 

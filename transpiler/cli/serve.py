@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from transpiler.cli.common import EXIT_INPUT, add_library_path_option, non_empty
+from transpiler.cli.common import (
+    EXIT_INPUT,
+    add_library_path_option,
+    add_target_option,
+    chosen_target,
+    non_empty,
+    policy_of,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -58,6 +65,7 @@ def register(subparsers: Any) -> None:
         "--record", metavar="DIR", help="write each call's exchange as a scenario file in DIR"
     )
     add_library_path_option(parser)
+    add_target_option(parser, "default: the policy's target, else thv-0051")
     parser.set_defaults(handler=_run)
 
 
@@ -90,5 +98,6 @@ def _run(args: argparse.Namespace) -> int:
             args.record,
             call_timeout,
             tuple(args.library_path),
+            chosen_target(args.target, policy_of(args.paths)),
         )
     )

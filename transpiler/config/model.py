@@ -127,6 +127,15 @@ class Where:
     at: SourceLocation = UNKNOWN_LOCATION
     keys: Mapping[str, SourceLocation] = field(default_factory=lambda: MappingProxyType({}))
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.keys, MappingProxyType):
+            object.__setattr__(self, "keys", MappingProxyType(dict(self.keys)))
+
+    def __reduce__(self) -> tuple[type[Where], tuple[SourceLocation, dict[str, SourceLocation]]]:
+        """Pickled with its keys as a plain dict (a read-only view does not pickle), so a tool
+        holding it reaches the worker processes of ``check --jobs``."""
+        return Where, (self.at, dict(self.keys))
+
     def of(self, key: str) -> SourceLocation:
         """The location of ``key`` (YAML spelling), or of the object when the key is absent."""
         return self.keys.get(key, self.at)

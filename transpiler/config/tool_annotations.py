@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from transpiler.config.model import YAML_KEYS, ToolAnnotations, Where
+from transpiler.config.model import NOWHERE, YAML_KEYS, ToolAnnotations
 
 #: Wire key -> :class:`ToolAnnotations` field.
 FIELDS: Final = YAML_KEYS["ToolAnnotationsOverride"]
 TITLE: Final = "title"
-#: No source location, held in a plain dict so a scenario carrying annotations pickles.
-_UNPLACED: Final = Where(keys={})
 
 
 class AnnotationsError(ValueError):
@@ -38,7 +36,7 @@ def annotations_from_mcp(document: Any) -> ToolAnnotations:
         if value is not None and not isinstance(value, expected):
             raise AnnotationsError(f"annotations: '{key}' must be {kind}", key)
         values[FIELDS[key]] = value
-    return ToolAnnotations(**values, where=_UNPLACED)
+    return ToolAnnotations(**values, where=NOWHERE)
 
 
 def annotations_to_mcp(annotations: ToolAnnotations | None) -> dict[str, Any] | None:

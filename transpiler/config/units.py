@@ -83,7 +83,7 @@ class LoadResult:
     def input_errors(self) -> tuple[Diagnostic, ...]:
         """Inputs that cannot be read: unreadable or too large, or not YAML the loader can parse.
 
-        Every command exits 2 when there is one (README, "exit codes").
+        Every command exits 2 when there is one (docs/reference.md, "Exit codes").
         """
         return (*self.unreadable, *self.errors)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from transpiler.config.target import DEFAULT_TARGET, Target
 from transpiler.config.units import LoadedTool
 from transpiler.harness.running.check import CheckOptions
 from transpiler.listing import ListedTool, migrated
@@ -51,9 +52,13 @@ class Catalog:
     refused: tuple[str, ...] = ()
 
 
-def read_catalog(paths: Sequence[str], library_path: Sequence[str] = ()) -> Catalog:
-    """The tools ``serve`` serves from the configuration files or directories ``paths``."""
-    request = Request(Where(tuple(paths)), library_path=tuple(library_path), sidecars=True)
+def read_catalog(
+    paths: Sequence[str], library_path: Sequence[str] = (), target: Target = DEFAULT_TARGET
+) -> Catalog:
+    """The tools ``serve`` serves from the configuration files or directories ``paths``, read
+    for ``target``."""
+    where = Where(tuple(paths), target=target)
+    request = Request(where, library_path=tuple(library_path), sidecars=True)
     config = request.config.read()
     composites = request.composites()
     baseline = composites.read() if composites is not None else None
@@ -66,9 +71,9 @@ def read_catalog(paths: Sequence[str], library_path: Sequence[str] = ()) -> Cata
         if item.refusal is not None:
             refused.append(f"{item.tool}: not served: {item.refusal}")
         elif item.script is not None:
-            tools[item.tool] = _scripted(item.script, composite)
+            tools[item.tool] = _scripted(item.script, composite, target)
         else:
-            served = _emitted(composite)
+            served = _emitted(composite, target)
             if isinstance(served, str):
                 refused.append(f"{item.tool}: not served: the emitter cannot express it: {served}")
             else:
@@ -106,10 +111,10 @@ def script_tool(script: Script, composite: LoadedTool | None = None) -> ServedTo
     )
 
 
-def _scripted(script: Script, composite: LoadedTool) -> ServedTool:
+def _scripted(script: Script, composite: LoadedTool, target: Target) -> ServedTool:
     if script.entry is None:
         return ServedTool(
-            migrated(composite.config),
+            migrated(composite.config, None, target),
             script.text,
             script.where,
             dict(script.modules),
@@ -119,14 +124,15 @@ def _scripted(script: Script, composite: LoadedTool) -> ServedTool:
     return script_tool(script, composite)
 
 
-def _emitted(composite: LoadedTool) -> ServedTool | str:
-    """A composite tool not yet migrated, as the readable script the emitter writes."""
-    emitted = emit(composite, CheckOptions(style="readable"))
+def _emitted(composite: LoadedTool, target: Target) -> ServedTool | str:
+    """A composite tool not yet migrated, as the readable script the emitter writes (and
+    listed as ``migrate`` writes its entry for ``target``)."""
+    emitted = emit(composite, CheckOptions(style="readable", target=target))
     if isinstance(emitted, str):
         return emitted
     where = f"{composite.origin.file}:{composite.config.where.at.line} (emitted, readable)"
     return ServedTool(
-        migrated(composite.config),
+        migrated(composite.config, None, target),
         emitted.script,
         where,
         dict(emitted.modules),

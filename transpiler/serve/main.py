@@ -9,6 +9,7 @@ from pathlib import Path
 
 import anyio
 
+from transpiler.config.target import DEFAULT_TARGET, Target
 from transpiler.diagnostics import InputError
 from transpiler.gobuild import cache_dir, go_unavailable
 from transpiler.inert import one_line
@@ -37,6 +38,8 @@ class Request:
     record: str | None = None
     call_timeout_ns: int = CALL_TIMEOUT_NS
     library_path: tuple[str, ...] = ()
+    #: The vMCP the configuration is for (whether scripted tools take annotations).
+    target: Target = DEFAULT_TARGET
 
 
 def serve(request: Request) -> int:
@@ -49,7 +52,7 @@ def serve(request: Request) -> int:
     specs: dict[str, BackendSpec] = (
         load_backends(Path(request.backends)) if request.backends else {}
     )
-    catalog = read_catalog(request.paths, request.library_path)
+    catalog = read_catalog(request.paths, request.library_path, request.target)
     for reason in catalog.refused:
         note(one_line(reason))
     if not catalog.tools:

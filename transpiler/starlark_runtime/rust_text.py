@@ -1,8 +1,8 @@
 """What starlark-rust writes for a value: ``str()``, ``json.encode()`` and ``len()``, from the
 interpreter itself.
 
-starlark-rust writes some values otherwise than go.starlark.net (the README's
-"Engine differences"): a float with six decimals in exponent form from a
+starlark-rust writes some values otherwise than go.starlark.net (docs/engines.md, "Known
+differences between rust and go"): a float with six decimals in exponent form from a
 million and below 1e-5 (``1.234568e+06``, truncated, not rounded) and plain
 below (``0.000025``); a string inside a printed list or map with every
 character beyond ASCII that is not alphanumeric, and every one in U+0080-U+00FF,

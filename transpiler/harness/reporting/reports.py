@@ -192,6 +192,20 @@ def refused_classes(
     return tuple(c for c in report.observed if not accepts(accept, c))
 
 
+def not_accepted(report: ToolReport, accept: frozenset[Deviation] | None) -> str:
+    """Why a tool that showed only declared classes still fails: the classes the gate does not
+    accept, and where they are accepted; empty when there are none."""
+    refused = refused_classes(report, accept)
+    if not refused:
+        return ""
+    them = "it" if len(refused) == 1 else "them"
+    return (
+        f"not accepted: {', '.join(refused)} showed, and the policy's `accept:` (or --accept, "
+        f"--strict) does not name {them}: accept {them} there, or keep the script from showing "
+        f"{them}"
+    )
+
+
 def call_sites(report: ToolReport) -> dict[str, Any]:
     """The script's reachable call sites as its certificate counts them (reached, reachable,
     and those never reached); empty when the certificate has none."""
@@ -444,10 +458,10 @@ def _failure_text(report: ToolReport, accept: frozenset[Deviation] | None) -> st
     if report.counterexample is not None:
         example = report.counterexample
         return "\n".join([*difference_lines(example), "", side_by_side(example)])
-    refused = refused_classes(report, accept)
+    refusal = not_accepted(report, accept)
     listing = [d.render() for d in report.listing]
-    if refused:
-        return "\n".join(["not accepted: " + ", ".join(refused), *listing])
+    if refusal:
+        return "\n".join([refusal, *listing])
     return "\n".join(filter(None, [*listing, report.reason])) or ", ".join(report.observed)
 
 
