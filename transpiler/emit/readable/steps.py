@@ -5,8 +5,9 @@
   step's ``defaultResults`` (a small ``call_or`` helper when several steps do);
 - elicitation: ``elicit(message, schema)``, then the handlers: ``fail()`` for
   abort, nothing for continue, an early ``return`` for ``skip_remaining``;
-- forEach: the collection, vMCP's ``maxIterations`` check, then the calls
-  through ``parallel`` (or a plain loop for ``maxParallel: 1``);
+- forEach: the collection, vMCP's ``maxIterations`` check (``fail()``, or under
+  ``continue`` the calls only within it), then the calls through ``parallel``
+  (or a plain loop for ``maxParallel: 1``);
 - a condition guards the step with ``if``; a skipped step holds its
   ``defaultResults``.
 """
@@ -394,7 +395,11 @@ def _action_test(action: Expr, actions: list[str], negated: bool = False) -> Exp
 def for_each_step(
     state: State, step: WorkflowStepConfig, body: Body, target: str, reads: frozenset[str]
 ) -> StepView:
-    """The collection, the size check, the calls; the parts of the output later steps read."""
+    """The collection, the size check, the calls; the parts of the output later steps read.
+
+    More items than ``maxIterations`` fail the step (S130): the run stops, or under
+    ``onError: continue`` goes on with the step failed and no output (S131, S102).
+    """
     inner = step.inner_step
     if inner is None:
         raise NotReadable(f"forEach step {step.id} has no inner step")
@@ -405,11 +410,59 @@ def for_each_step(
             "halts the script when the attempts run out"
         )
     items, item_kind = _collection(state, step, body)
-    limit = step.iteration_limit
+    if keep_going:
+        return _continued_within_limit(state, step, body, target, items, item_kind, reads)
     state.declare(Deviation.ERROR_TEXT)
+    limit = step.iteration_limit
     size = call("len", Name(items))
-    too_many = Str(f"{step.id.replace('%', '%%')}: %d items, more than the {limit} it may iterate")
+    escaped = step.id.replace("%", "%%")
+    too_many = Str(f"{escaped}: %d items, more than the {limit} it may iterate")
     body.append(If(Binary(size, ">", Literal(limit)), (fail(Binary(too_many, "%", size)),)))
+    return _iterations(state, step, body, target, items, item_kind, reads)
+
+
+def _continued_within_limit(
+    state: State,
+    step: WorkflowStepConfig,
+    body: Body,
+    target: str,
+    items: str,
+    item_kind: Kind,
+    reads: frozenset[str],
+) -> StepView:
+    """The calls only within ``maxIterations``: past it the step fails and the run goes on,
+    the output (when later steps read it) ``None`` and the status ``failed``."""
+    limit = step.iteration_limit
+    output_read = bool(reads - {"status"})  # then kept whole: it is a dict or None
+    with state.nested() as run:
+        view = _iterations(
+            state, step, run, target, items, item_kind, reads | {"*"} if output_read else reads
+        )
+    within = Binary(call("len", Name(items)), "<=", Literal(limit))
+    goes_on = "goes on without its output" if output_read else "goes on"
+    body.append(
+        Comment(f"Over {limit} items vMCP fails step {step.id}, and onError: continue {goes_on}.")
+    )
+    body.append(If(within, tuple(run), (assign(target, Literal(None)),) if output_read else ()))
+    # A kept output tells (the items may be local to the function of a parallel level).
+    ran = Binary(Name(target), "!=", Literal(None)) if output_read else within
+    view.status = status(ran, "failed")
+    return view
+
+
+def _iterations(
+    state: State,
+    step: WorkflowStepConfig,
+    body: Body,
+    target: str,
+    items: str,
+    item_kind: Kind,
+    reads: frozenset[str],
+) -> StepView:
+    """The calls over ``items`` and the step's view afterwards."""
+    inner = step.inner_step
+    assert inner is not None
+    keep_going = step.continues_on_error
     item_var = step.item_var or "item"
     item = state.variable(f"\x00item:{step.id}", item_var)
     index = state.variable(f"\x00index:{step.id}", "index")
@@ -478,7 +531,8 @@ def _for_each_view(
     each = ForClause(("i", "r"), call("enumerate", Name(results)))
     item = Index(Name(items), Name("i"))
     if keep_going:
-        state.helpers.add("iteration")
+        if reads & {"iterations", "*"}:
+            state.helpers.add("iteration")
         record: Expr = Unbroken(call("iteration", Name("i"), item, Name("r")))
         oks = Comprehension(
             Name("r"), (ForClause(("r",), Name(results)), IfClause(Attribute(Name("r"), "ok")))
