@@ -5,9 +5,10 @@
   step's ``defaultResults`` (a small ``call_or`` helper when several steps do);
 - elicitation: ``elicit(message, schema)``, then the handlers: ``fail()`` for
   abort, nothing for continue, an early ``return`` for ``skip_remaining``;
-- forEach: the collection, vMCP's ``maxIterations`` check (``fail()``, or under
-  ``continue`` the calls only within it), then the calls through ``parallel``
-  (or a plain loop for ``maxParallel: 1``);
+- forEach: the collection, vMCP's checks that it is a list (where it may not be)
+  of at most ``maxIterations`` items (``fail()``, or under ``continue`` the
+  calls only when they hold), then the calls through ``parallel`` (or a plain
+  loop for ``maxParallel: 1``);
 - a condition guards the step with ``if``; a skipped step holds its
   ``defaultResults``.
 """
@@ -395,10 +396,11 @@ def _action_test(action: Expr, actions: list[str], negated: bool = False) -> Exp
 def for_each_step(
     state: State, step: WorkflowStepConfig, body: Body, target: str, reads: frozenset[str]
 ) -> StepView:
-    """The collection, the size check, the calls; the parts of the output later steps read.
+    """The collection, its checks, the calls; the parts of the output later steps read.
 
-    More items than ``maxIterations`` fail the step (S130): the run stops, or under
-    ``onError: continue`` goes on with the step failed and no output (S131, S102).
+    A collection that is not a list (checked where it may not be one), or holds more items
+    than ``maxIterations``, fails the step (S130): the run stops, or under ``onError:
+    continue`` goes on with the step failed and no output (S131, S102).
     """
     inner = step.inner_step
     if inner is None:
@@ -409,43 +411,59 @@ def for_each_step(
             f"forEach step {step.id} continues after failures but retries each item: retry() "
             "halts the script when the attempts run out"
         )
-    items, item_kind = _collection(state, step, body)
+    items, source = _collection(state, step, body)
     if keep_going:
-        return _continued_within_limit(state, step, body, target, items, item_kind, reads)
+        return _continued_when_valid(state, step, body, target, items, source, reads)
     state.declare(Deviation.ERROR_TEXT)
     limit = step.iteration_limit
     size = call("len", Name(items))
     escaped = step.id.replace("%", "%%")
+    if source.kind is not Kind.LIST:
+        kind = call("type", Name(items))
+        not_list = Str(f"{escaped}: expected a list of items, got %s")
+        body.append(If(Binary(kind, "!=", Str("list")), (fail(Binary(not_list, "%", kind)),)))
     too_many = Str(f"{escaped}: %d items, more than the {limit} it may iterate")
     body.append(If(Binary(size, ">", Literal(limit)), (fail(Binary(too_many, "%", size)),)))
-    return _iterations(state, step, body, target, items, item_kind, reads)
+    return _iterations(state, step, body, target, items, source.item_kind, reads)
 
 
-def _continued_within_limit(
+def _continued_when_valid(
     state: State,
     step: WorkflowStepConfig,
     body: Body,
     target: str,
     items: str,
-    item_kind: Kind,
+    source: Val,
     reads: frozenset[str],
 ) -> StepView:
-    """The calls only within ``maxIterations``: past it the step fails and the run goes on,
-    the output (when later steps read it) ``None`` and the status ``failed``."""
+    """The calls only for a list (where the items may not be one) within ``maxIterations``:
+    else the step fails and the run goes on, the output (when later steps read it) ``None``
+    and the status ``failed``."""
     limit = step.iteration_limit
     output_read = bool(reads - {"status"})  # then kept whole: it is a dict or None
+    kept = reads | {"*"} if output_read else reads
     with state.nested() as run:
-        view = _iterations(
-            state, step, run, target, items, item_kind, reads | {"*"} if output_read else reads
-        )
-    within = Binary(call("len", Name(items)), "<=", Literal(limit))
+        view = _iterations(state, step, run, target, items, source.item_kind, kept)
+    valid: Expr = Binary(call("len", Name(items)), "<=", Literal(limit))
     goes_on = "goes on without its output" if output_read else "goes on"
-    body.append(
-        Comment(f"Over {limit} items vMCP fails step {step.id}, and onError: continue {goes_on}.")
-    )
-    body.append(If(within, tuple(run), (assign(target, Literal(None)),) if output_read else ()))
+    if source.kind is Kind.LIST:
+        body.append(
+            Comment(
+                f"Over {limit} items vMCP fails step {step.id}, and onError: continue {goes_on}."
+            )
+        )
+    else:
+        valid = Binary(Binary(call("type", Name(items)), "==", Str("list")), "and", valid)
+        body.append(
+            Comment(
+                f"vMCP takes null for no items, and fails step {step.id} when {items} is not a "
+                f"list\nor holds over {limit} items; onError: continue {goes_on}."
+            )
+        )
+        body.append(If(Binary(Name(items), "==", Literal(None)), (assign(items, List(())),)))
+    body.append(If(valid, tuple(run), (assign(target, Literal(None)),) if output_read else ()))
     # A kept output tells (the items may be local to the function of a parallel level).
-    ran = Binary(Name(target), "!=", Literal(None)) if output_read else within
+    ran = Binary(Name(target), "!=", Literal(None)) if output_read else valid
     view.status = status(ran, "failed")
     return view
 
@@ -496,24 +514,26 @@ def _iterations(
     return _for_each_view(state, body, target, items, results, keep_going, reads)
 
 
-def _collection(state: State, step: WorkflowStepConfig, body: Body) -> tuple[str, Kind]:
-    """A variable holding the items (named after the field they come from), and their kind."""
+def _collection(state: State, step: WorkflowStepConfig, body: Body) -> tuple[str, Val]:
+    """A variable holding the items (named after the field they come from), and their value
+    (a list only where its kind says so)."""
     value = state.compiler().value(step.collection)
     source = value.encodes if value.encodes is not None else None
     if source is None:
         if value.constant:
             raise NotReadable(f"forEach step {step.id} iterates over a constant")
         state.declare(Deviation.TEMPLATE_ERROR)
-        source = runtime(call("json.decode", value.code()), Kind.LIST)
+        source = runtime(call("json.decode", value.code()))
     else:
         state.declare(Deviation.MISSING_VALUE)
     code = source.code()
-    if isinstance(code, Name):
-        return code.id, source.item_kind
+    # A loop that goes on past a bad collection may set its own variable to no items.
+    if isinstance(code, Name) and (source.kind is Kind.LIST or not step.continues_on_error):
+        return code.id, source
     hint = source.key if source.key is not None else f"{step.id}_items"
     items = state.variable(f"\x00items:{step.id}", hint)
     body.append(assign(items, code))
-    return items, source.item_kind
+    return items, source
 
 
 def _for_each_view(
