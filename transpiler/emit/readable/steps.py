@@ -406,10 +406,34 @@ def for_each_step(
         )
     items, item_kind = _collection(state, step, body)
     limit = step.iteration_limit
-    state.declare(Deviation.ERROR_TEXT)
     size = call("len", Name(items))
+    over = Binary(size, ">", Literal(limit))
+    if keep_going:
+        # Past maxIterations vMCP records the step failed with no output, and goes on.
+        loop: Body = []
+        view = _for_each_loop(state, step, loop, target, items, item_kind, reads | {"*"})
+        body.append(If(over, (assign(target, Literal(None)),), tuple(loop)))
+        done = Binary(Name(target), "!=", Literal(None))
+        return StepView("forEach", view.output, status=status(done, "failed"))
+    state.declare(Deviation.ERROR_TEXT)
     too_many = Str(f"{step.id.replace('%', '%%')}: %d items, more than the {limit} it may iterate")
-    body.append(If(Binary(size, ">", Literal(limit)), (fail(Binary(too_many, "%", size)),)))
+    body.append(If(over, (fail(Binary(too_many, "%", size)),)))
+    return _for_each_loop(state, step, body, target, items, item_kind, reads)
+
+
+def _for_each_loop(
+    state: State,
+    step: WorkflowStepConfig,
+    body: Body,
+    target: str,
+    items: str,
+    item_kind: Kind,
+    reads: frozenset[str],
+) -> StepView:
+    """The calls of a forEach step over ``items`` (within its maxIterations), and its view."""
+    inner = step.inner_step
+    assert inner is not None
+    keep_going = step.continues_on_error
     item_var = step.item_var or "item"
     item = state.variable(f"\x00item:{step.id}", item_var)
     index = state.variable(f"\x00index:{step.id}", "index")
