@@ -190,7 +190,7 @@ def test_a_differing_output_is_annotated_at_the_line_that_returns_it(
     (command,) = _errors(capsys.readouterr().out)
     assert f"::error file={escape_property(str(script))}," in command
     assert ",line=4::" in command  # the "title" key of run's return
-    assert 'output.title:%0A    vMCP:   "ok"%0A    script: "always this"' in command
+    assert 'output.title:%0A    vMCP:   "fetch.title"%0A    script: "always this"' in command
 
 
 def test_the_printed_replay_command_replays_the_scenario_and_shows_the_difference(
@@ -264,5 +264,5 @@ def test_a_finding_from_placeholder_values_is_a_note_not_a_warning(
     out = capsys.readouterr().out
     warnings = [line for line in out.splitlines() if line.startswith("::warning")]
     assert any("prints a map or list" in line for line in warnings)  # whatever the values
-    assert not any("always fails" in line for line in warnings)  # the simulator's "ok" only
+    assert not any("always fails" in line for line in warnings)  # the simulator's free texts only
     assert "  note: step visit, collection: a template that always fails" in out

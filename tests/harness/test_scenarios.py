@@ -32,7 +32,9 @@ def test_free_texts_take_each_other_kind_in_turn_beside_each_other() -> None:
     """Each free text takes each kind once, and two at one site are never of one kind at
     once: a map beside a boolean, a number beside a map..."""
     call = expected(analyse(_tool("audit_note")))
-    assert call.answers["audit.get_record"] == [{"labels": {"team": "ok"}, "archived": "ok"}]
+    assert call.answers["audit.get_record"] == [
+        {"labels": {"team": "fetch.labels.team"}, "archived": "fetch.archived"}
+    ]
     reshaped = call.reshaped["audit.get_record"]
     assert len(reshaped) == len(OTHER_KINDS) <= len(reshapes())
     team = [_kind(body["labels"]["team"]) for body in reshaped]

@@ -55,9 +55,9 @@ def add_library_path_option(parser: Any) -> None:
 
 
 def add_accept_gap_option(parser: argparse.ArgumentParser) -> None:
-    """``--accept-gap GAP`` (repeatable): a step no scenario may complete, a call site of the
-    script no scenario may reach, or a file of it the parser cannot read (the names
-    :mod:`transpiler.harness.coverage.coverage` gives)."""
+    """``--accept-gap GAP`` (repeatable): a step no scenario may complete, a part of the result
+    none may compare, a call site of the script no scenario may reach, or a file of it the
+    parser cannot read (the names :mod:`transpiler.harness.coverage.coverage` gives)."""
     parser.add_argument(
         "--accept-gap",
         action="append",
@@ -65,6 +65,8 @@ def add_accept_gap_option(parser: argparse.ArgumentParser) -> None:
         metavar="GAP",
         help="a gap the tool may still pass with, by the name the report gives it (repeatable; "
         "check adds the policy's accept_gaps): TOOL/STEP, a step no scenario completes; "
+        "TOOL/output.NAME (TOOL/result without an output block), a part of the result no "
+        "scenario compares with a successful script's; "
         "TOOL/line:N, the script's call sites on line N no scenario reaches; TOOL/MODULE:N, "
         "those on line N of a module it loads; TOOL/FILE:unread, a file of the script the "
         "parser cannot read",

@@ -117,12 +117,17 @@ def judge_condition(log: QuirkLog, site: Site, seen: Observation, text: str | No
         )
 
 
+#: How an ``output-rendering`` event says the property's template gave no value of its type
+#: (its default stood in, or the run failed).
+UNPARSED = "the text does not parse as"
+
+
 def judge_output(
     log: QuirkLog, site: Site, kind: str, seen: Observation | None, parsed: Any, failed: bool
 ) -> None:
     """An output property whose value is not what its single action printed, or fell back."""
     if failed:
-        log.add(Deviation.OUTPUT_RENDERING, site, f"the text does not parse as {kind}")
+        log.add(Deviation.OUTPUT_RENDERING, site, f"{UNPARSED} {kind}")
         return
     if seen is None or len(seen.printed) != 1:
         return

@@ -3,6 +3,12 @@
 - **The workflow** (:class:`Coverage`): each step's statuses over every
   scenario and each elicitation step's answers. A step no scenario completed
   is a gap: the script was never compared with the workflow there.
+- **The result**: each output property (``output.NAME``, a nested one
+  ``output.A.B``; without an output block the whole ``result``), and whether
+  some scenario compared it built by its template (no template failure there,
+  no default standing in for one) in a successful run with a successful
+  script's result. One none compared is a gap too: a script that returns its
+  result in another shape shows only there.
 - **The script** (:class:`ScriptCoverage`), against its map
   (:mod:`.scriptmap`): how many scenarios reached each call site of a host
   builtin, on each engine (the engines report each builtin's caller:
@@ -11,7 +17,8 @@
   the statements shown to have run. A reachable call site no scenario reached
   is a gap too.
 
-**Gaps** (:func:`judge`) are named ``TOOL/STEP`` for a step,
+**Gaps** (:func:`judge`) are named ``TOOL/STEP`` for a step, ``TOOL/output.NAME``
+(or ``TOOL/result``) for a part of the result,
 ``TOOL/line:N`` for the script's call sites on line N, ``TOOL/MODULE:N``
 for those of a module it loads, and ``TOOL/FILE:unread`` for a file of the
 script the map could not read (its call sites are unknown, so none can be
@@ -35,19 +42,56 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from transpiler.composite.quirks import UNPARSED
+from transpiler.config.model import CompositeToolConfig, OutputProperty
+from transpiler.deviations import Deviation
 from transpiler.harness.coverage.scriptmap import CallSite, ScriptMap
 from transpiler.harness.judging.verdict import Verdict
-from transpiler.sim.trace import ScriptReach, Trace
+from transpiler.sim.trace import QuirkEvent, ScriptReach, Trace
+
+#: The part of a result without an output block: the whole of it.
+WHOLE_RESULT = "result"
+
+
+def result_parts(config: CompositeToolConfig) -> tuple[str, ...]:
+    """The parts of ``config``'s result a script must return: each output property built by
+    a template (``output.NAME``, ``output.A.B`` inside an object), or the whole result."""
+    if config.output is None:
+        return (WHOLE_RESULT,)
+
+    def parts(properties: dict[str, OutputProperty], prefix: str) -> list[str]:
+        found: list[str] = []
+        for name, definition in properties.items():
+            if definition.value:
+                found.append(f"{prefix}{name}")
+            else:
+                found += parts(dict(definition.properties), f"{prefix}{name}.")
+        return found
+
+    return tuple(parts(dict(config.output.properties), "output."))
+
+
+def _failed_there(event: QuirkEvent) -> bool:
+    """Whether ``event`` says an output property's template gave no value of its type, so its
+    default stood in (in a successful run, a template that failed either did that or took a
+    variant that gave a value)."""
+    return event.deviation is Deviation.OUTPUT_RENDERING and event.detail.startswith(UNPARSED)
 
 
 @dataclass
 class Coverage:
-    """What the workflow's runs reached over every scenario: each step's statuses, and each
-    elicitation step's answers (``action``; ``failed`` where the answer failed the step)."""
+    """What the workflow's runs reached over every scenario: each step's statuses, each
+    elicitation step's answers (``action``; ``failed`` where the answer failed the step), and
+    which parts of the result (``results``: :func:`result_parts`) a successful run of the
+    workflow built by their templates where the script's succeeded too (``compared``), and in
+    how many scenarios both succeeded (``together``)."""
 
     elicitations: frozenset[str] = frozenset()
+    results: tuple[str, ...] = ()
     steps: dict[str, set[str]] = field(default_factory=dict)
     answers: dict[str, set[str]] = field(default_factory=dict)
+    compared: set[str] = field(default_factory=set)
+    together: int = 0
 
     def add(self, trace: Trace) -> None:
         """Count one run of the workflow."""
@@ -58,19 +102,32 @@ class Coverage:
                 action = output.get("action") if isinstance(output, dict) else None
                 self.answers.setdefault(step_id, set()).add(str(action or record.status))
 
+    def add_result(self, workflow: Trace, script: Trace) -> None:
+        """Count one scenario the script matched: ``workflow`` the model's run it matched."""
+        if workflow.outcome != "success" or script.outcome != "success":
+            return
+        self.together += 1
+        failed = {event.site for event in workflow.quirks if _failed_there(event)}
+        self.compared.update(part for part in self.results if part not in failed)
+
+    def never_compared(self) -> list[str]:
+        """The parts of the result no scenario compared."""
+        return [part for part in self.results if part not in self.compared]
+
     def never_completed(self, steps: Sequence[str]) -> list[str]:
         """The steps of ``steps`` no run completed."""
         return [s for s in steps if "completed" not in self.steps.get(s, set())]
 
     def to_json(self, steps: Sequence[str]) -> dict[str, Any]:
-        """Statuses by step (in workflow order), answers by elicitation step, and the steps no
-        run completed."""
+        """Statuses by step (in workflow order), answers by elicitation step, the steps no
+        run completed, and the parts of the result no scenario compared."""
         return {
             "steps": {s: sorted(self.steps.get(s, set())) for s in steps},
             "elicitation_answers": {
                 s: sorted(self.answers.get(s, set())) for s in steps if s in self.elicitations
             },
             "never_completed": self.never_completed(steps),
+            "results_never_compared": self.never_compared(),
         }
 
 
@@ -151,9 +208,9 @@ class ScriptCoverage:
 @dataclass(frozen=True)
 class Gap:
     """A part of the tool no scenario compared: a step no scenario completed (``kind``
-    ``step``), a call site of the script none reached (``call``), or a file of the script
-    whose call sites could not be read (``unread``); ``where`` names it within the tool,
-    ``detail`` says what happened there."""
+    ``step``), a part of the result none compared (``result``), a call site of the script
+    none reached (``call``), or a file of the script whose call sites could not be read
+    (``unread``); ``where`` names it within the tool, ``detail`` says what happened there."""
 
     tool: str
     kind: str
@@ -172,8 +229,8 @@ def gaps(
     steps: Sequence[str],
     script: ScriptCoverage | None,
 ) -> list[Gap]:
-    """The tool's gaps: steps no scenario completed, then files of the script the map could
-    not read, then call sites no scenario reached."""
+    """The tool's gaps: steps no scenario completed, parts of the result none compared, then
+    files of the script the map could not read, then call sites no scenario reached."""
     found = [
         Gap(
             tool,
@@ -183,6 +240,9 @@ def gaps(
             "in every scenario",
         )
         for step in workflow.never_completed(steps)
+    ]
+    found += [
+        Gap(tool, "result", part, _uncompared(workflow, part)) for part in workflow.never_compared()
     ]
     if script is not None:
         found += [
@@ -195,8 +255,19 @@ def gaps(
     return found
 
 
+def _uncompared(workflow: Coverage, part: str) -> str:
+    """What happened to a part of the result no scenario compared."""
+    if not workflow.together:
+        return "the workflow and the script never succeeded in one scenario"
+    return (
+        f"its template failed in each of the {workflow.together} scenario(s) where the "
+        "workflow and the script succeeded"
+    )
+
+
 _MISSED = {
     "step": "no scenario completed step(s) {} ({})",
+    "result": "no scenario compared the successful result's {} with the script's ({})",
     "unread": "the parser could not read the script's call sites in {} ({})",
     "call": "no scenario reached the script's call site(s) {} ({})",
 }

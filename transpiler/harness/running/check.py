@@ -43,7 +43,7 @@ from transpiler.emit import emit_tool
 from transpiler.emit.report import EmitResult
 from transpiler.fingerprint import code_digest
 from transpiler.gobuild import go_available
-from transpiler.harness.coverage.coverage import Coverage, ScriptCoverage, gaps, judge
+from transpiler.harness.coverage.coverage import Coverage, ScriptCoverage, gaps, judge, result_parts
 from transpiler.harness.coverage.scriptmap import ScriptLines, script_map
 from transpiler.harness.judging.entries import ListingDifference, listing_differences
 from transpiler.harness.judging.fields import field_differences
@@ -311,7 +311,8 @@ class _Run:
         self.count = 0
         self.paths: set[str] = set()
         self.coverage = Coverage(
-            frozenset(s.id for s in self.config.steps if s.kind is StepKind.ELICITATION)
+            frozenset(s.id for s in self.config.steps if s.kind is StepKind.ELICITATION),
+            result_parts(self.config),
         )
         self.script_coverage = ScriptCoverage(script_map(script, modules, SCRIPT_FILENAME))
         self.go_only: str | None = None
@@ -402,6 +403,7 @@ class _Run:
                     return imitated
             if keep:
                 self._used(scenario, engine, found.used, found.trace, script)
+                self.coverage.add_result(found.trace, script)
         return None
 
     def _confirm_on_go(
@@ -953,15 +955,20 @@ def _exhaustive(
         options.seed,
         call.answers,
         call.reshaped,
+        call.keyed,
     )
     report.paths_enumerated, report.paths_run = total, len(chosen)
     if chosen:
         # The first combination (everything succeeds, every answer accepts) once more with the
         # optional parameters left out (where a default of the workflow or the script shows),
-        # and with every number just below, at and past a million (where Go's text changes).
+        # with every number just below, at and past a million (where Go's text changes), and
+        # with each list parameter of each other length.
         first = chosen[0].to_json()
         others = [sample_params(schema, optional=False)]
         others += [sample_params(schema, number=n) for n in THRESHOLD_NUMBERS]
+        others += [
+            {**params, name: items} for name, lists in call.param_lists.items() for items in lists
+        ]
         tried = [params]
         for other in others:
             if other not in tried:
@@ -969,10 +976,8 @@ def _exhaustive(
                 chosen.append(scenario_from_document({**first, "params": other}))
         # Then with answers that take time (so when each call starts shows), and with data the
         # script reads or compares with that the workflow never does.
-        chosen += [
-            scenario_from_document(d) for d in timed_scenarios(first, shapes, call.answers)
-        ]
-        chosen += [scenario_from_document(d) for d in probe_scenarios(first, shapes, reads)]
+        chosen += [scenario_from_document(d) for d in timed_scenarios(first, shapes, call.answers)]
+        chosen += [scenario_from_document(d) for d in probe_scenarios(first, shapes, reads, schema)]
     return run.compare_all(chosen)
 
 

@@ -7,29 +7,53 @@ compared with a literal holds a value of the literal's kind, a field printed
 into an ``integer`` output property holds a number, a field under ``json``
 that feeds a forEach collection holds a list whose items carry the fields the
 inner step reads, a field under ``fromJson`` holds JSON text of what is read
-from it, and so on. What nothing constrains is a short string (a *free text*).
+from it, and so on. What nothing constrains is a *free text*.
 The same walk gives each tool's answer with values of other kinds than its
 readers expect (:class:`Reshape`), for the path scenarios.
+
+The ordinary run's data tells every value apart (the standard distinguishing
+input): each free text is its own label (the step and the field path that hold
+it, ``merge.sha``, inside JSON text too: ``config.text.replicas``), each number
+another number, each parameter its own value, and each call of a backend tool
+its own answer (:func:`keyed_answers`: entries matched by the call's arguments),
+so a script that reads another step's answer of the same shape, another field,
+or another item shows it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from transpiler.composite import run_composite
 from transpiler.config.model import CompositeToolConfig, OutputProperty, StepKind
 from transpiler.golang.fmt import format_value
 from transpiler.gotemplate import TemplateSyntaxError, ast, parse
 from transpiler.gotemplate.functions import FUNCTIONS, Codec, Flow
 from transpiler.harness.scenarios.analysis import ToolAnalysis
-from transpiler.harness.scenarios.paths import sample_params
+from transpiler.harness.scenarios.paths import _decoded, param_items, sample_params
 from transpiler.harness.scenarios.shapes import CALLS, ToolShapes, content_tools
 from transpiler.sim.scenario import Scenario, scenario_from_document
+from transpiler.sim.trace import plain_json
 
-#: What a simulated backend answers for a text no template constrains (a *free text*).
+#: What a simulated backend answers for a text no template constrains (a *free text*) where
+#: nothing names it (a reshaped map's value); named ones take their label (:meth:`Shape.value`).
 SIMULATED_TEXT = "ok"
+
+
+@dataclass
+class Distinct:
+    """The numbers of one scenario's answers, each another (7, 8, ...): a script that reads
+    another number than its workflow reads sees another value."""
+
+    following: int = 7
+
+    def number(self) -> float:
+        """A number no other value of the scenario has taken."""
+        self.following += 1
+        return float(self.following - 1)
 
 
 @dataclass
@@ -67,24 +91,42 @@ class Shape:
         if self.kind in ("string", "number", "bool"):
             self.kind, self.literal = kind, literal
 
-    def value(self, lists: str = "one", nth: int = 0, reshape: Reshape | None = None) -> Any:
+    def value(
+        self,
+        lists: str = "one",
+        nth: int = 0,
+        reshape: Reshape | None = None,
+        label: str = SIMULATED_TEXT,
+        distinct: Distinct | None = None,
+    ) -> Any:
         """A JSON value of this shape; its lists hold one item, or by ``lists``: ``none``,
-        ``three``, or (``cap``, ``over``) a forEach's maxIterations and one more. Items after
-        the first differ from it (``nth``: a text gets ``-n``, a number ``+n``). With
-        ``reshape``, free texts or numbers are values of another kind (:class:`Reshape`)."""
+        ``three``, or (``cap``, ``over``) a forEach's maxIterations and one more. A free text
+        is its ``label`` (extended by each field's name on the way: ``merge.sha``), a number
+        one ``distinct`` gives (else 7); items after the first differ from it (``nth``: a
+        text gets ``-n``, a number compared with a literal ``+n``). With ``reshape``, free
+        texts or numbers are values of another kind (:class:`Reshape`)."""
         if self.kind == "map":
-            return {name: sub.value(lists, nth, reshape) for name, sub in self.fields.items()}
+            return {
+                name: sub.value(lists, nth, reshape, f"{label}.{name}", distinct)
+                for name, sub in self.fields.items()
+            }
         if self.kind == "list":
             item = self.item or Shape()
             count = self._length(lists)
-            return [item.value(lists, nth + index, reshape) for index in range(count)]
+            return [
+                item.value(lists, nth + index, reshape, label, distinct) for index in range(count)
+            ]
         if self.kind == "json":
-            return json.dumps((self.encoded or Shape()).value(lists, nth, reshape))
+            encoded = self.encoded or Shape()
+            return json.dumps(encoded.value(lists, nth, reshape, label, distinct))
         if self.kind == "number":
-            base = float(self.literal) if isinstance(self.literal, int | float) else 7.0
+            if isinstance(self.literal, int | float):
+                number = float(self.literal) + nth
+            else:
+                number = distinct.number() if distinct is not None else 7.0 + nth
             if reshape is not None and reshape.numbers_as_text:
-                return format_value(base + nth)
-            return base + nth
+                return format_value(number)
+            return number
         if self.kind == "bool":
             return True if self.literal is None else bool(self.literal)
         if reshape is not None and self.literal is None:
@@ -92,7 +134,7 @@ class Shape:
                 return reshape.free_text
             if reshape.rotation is not None:
                 return reshape.other_kind(self, nth)
-        text = self.literal if isinstance(self.literal, str) else SIMULATED_TEXT
+        text = self.literal if isinstance(self.literal, str) else label
         return f"{text}-{nth}" if nth else text
 
     def _length(self, lists: str) -> int:
@@ -130,7 +172,7 @@ class Reshape:
             return f"the text {self.free_text!r}"
         if self.numbers_as_text:
             return "numbers written as text"
-        return f"a number, a boolean or a map where it answers {SIMULATED_TEXT!r}"
+        return "a number, a boolean or a map where it answers a free text"
 
     def other_kind(self, shape: Shape, nth: int) -> Any:
         """The value of another kind for the free text ``shape`` (item ``nth`` of a list)."""
@@ -347,23 +389,37 @@ class Expected:
     (every one the schema declares, and every one a template reads, shaped as it reads it,
     declared or not); ``answers``, each backend tool's answers by tool (lists of one item
     first, then each other length of :data:`LIST_LENGTHS` that makes a different answer; a
-    tool called by several steps answers with every field they read, and one whose answer
-    nothing reads names itself, ``answered_by``); ``reshaped``, each tool's first answer with
-    values of other kinds (:class:`Reshape`, those that differ from it); ``contents``, each
-    elicitation's accepted content in step order."""
+    tool called by several steps answers with every field they read, those inside JSON
+    text too, and one whose answer nothing reads names itself, ``answered_by``); ``keyed``,
+    each tool's answer to each call of the ordinary run, matched by the call's arguments
+    (:func:`keyed_answers`), before the first answer; ``reshaped``, each tool's first
+    answer with values of other kinds (:class:`Reshape`, those that differ from it);
+    ``contents``, each elicitation's accepted content in step order; ``param_lists``, each
+    list parameter's other lengths (:func:`_param_lists`)."""
 
     params: dict[str, Any]
     answers: dict[str, list[dict[str, Any]]]
     contents: list[dict[str, Any]]
     reshaped: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    keyed: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    param_lists: dict[str, list[list[Any]]] = field(default_factory=dict)
+
+    def first_results(self, tool: str, shapes: ToolShapes) -> list[dict[str, Any]]:
+        """The results of ``tool`` in the ordinary run: one answer per call, then the first
+        answer for any other call."""
+        return [*self.keyed.get(tool, ()), shapes.success(tool, self.answers[tool][0])]
 
 
 def expected(analysis: ToolAnalysis) -> Expected:
     """The :class:`Expected` call of the tool."""
     tool = analysis.tool
     walk = _walked(analysis)
-    answers: dict[str, list[dict[str, Any]]] = {}
-    for lists in LIST_LENGTHS:
+    distinct = Distinct()
+    steps = _step_answers(tool, walk, "one", distinct=distinct)
+    answers: dict[str, list[dict[str, Any]]] = {
+        name: [body] for name, body in _merged_answers(steps).items()
+    }
+    for lists in LIST_LENGTHS[1:]:
         for name, body in _answers(tool, walk, lists).items():
             held = answers.setdefault(name, [])
             if body not in held:
@@ -375,19 +431,40 @@ def expected(analysis: ToolAnalysis) -> Expected:
             if body != answers[name][0] and body not in held:
                 held.append(body)
     contents = [
-        _as_map(walk.steps.get(step.id, Shape(kind="map")).fields.get("content", Shape()).value())
+        _as_map(
+            walk.steps.get(step.id, Shape(kind="map"))
+            .fields.get("content", Shape())
+            .value(label=f"{step.id}.content", distinct=distinct)
+        )
         for step in tool.steps
         if step.kind is StepKind.ELICITATION
     ]
-    params = {**_as_map(walk.params.value()), **_params(tool.parameters)}
-    return Expected(params, answers, contents, reshaped)
+    walked = _as_map(walk.params.value(label="params", distinct=distinct))
+    params = {**walked, **sample_params(tool.parameters)}
+    call = Expected(params, answers, contents, reshaped, param_lists=_param_lists(tool, walk))
+    return replace(call, keyed=keyed_answers(analysis, call, steps))
 
 
-def _answers(
-    tool: CompositeToolConfig, walk: _Walk, lists: str, reshape: Reshape | None = None
-) -> dict[str, dict[str, Any]]:
-    """Each backend tool's answer, its lists ``lists`` long (:meth:`Shape.value`)."""
-    backends: dict[str, dict[str, Any]] = {}
+@dataclass(frozen=True)
+class _StepAnswer:
+    """What one step's call of a backend tool answers in the ordinary run."""
+
+    step: str
+    tool: str
+    body: dict[str, Any]
+
+
+def _step_answers(
+    tool: CompositeToolConfig,
+    walk: _Walk,
+    lists: str,
+    reshape: Reshape | None = None,
+    distinct: Distinct | None = None,
+) -> list[_StepAnswer]:
+    """Each calling step's answer, its lists ``lists`` long (:meth:`Shape.value`), its free
+    texts labelled by the step (empty where nothing reads the answer: a forEach's inner
+    step, a step whose output no template reads)."""
+    found: list[_StepAnswer] = []
     for step in tool.steps:
         calls = None if step.kind is None else CALLS[step.kind]
         calling = None if calls is None else calls.caller(step)
@@ -396,17 +473,123 @@ def _answers(
         body: dict[str, Any] = {}
         if calls.answers:
             shape = walk.steps.get(step.id, Shape(kind="map"))
-            body = _as_map(shape.value(lists, reshape=reshape))
-        backends.setdefault(calling.tool, {}).update(body)
+            body = _as_map(shape.value(lists, reshape=reshape, label=step.id, distinct=distinct))
+        found.append(_StepAnswer(calling.id, calling.tool, body))
+    return found
+
+
+def _merged_answers(steps: Sequence[_StepAnswer]) -> dict[str, dict[str, Any]]:
+    """Each backend tool's one answer for every step that calls it: what each reads
+    (:func:`_merged`)."""
+    backends: dict[str, dict[str, Any]] = {}
+    for answer in steps:
+        backends[answer.tool] = _merged(backends.get(answer.tool, {}), answer.body)
     # A tool whose answer no template reads still answers as itself, so a script that
     # returns one step's answer for another's differs.
     return {name: body or {"answered_by": name} for name, body in backends.items()}
 
 
+def _answers(
+    tool: CompositeToolConfig, walk: _Walk, lists: str, reshape: Reshape | None = None
+) -> dict[str, dict[str, Any]]:
+    """Each backend tool's answer, its lists ``lists`` long (:meth:`Shape.value`)."""
+    return _merged_answers(_step_answers(tool, walk, lists, reshape))
+
+
+def _merged(first: Any, second: Any) -> Any:
+    """One value holding what both hold: maps key by key, lists item by item, JSON text of
+    maps or lists decoded, merged and encoded again; elsewhere ``second``."""
+    if isinstance(first, dict) and isinstance(second, dict):
+        return {
+            **first,
+            **{k: _merged(first[k], v) if k in first else v for k, v in second.items()},
+        }
+    if isinstance(first, list) and isinstance(second, list):
+        longer, shorter = (first, second) if len(first) >= len(second) else (second, first)
+        return [
+            _merged(first[i], second[i]) if i < len(shorter) else longer[i]
+            for i in range(len(longer))
+        ]
+    inner = _decoded(first), _decoded(second)
+    if inner[0] is not None and inner[1] is not None:
+        return json.dumps(_merged(*inner))
+    return second
+
+
+#: The most rounds of the ordinary run :func:`keyed_answers` takes to settle each call's
+#: arguments (each round settles at least one more level of steps).
+KEYING_ROUNDS = 8
+
+
+def keyed_answers(
+    analysis: ToolAnalysis, call: Expected, steps: Sequence[_StepAnswer]
+) -> dict[str, list[dict[str, Any]]]:
+    """Each backend tool's answer to each call of the ordinary run, matched by the call's
+    arguments (``when``): the answer of the step that made it (``steps``), so two steps
+    that call one tool are told apart, and each call of a forEach's inner step its own
+    ``answered_by``. The arguments a call carries may depend on earlier answers, so the run
+    is repeated until they settle (at most :data:`KEYING_ROUNDS` rounds)."""
+    tool = analysis.tool
+    shapes = ToolShapes(content_tools=content_tools(analysis))
+    bodies = {answer.step: answer.body for answer in steps}
+    keyed: dict[str, list[dict[str, Any]]] = {}
+    for _ in range(KEYING_ROUNDS):
+        now = replace(call, keyed=keyed)
+        backends = {name: {"results": now.first_results(name, shapes)} for name in call.answers}
+        trace = run_composite(tool, _scenario(tool, call, backends))
+        found = _keyed(trace.calls, bodies, shapes)
+        if found == keyed:
+            break
+        keyed = found
+    return keyed
+
+
+def _keyed(
+    calls: Sequence[Any], bodies: Mapping[str, dict[str, Any]], shapes: ToolShapes
+) -> dict[str, list[dict[str, Any]]]:
+    """One result per distinct call (tool and arguments) of a tool called several ways, the
+    answer of the step that made it (two steps that make one call: what both read), most
+    specific ``when`` first (a tool called one way answers with its first answer)."""
+    per_call: dict[tuple[str, str], dict[str, Any]] = {}
+    arguments: dict[tuple[str, str], Any] = {}
+    made: dict[str, int] = {}
+    for record in calls:
+        args = plain_json(record.args)
+        if not isinstance(args, dict):
+            continue
+        key = (record.tool, json.dumps(args, sort_keys=True))
+        body = bodies.get(record.step or "") or {}
+        if key not in per_call:
+            arguments[key] = args
+            made[record.tool] = made.get(record.tool, 0) + 1
+            per_call[key] = body or {"answered_by": _nth(record.tool, made[record.tool] - 1)}
+        elif body:
+            per_call[key] = _merged(per_call[key], body)
+    keyed: dict[str, list[dict[str, Any]]] = {}
+    # A ``when`` with more keys first: one whose keys another's include never answers it.
+    for key in sorted(per_call, key=lambda key: -len(arguments[key])):
+        name = key[0]
+        if made[name] > 1:
+            entry = {"when": arguments[key], **shapes.success(name, per_call[key])}
+            keyed.setdefault(name, []).append(entry)
+    return keyed
+
+
+def _nth(text: str, nth: int) -> str:
+    return f"{text}-{nth}" if nth else text
+
+
 def happy_scenario(analysis: ToolAnalysis) -> Scenario:
-    """Every backend succeeds with the shapes its readers expect; every elicitation accepted."""
+    """Every backend succeeds with the shapes its readers expect, one answer per call; every
+    elicitation accepted."""
+    tool = analysis.tool
     call = expected(analysis)
-    return _happy(analysis, call, {name: found[0] for name, found in call.answers.items()})
+    shapes = ToolShapes(content_tools=content_tools(analysis))
+    return _scenario(
+        tool,
+        call,
+        {name: {"results": call.first_results(name, shapes)} for name in call.answers},
+    )
 
 
 def reshaped_scenarios(analysis: ToolAnalysis, reshaped: Sequence[Reshape]) -> list[Scenario]:
@@ -414,34 +597,67 @@ def reshaped_scenarios(analysis: ToolAnalysis, reshaped: Sequence[Reshape]) -> l
     kind), the tool walked once."""
     tool = analysis.tool
     call, walk = expected(analysis), _walked(analysis)
-    return [_happy(analysis, call, _answers(tool, walk, "one", reshape)) for reshape in reshaped]
-
-
-def _happy(analysis: ToolAnalysis, call: Expected, bodies: dict[str, Any]) -> Scenario:
-    """Every backend succeeds with its body of ``bodies``; every elicitation accepted."""
     shapes = ToolShapes(content_tools=content_tools(analysis))
+    return [
+        _scenario(
+            tool,
+            call,
+            {
+                name: {"results": [shapes.success(name, body)]}
+                for name, body in _answers(tool, walk, "one", reshape).items()
+            },
+        )
+        for reshape in reshaped
+    ]
+
+
+def _scenario(tool: CompositeToolConfig, call: Expected, backends: dict[str, Any]) -> Scenario:
+    """The ordinary call with ``backends``; every elicitation accepted."""
     answers = [{"action": "accept", "content": content} for content in call.contents]
     return scenario_from_document(
         {
-            "tool": analysis.tool.name,
+            "tool": tool.name,
             "params": call.params,
-            "backends": {
-                name: {"results": [shapes.success(name, body)]} for name, body in bodies.items()
-            },
+            "backends": backends,
             "elicitations": answers or [{"action": "accept", "content": {}}],
         }
     )
 
 
-def _params(schema: Any) -> dict[str, Any]:
-    """Every parameter set; arrays hold one item of their item schema."""
-    plain = sample_params(schema)
+#: The lengths every list parameter also takes (beside the one item of the ordinary call);
+#: one that feeds a forEach also takes its ``maxIterations`` and one more.
+PARAM_LIST_LENGTHS = (0, 3)
+
+
+def _param_lists(tool: CompositeToolConfig, walk: _Walk) -> dict[str, list[list[Any]]]:
+    """Each list parameter's other lengths: :data:`PARAM_LIST_LENGTHS`, and a forEach's
+    ``maxIterations`` and one more where its collection is the parameter, within the
+    schema's ``minItems`` and ``maxItems``."""
+    schema: Any = tool.parameters
     properties = schema.get("properties") if isinstance(schema, dict) else None
-    for name, spec in (properties or {}).items():
-        if isinstance(spec, dict) and spec.get("type") == "array":
-            item = sample_params({"properties": {"i": spec.get("items")}})
-            plain[str(name)] = [item.get("i", SIMULATED_TEXT)]
-    return plain
+    lists: dict[str, list[list[Any]]] = {}
+    for index, (name, spec) in enumerate(
+        (properties if isinstance(properties, dict) else {}).items()
+    ):
+        if not isinstance(spec, dict) or spec.get("type") != "array":
+            continue
+        shape = walk.params.fields.get(str(name))
+        cap = None if shape is None else shape.cap
+        lengths = [*PARAM_LIST_LENGTHS, *(() if cap is None else (cap, cap + 1))]
+        lists[str(name)] = [
+            param_items(str(name), spec, length, index)
+            for length in dict.fromkeys(lengths)
+            if _fits(spec, length) and length != 1
+        ]
+    return lists
+
+
+def _fits(spec: dict[str, Any], length: int) -> bool:
+    """Whether a list of ``length`` items meets the schema's ``minItems`` and ``maxItems``."""
+    low, high = spec.get("minItems"), spec.get("maxItems")
+    return (not isinstance(low, int) or length >= low) and (
+        not isinstance(high, int) or length <= high
+    )
 
 
 def _as_map(value: Any) -> dict[str, Any]:

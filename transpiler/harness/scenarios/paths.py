@@ -53,18 +53,24 @@ def _filled(trie: Trie, value: Any, lists: set[str], size: int) -> dict[str, Any
 
 
 def tool_answers(
-    shapes: ToolShapes, tool: str, expected: Sequence[dict[str, Any]] = ()
+    shapes: ToolShapes,
+    tool: str,
+    expected: Sequence[dict[str, Any]] = (),
+    keyed: Sequence[dict[str, Any]] = (),
 ) -> list[dict[str, Any]]:
     """The distinct successful answers of one backend tool: first the ``expected`` ones (what
-    its readers expect, :func:`transpiler.harness.scenarios.happy.expected`), then the first of them
-    with one field changed at a time; then the fields read filled with template literals,
-    and left out."""
+    its readers expect, :func:`transpiler.harness.scenarios.happy.expected`; the first after the
+    answers ``keyed`` to each call of the ordinary run), then the first of them with one
+    field changed at a time; then the fields read filled with template literals, and left
+    out."""
     trie = shapes.output_fields.get(tool, {})
     lists = shapes.collection_fields.get(tool, set())
     literals = shapes.literals or ["x"]
     other = next(text for text in ("other", "other-1", "other-2") if text not in literals)
     bodies = [*expected, *(leaf_variants(expected[0]) if expected else [])]
     outcomes: list[dict[str, Any]] = [{"results": [shapes.success(tool, b)]} for b in bodies]
+    if outcomes and keyed:
+        outcomes[0] = {"results": [*keyed, *outcomes[0]["results"]]}
     for size in (1, 0, 3) if lists else (1,):
         for value in dict.fromkeys([literals[0], literals[-1], other]):
             outcomes.append({"results": [shapes.success(tool, _filled(trie, value, lists, size))]})
@@ -101,13 +107,14 @@ def _distinct(outcomes: list[_T]) -> list[_T]:
 def tool_failures(shapes: ToolShapes, tool: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
     """How one backend tool fails: an ``isError`` result, a transport error, (when a step
     retries it) a failure its next attempt recovers from, and (when a step calling it sets a
-    ``timeout``) ``answer`` (an outcome of :func:`tool_answers`) given first after a delay that
-    crosses a deadline (:attr:`ToolShapes.slow`), then at once."""
+    ``timeout``) ``answer`` (an outcome of :func:`tool_answers`: its answer to any call)
+    given first after a delay that crosses a deadline (:attr:`ToolShapes.slow`), then at
+    once."""
     failures: list[dict[str, Any]] = [
         {"results": [{"isError": True, "content": [{"type": "text", "text": "failed"}]}]},
         {"results": [{"transportError": "connection reset"}]},
     ]
-    success = answer["results"][0]
+    success = answer["results"][-1]
     if tool in shapes.retried_tools:
         failures.append({"results": [{"transportError": "busy", "times": 1}, success]})
     failures += [
@@ -337,12 +344,17 @@ def combinations(
     seed: int,
     expected: Mapping[str, Sequence[dict[str, Any]]] | None = None,
     reshaped: Mapping[str, Sequence[dict[str, Any]]] | None = None,
+    keyed: Mapping[str, Sequence[dict[str, Any]]] | None = None,
 ) -> tuple[list[Scenario], int]:
     """Up to ``limit`` scenarios, one per outcome combination, and how many combinations exist
-    (``expected``: each tool's answers as its readers expect them, tried first; ``reshaped``:
-    its first expected answer with values of other kinds)."""
-    expected, reshaped = expected or {}, reshaped or {}
-    answers_of = {tool: tool_answers(shapes, tool, expected.get(tool, ())) for tool in shapes.tools}
+    (``expected``: each tool's answers as its readers expect them, tried first; ``keyed``:
+    its answer to each call of the ordinary run, before the first; ``reshaped``: its first
+    expected answer with values of other kinds)."""
+    expected, reshaped, keyed = expected or {}, reshaped or {}, keyed or {}
+    answers_of = {
+        tool: tool_answers(shapes, tool, expected.get(tool, ()), keyed.get(tool, ()))
+        for tool in shapes.tools
+    }
     failures_of = {tool: tool_failures(shapes, tool, answers_of[tool][0]) for tool in shapes.tools}
     unexpected_of = {
         tool: [
@@ -465,30 +477,52 @@ def sample_params(
     schema: Any, *, optional: bool = True, number: int | None = None
 ) -> dict[str, Any]:
     """One plain argument map conforming to the parameter schema: every property set, or
-    (``optional=False``) only the required ones, as an ordinary client often sends; numbers are
+    (``optional=False``) only the required ones, as an ordinary client often sends; each a
+    value of its own (a text its name, the n-th property's number n, a list one such item:
+    a script that reads another parameter than its workflow sees another value); numbers are
     ``number`` when given (to sit on either side of a formatting threshold)."""
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return {}
     required = schema.get("required")
     wanted = set(required) if isinstance(required, list) and not optional else None
     return {
-        str(name): _sample_value(spec, number)
-        for name, spec in schema["properties"].items()
+        str(name): _sample_value(spec, str(name), index, number)
+        for index, (name, spec) in enumerate(schema["properties"].items())
         if wanted is None or name in wanted
     }
 
 
-def _sample_value(schema: Any, number: int | None = None) -> Any:
+def param_items(name: str, spec: Any, length: int, index: int = 0) -> list[Any]:
+    """``length`` items of the list parameter ``name`` (the ``index``-th property; ``spec``
+    its schema), each another value of the item schema."""
+    items = spec.get("items") if isinstance(spec, dict) else None
+    return [_sample_value(items, name, index, None, nth) for nth in range(length)]
+
+
+def _sample_value(
+    schema: Any, label: str, index: int, number: int | None = None, nth: int = 0
+) -> Any:
+    """A value of ``schema``: a text is ``label`` (``-n`` for the n-th item of a list), a
+    number ``index + 1`` (plus ``nth``; a half more for ``number``), or ``number``."""
     if not isinstance(schema, dict):
-        return "x"
+        return f"{label}-{nth}" if nth else label
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return schema["enum"][0]
     kind = schema.get("type")
-    plain: dict[str, Any] = {
-        "integer": 1 if number is None else number,
-        "number": 1.5 if number is None else float(number),
-        "boolean": True,
-        "array": [],
-        "object": {},
-    }
-    return plain.get(str(kind), "main")
+    if kind == "integer":
+        return index + 1 + nth if number is None else number
+    if kind == "number":
+        return index + 1.5 + nth if number is None else float(number)
+    if kind == "boolean":
+        return True
+    if kind == "array":
+        return param_items(label, schema, 1, index)
+    if kind == "object":
+        properties = schema.get("properties")
+        if not isinstance(properties, dict):
+            return {}
+        return {
+            str(key): _sample_value(sub, f"{label}.{key}", index + position, number, nth)
+            for position, (key, sub) in enumerate(properties.items())
+        }
+    return f"{label}-{nth}" if nth else label

@@ -2,80 +2,246 @@
 
 Each probe is the expected scenario (every backend answers as its readers
 expect, every elicitation accepted) with one value added or changed where
-the script reads it (:mod:`.scriptreads`): a path the script compares with
-literals holds each literal in turn (a boolean literal also its opposite); a
-path the script reads without comparing, that the answer does not hold,
-holds a text. A path whose root is a tool changes that tool's answer; an
-elicitation's, the accepted content; an unknown root, each of them in turn.
-JSON text on the way is decoded, changed and encoded again.
+the script reads it (:mod:`.scriptreads`), derived from the script's own
+literals and comparisons: a path the script compares with literals holds each
+literal in turn (a boolean literal also its opposite; a text compared after
+``lower()``, ``strip()``... also in other case and padded with spaces); a path
+compared with a number by ``<``, ``<=``, ``>``, ``>=`` holds that number, one
+less and one more; a list whose length the script compares with a whole
+number, or slices at one, holds that many items, one less and one more; a
+path whose truth decides something holds a falsy value of its kind (a list
+whose items are tested, one such item more); a path the script reads without
+comparing, that the answer does not hold, holds a text. A path whose root is
+a tool changes each of that tool's answers; an elicitation's, each accepted
+content; the parameters', the call's arguments, where they still conform to
+the parameter schema that declares them (the scripted-tool host validates
+them); an unknown
+root, each tool and elicitation in turn. JSON text on the way is decoded,
+changed and encoded again.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from transpiler.harness.scenarios.scriptreads import ELICITATION, ITEMS, PARAMS, Read, ScriptReads
 from transpiler.harness.scenarios.shapes import ToolShapes
 
 #: At most this many probes per check, known roots first.
-MAX_PROBES = 12
+MAX_PROBES = 24
 #: What a path the script reads without comparing holds in a probe.
 PROBE_TEXT = "probe"
 
+#: A change of one value: the value a body holds at a path (None: nothing there) to its
+#: replacement.
+Change = Callable[[Any], Any]
+
 
 def probe_scenarios(
-    first: dict[str, Any], shapes: ToolShapes, reads: ScriptReads
+    first: dict[str, Any], shapes: ToolShapes, reads: ScriptReads, parameters: Any = None
 ) -> list[dict[str, Any]]:
     """Up to :data:`MAX_PROBES` scenario documents: ``first`` (the expected scenario's
-    document) with one value a script reads added or changed."""
-    bodies = {tool: _body(first["backends"][tool]) for tool in shapes.tools}
+    document) with one value a script reads added or changed (``parameters``: the tool's
+    parameter schema, which changed parameters must conform to). A probe that changes a
+    parameter the script branches on (compares or tests) is probed in turn, so a step only
+    that parameter lets run sees the other probes too."""
+    targets = [tool for tool in shapes.tools if tool in first.get("backends", {})]
     accepted = first.get("elicitations") or []
-    if shapes.elicitation_steps and accepted and accepted[0].get("action") == "accept":
-        bodies[ELICITATION] = accepted[0].get("content") or {}
-    ordered = sorted(reads.reads, key=lambda read: read.root is None)
+    if shapes.elicitation_steps and any(a.get("action") == "accept" for a in accepted):
+        targets.append(ELICITATION)
     probes: list[dict[str, Any]] = []
     seen = {json.dumps(first, sort_keys=True)}
-    for target, body in _changes(ordered, reads, bodies):
-        if target == ELICITATION:
-            document = {**first, "elicitations": [{"action": "accept", "content": body}]}
-        else:
-            results = [shapes.success(target, body)]
-            document = {**first, "backends": {**first["backends"], target: {"results": results}}}
-        key = json.dumps(document, sort_keys=True)
-        if key not in seen:
+    bases = [first]
+    for base in bases:  # grows while the first is probed
+        for read, document in _probed(base, shapes, reads, parameters, targets):
+            key = json.dumps(document, sort_keys=True)
+            if key in seen:
+                continue
             seen.add(key)
             probes.append(document)
             if len(probes) >= MAX_PROBES:
-                break
+                return probes
+            if base is first and read.root == PARAMS and _branches(read, reads):
+                bases.append(document)
     return probes
 
 
-def _changes(
-    ordered: list[Read], reads: ScriptReads, bodies: dict[str, Any]
-) -> Iterator[tuple[str, Any]]:
-    for read in ordered:
-        if read.root == PARAMS:
-            continue
-        targets = [read.root] if read.root is not None else list(bodies)
-        literals = reads.compared.get(read, [])
-        for target in targets:
-            if target not in bodies:
+def _probed(
+    base: dict[str, Any],
+    shapes: ToolShapes,
+    reads: ScriptReads,
+    parameters: Any,
+    targets: list[str],
+) -> Iterator[tuple[Read, dict[str, Any]]]:
+    """Each read (known roots first) with ``base`` changed where it reads."""
+    for read in sorted(reads.reads, key=lambda read: read.root is None):
+        roots = [read.root] if read.root is not None else targets
+        for root in roots:
+            if root != PARAMS and root not in targets:
                 continue
-            body = bodies[target]
-            values = [*literals, *(not v for v in literals if isinstance(v, bool))]
-            if not literals and not _held(body, read.path):
-                values = [PROBE_TEXT]
-            for value in values:
-                changed = put_through(body, read.path, value)
-                if changed is not None and changed != body:
-                    yield target, changed
+            for path, change in _changes(read, reads, _bodies(base, root)):
+                document = _changed(base, root, path, change, shapes, parameters)
+                if document is not None:
+                    yield read, document
 
 
-def _body(backend: dict[str, Any]) -> Any:
-    """The answer a backend's first result carries (its structured content or JSON text)."""
-    result = (backend.get("results") or [{}])[0]
+def _branches(read: Read, reads: ScriptReads) -> bool:
+    """Whether the script decides something on what ``read`` reads."""
+    return bool(reads.compared.get(read) or reads.ordered.get(read)) or read in reads.tested
+
+
+def _changes(
+    read: Read, reads: ScriptReads, bodies: list[Any]
+) -> Iterator[tuple[tuple[str, ...], Change]]:
+    """The changes of what ``read`` reads that its comparisons call for, each with the path
+    it changes (``bodies``: what the expected scenario holds at the read's root)."""
+    path = read.path
+    literals = reads.compared.get(read, [])
+    values = [*literals, *(not v for v in literals if isinstance(v, bool))]
+    if read in reads.normalized:
+        values += [v.swapcase() for v in literals if isinstance(v, str) and v.swapcase() != v]
+        values += [f" {v} " for v in literals if isinstance(v, str)]
+    for number in reads.ordered.get(read, []):
+        values += [number - 1, number, number + 1]
+    for value in values:
+        yield path, _constant(value)
+    for length in reads.lengths.get(read, []):
+        for count in dict.fromkeys([max(length - 1, 0), length, length + 1]):
+            yield path, _resized(count)
+    if read in reads.tested:
+        if path and path[-1] == ITEMS:
+            yield path[:-1], _with_falsy_item
+        else:
+            held = _value_at(bodies, path)
+            for falsy in [_falsy(held)] if held is not None else ["", 0]:
+                yield path, _constant(falsy)
+    compared = values or read in reads.lengths or read in reads.tested
+    if not compared and _value_at(bodies, path) is None:
+        yield path, _constant(PROBE_TEXT)
+
+
+def _constant(value: Any) -> Change:
+    return lambda _: value
+
+
+def _resized(count: int) -> Change:
+    """A list of ``count`` items: those held, then copies of the first that differ from it."""
+
+    def change(held: Any) -> Any:
+        items = held if isinstance(held, list) and held else [PROBE_TEXT]
+        return [items[n] if n < len(items) else _nth(items[0], n) for n in range(count)]
+
+    return change
+
+
+def _nth(value: Any, nth: int) -> Any:
+    """``value`` made the ``nth`` of several: its texts end in ``-n``, its numbers grow by n."""
+    if isinstance(value, dict):
+        return {key: _nth(item, nth) for key, item in value.items()}
+    if isinstance(value, str):
+        return f"{value}-{nth}"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value + nth
+    return value
+
+
+def _with_falsy_item(items: Any) -> Any:
+    """A list with one falsy item more, of its first item's kind (None: not a list of any)."""
+    return [*items, _falsy(items[0])] if isinstance(items, list) and items else None
+
+
+def _falsy(value: Any) -> Any:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return 0
+    return {} if isinstance(value, dict) else [] if isinstance(value, list) else ""
+
+
+def _bodies(first: dict[str, Any], root: str | None) -> list[Any]:
+    """What the expected scenario gives at ``root``: each answer of a tool (its structured
+    content or JSON text), each accepted elicitation content, or the parameters."""
+    if root == PARAMS:
+        return [first.get("params") or {}]
+    if root == ELICITATION:
+        return [a.get("content") or {} for a in first.get("elicitations") or [] if _accepts(a)]
+    return [_body(result) for result in first["backends"][root].get("results") or []]
+
+
+def _accepts(answer: dict[str, Any]) -> bool:
+    return answer.get("action") == "accept"
+
+
+def _value_at(bodies: list[Any], path: tuple[str, ...]) -> Any:
+    """What the first of ``bodies`` that holds ``path`` holds there (the whole list at
+    :data:`ITEMS`), None if none does."""
+    for body in bodies:
+        found = _at(body, path)
+        if found is not None:
+            return found
+    return None
+
+
+def _at(body: Any, path: tuple[str, ...]) -> Any:
+    if not path:
+        return body
+    decoded = _decoded(body)
+    if decoded is not None:
+        return _at(decoded, path)
+    head, rest = path[0], path[1:]
+    if head == ITEMS:
+        return _at(body[0], rest) if isinstance(body, list) and body else None
+    return _at(body[head], rest) if isinstance(body, dict) and head in body else None
+
+
+def _changed(
+    first: dict[str, Any],
+    root: str,
+    path: tuple[str, ...],
+    change: Change,
+    shapes: ToolShapes,
+    parameters: Any,
+) -> dict[str, Any] | None:
+    """``first`` with ``change`` applied at ``path`` of each value at ``root``, or None where
+    it changes nothing (or gives parameters the schema refuses)."""
+    if root == PARAMS:
+        params = first.get("params") or {}
+        changed = put_through(params, path, change) if _declared(parameters, path) else None
+        if changed is None or changed == params or not _conforms(changed, parameters):
+            return None
+        return {**first, "params": changed}
+    if root == ELICITATION:
+        answers = []
+        for answer in first.get("elicitations") or []:
+            content = answer.get("content") or {}
+            new = put_through(content, path, change) if _accepts(answer) else None
+            answers.append(answer if new is None else {**answer, "content": new})
+        if answers == first.get("elicitations"):
+            return None
+        return {**first, "elicitations": answers}
+    results = []
+    for result in first["backends"][root].get("results") or []:
+        body = _body(result)
+        new = put_through(body, path, change)
+        kept = {k: v for k, v in result.items() if k in ("when", "delay", "times")}
+        changed = new is not None and new != body
+        results.append({**kept, **shapes.success(root, new)} if changed else result)
+    if results == first["backends"][root].get("results"):
+        return None
+    return {**first, "backends": {**first["backends"], root: {"results": results}}}
+
+
+def _declared(parameters: Any, path: tuple[str, ...]) -> bool:
+    """Whether the parameter schema declares the parameter ``path`` starts at (a client sends
+    those it lists)."""
+    properties = parameters.get("properties") if isinstance(parameters, dict) else None
+    return bool(path) and isinstance(properties, dict) and path[0] in properties
+
+
+def _body(result: dict[str, Any]) -> Any:
+    """The answer one result carries (its structured content or JSON text)."""
     if "structuredContent" in result:
         return result["structuredContent"]
     for item in result.get("content") or []:
@@ -96,37 +262,99 @@ def _decoded(text: Any) -> Any:
     return value if isinstance(value, dict | list) else None
 
 
-def _held(body: Any, path: tuple[str, ...]) -> bool:
+def put_through(body: Any, path: tuple[str, ...], change: Change) -> Any:
+    """``body`` with what ``change`` makes of what it holds at ``path`` (None when nothing is)
+    there (maps made where missing, JSON text decoded and encoded, every item of a list at
+    :data:`ITEMS`), or None where no map can hold it."""
     if not path:
-        return True
+        return change(body)
     decoded = _decoded(body)
     if decoded is not None:
-        return _held(decoded, path)
-    if path[0] == ITEMS:
-        return isinstance(body, list) and all(_held(item, path[1:]) for item in body)
-    return isinstance(body, dict) and path[0] in body and _held(body[path[0]], path[1:])
-
-
-def put_through(body: Any, path: tuple[str, ...], value: Any) -> Any:
-    """``body`` with ``value`` at ``path`` (maps made where missing, JSON text decoded and
-    encoded, every item of a list at :data:`ITEMS`), or None where no map can hold it."""
-    if not path:
-        return value
-    decoded = _decoded(body)
-    if decoded is not None:
-        inner = put_through(decoded, path, value)
+        inner = put_through(decoded, path, change)
         return None if inner is None else json.dumps(inner)
     head, rest = path[0], path[1:]
     if head == ITEMS:
         if not isinstance(body, list) or not body:
             return None
-        items = [put_through(item, rest, value) for item in body]
+        items = [put_through(item, rest, change) for item in body]
         return None if any(item is None for item in items) else items
     if body is not None and not isinstance(body, dict):
         return None
     copy = dict(body or {})
-    inner = put_through(copy.get(head), rest, value)
+    inner = put_through(copy.get(head), rest, change)
     if inner is None:
         return None
     copy[head] = inner
     return copy
+
+
+#: The JSON Schema keywords :func:`_conforms` judges; a schema with any other (a pattern, a
+#: format, a combinator) is not probed.
+_JUDGED = frozenset(
+    {
+        "type",
+        "enum",
+        "items",
+        "properties",
+        "required",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "description",
+        "default",
+        "title",
+        "additionalProperties",
+    }
+)
+_KINDS: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: (
+        isinstance(v, int | float) and not isinstance(v, bool) and float(v).is_integer()
+    ),
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+}
+
+
+def _conforms(value: Any, schema: Any) -> bool:
+    """Whether ``value`` surely conforms to ``schema`` (False where it cannot tell)."""
+    if schema is None:
+        return True
+    if not isinstance(schema, dict) or not set(schema) <= _JUDGED:
+        return False
+    kind = schema.get("type")
+    if kind is not None:
+        judge = _KINDS.get(kind) if isinstance(kind, str) else None
+        if judge is None or not judge(value):
+            return False
+    if isinstance(schema.get("enum"), list) and value not in schema["enum"]:
+        return False
+    size = len(value) if isinstance(value, str | list) else None
+    low = schema.get("minItems" if isinstance(value, list) else "minLength")
+    high = schema.get("maxItems" if isinstance(value, list) else "maxLength")
+    if size is not None and (
+        (isinstance(low, int) and size < low) or (isinstance(high, int) and size > high)
+    ):
+        return False
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        minimum, maximum = schema.get("minimum"), schema.get("maximum")
+        if (isinstance(minimum, int | float) and value < minimum) or (
+            isinstance(maximum, int | float) and value > maximum
+        ):
+            return False
+    if isinstance(value, list):
+        return all(_conforms(item, schema.get("items")) for item in value)
+    if isinstance(value, dict) and kind == "object":
+        properties = schema.get("properties") or {}
+        required = schema.get("required") or []
+        if any(name not in value for name in required):
+            return False
+        if schema.get("additionalProperties") is False and set(value) - set(properties):
+            return False
+        return all(_conforms(item, properties.get(name)) for name, item in value.items())
+    return True

@@ -1,19 +1,32 @@
 """What a script reads of the values it is given, and the literals it compares them with.
 
 A script may branch on data its workflow never reads (a field of an answer no
-template names, a value of a field no template compares with). Scenarios
-built from the workflow alone never hold such data, so :mod:`.probes` adds it,
-from this reading of the script's text. Python's parser (``ast``) reads our
-Starlark; the text is only read, never run. A script that does not parse
-gives nothing.
+template names, a value of a field no template compares with, a parameter, a
+list's length). Scenarios built from the workflow alone never hold such data,
+so :mod:`.probes` adds it, from this reading of the script's text. Python's
+parser (``ast``) reads our Starlark; the text is only read, never run. A script
+that does not parse gives nothing.
 
 A *read* is a path of string keys (``x["k"]``, ``x.get("k", ...)``) from a
 *root*: the backend tool a ``call_tool``/``try_call_tool`` names, an
-``elicit`` answer, or unknown (a value that came from anywhere else). Names
-bound once (assignments, ``for`` targets, parameters of a function called
-with a read) carry their value's root and path; methods (``x.lower()``),
-``str``/``int``/``float``/``bool`` and ``json.decode`` pass the path through;
-``[i]`` on a list reads every item (:data:`ITEMS`).
+``elicit`` answer, the run's parameters, or unknown (a value that came from
+anywhere else). Names bound once (assignments, each name of a tuple assigned
+from a tuple or from ``parallel([lambda: ..., ...])``, ``for`` targets,
+parameters of a function called with a read) and calls of the script's own
+functions that return one read carry their value's root and path; a name
+bound once to a dict literal reads through it (``d["k"]`` is what the literal
+holds at ``"k"``); methods (``x.lower()``), ``str``/``int``/``float``/``bool``
+and ``json.decode`` pass the path through; ``[i]`` on a list reads every item
+(:data:`ITEMS`), a slice the list itself, and so does a comprehension that keeps
+some of its items (``[x for x in xs if x]``), whose ``if`` reads each item.
+
+What a read is compared with: the literals of ``==``, ``!=``, ``in``,
+``not in`` (``compared``), the numbers of ``<``, ``<=``, ``>``, ``>=``
+(``ordered``), the whole numbers ``len`` of it is compared with and the bounds
+it is sliced at (``lengths``); the reads whose truth decides something
+(``if x``, ``x and y``, a comprehension's ``if``: ``tested``), and those that
+pass through a method that changes case or strips spaces before they are
+compared (``normalized``).
 """
 
 from __future__ import annotations
@@ -33,13 +46,19 @@ ITEMS = "*"
 _CALLS = frozenset({"call_tool", "try_call_tool"})
 _PASSING = frozenset({"str", "int", "float", "bool"})
 _EQUALITY = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+_ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+#: Methods after which a text compares otherwise than as it is.
+_NORMALIZING = frozenset(
+    {"lower", "upper", "casefold", "title", "capitalize", "strip", "lstrip", "rstrip"}
+)
 
 Root = tuple[str | None, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
 class Read:
-    """One path a script reads from a root (a tool's name, :data:`ELICITATION`, or None)."""
+    """One path a script reads from a root (a tool's name, :data:`ELICITATION`,
+    :data:`PARAMS`, or None)."""
 
     root: str | None
     path: tuple[str, ...]
@@ -47,17 +66,34 @@ class Read:
 
 @dataclass
 class ScriptReads:
-    """Every read of a script in the order it first appears, and the literals each is
-    compared with (``==``, ``!=``, ``in``, ``not in``)."""
+    """Every read of a script in the order it first appears, and what each is compared with
+    (the module's docstring)."""
 
     reads: list[Read] = field(default_factory=list)
     compared: dict[Read, list[Any]] = field(default_factory=dict)
+    ordered: dict[Read, list[int | float]] = field(default_factory=dict)
+    lengths: dict[Read, list[int]] = field(default_factory=dict)
+    tested: list[Read] = field(default_factory=list)
+    normalized: set[Read] = field(default_factory=set)
 
     def add(self, read: Read, literals: list[Any]) -> None:
         if read not in self.reads:
             self.reads.append(read)
         held = self.compared.setdefault(read, [])
         held.extend(v for v in literals if not any(_same(v, h) for h in held))
+
+    def add_number(self, held: dict[Read, list[Any]], read: Read, number: Any) -> None:
+        """``number`` in ``held`` (:attr:`ordered` or :attr:`lengths`) for ``read``."""
+        self.add(read, [])
+        numbers = held.setdefault(read, [])
+        if number not in numbers:
+            numbers.append(number)
+
+    def test(self, read: Read) -> None:
+        """``read``'s truth decides something."""
+        self.add(read, [])
+        if read not in self.tested:
+            self.tested.append(read)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -72,29 +108,109 @@ def script_reads(source: str) -> ScriptReads:
             tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return ScriptReads()
-    names = _bindings(tree)
+    scope = _bindings(tree)
     found = ScriptReads()
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
-            _compare(node, names, found)
+            _compare(node, scope, found)
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            _sliced(node, scope, found)
         elif _key(node) is not None:
-            resolved = _resolve(node, names)
+            resolved = _resolve(node, scope)
             if resolved is not None and resolved[1]:
                 found.add(Read(*resolved), [])
+        within = _comprehended(node, scope)
+        for test in _tests(node):
+            resolved = _resolve(test, within)
+            if resolved is not None and resolved[1]:
+                found.test(Read(*resolved))
     return found
 
 
-def _compare(node: ast.Compare, names: dict[str, Root | None], found: ScriptReads) -> None:
+def _comprehended(node: ast.AST, scope: _Scope) -> _Scope:
+    """The names a comprehension's ``if`` sees: its own target bound to each item of what it
+    iterates (a name a script binds elsewhere too means that here)."""
+    if not isinstance(node, ast.comprehension) or not isinstance(node.target, ast.Name):
+        return scope
+    names = {**scope.names, node.target.id: _bound(node.iter, scope, True)}
+    return _Scope(names, scope.dicts, scope.returns)
+
+
+def _tests(node: ast.AST) -> list[ast.AST]:
+    """The expressions whose truth ``node`` decides on."""
+    if isinstance(node, ast.If | ast.IfExp | ast.While):
+        return [node.test]
+    if isinstance(node, ast.comprehension):
+        return list(node.ifs)
+    if isinstance(node, ast.BoolOp):
+        return list(node.values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return [node.operand]
+    return []
+
+
+def _compare(node: ast.Compare, scope: _Scope, found: ScriptReads) -> None:
     operands = [node.left, *node.comparators]
     for index, op in enumerate(node.ops):
-        if not isinstance(op, _EQUALITY):
-            continue
         pair = operands[index : index + 2]
         for side, other in (pair, pair[::-1]):
-            resolved = _resolve(side, names)
             literals = _literals(other)
-            if resolved is not None and resolved[1] and literals:
-                found.add(Read(*resolved), literals)
+            measured = _measured(side)
+            if measured is not None:
+                resolved = _resolve(measured, scope)
+                for number in literals:
+                    if resolved is not None and _whole(number):
+                        found.add_number(found.lengths, Read(*resolved), number)
+                continue
+            resolved = _resolve(side, scope)
+            if resolved is None or not resolved[1] or not literals:
+                continue
+            read = Read(*resolved)
+            if isinstance(op, _EQUALITY):
+                found.add(read, literals)
+                if _normalizing(side):
+                    found.normalized.add(read)
+            elif isinstance(op, _ORDER):
+                for number in literals:
+                    if isinstance(number, int | float) and not isinstance(number, bool):
+                        found.add_number(found.ordered, read, number)
+
+
+def _sliced(node: ast.Subscript, scope: _Scope, found: ScriptReads) -> None:
+    """``x[a:b]``: the whole-number bounds are lengths ``x`` is measured against."""
+    resolved = _resolve(node.value, scope)
+    bounds = node.slice
+    assert isinstance(bounds, ast.Slice)
+    if resolved is None:
+        return
+    for bound in (bounds.lower, bounds.upper):
+        if isinstance(bound, ast.Constant) and isinstance(bound.value, int) and _whole(bound.value):
+            found.add_number(found.lengths, Read(*resolved), abs(bound.value))
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _measured(node: ast.AST) -> ast.AST | None:
+    """What ``len(x)`` measures, if ``node`` is such a call."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+    ):
+        return node.args[0]
+    return None
+
+
+def _normalizing(node: ast.AST) -> bool:
+    """Whether ``node``'s value passed through a method that changes case or strips spaces."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr in _NORMALIZING:
+            return True
+        node = node.func.value
+    return False
 
 
 def _literals(node: ast.AST) -> list[Any]:
@@ -124,22 +240,53 @@ def _key(node: ast.AST) -> str | None:
     return None
 
 
-def _resolve(node: ast.AST, names: dict[str, Root | None], depth: int = 0) -> Root | None:
+@dataclass
+class _Scope:
+    """What each name bound once holds: a read's root and path (None: bound to several
+    things, or to no read), or a dict literal it reads through; and what each function of
+    the script returns."""
+
+    names: dict[str, Root | None] = field(default_factory=dict)
+    dicts: dict[str, ast.Dict] = field(default_factory=dict)
+    returns: dict[str, list[ast.AST]] = field(default_factory=dict)
+    #: What each function's call was found to read, while the names stay as they are.
+    returned: dict[str, Root | None] = field(default_factory=dict)
+
+    def call_of(self, function: str, depth: int) -> Root | None:
+        """What a call of the script's ``function`` reads: the one read all its ``return``
+        values are, if they are one (a call made while finding that out reads nothing)."""
+        if function not in self.returned:
+            self.returned[function] = None
+            found = {_resolve(value, self, depth + 1) for value in self.returns[function]}
+            self.returned[function] = found.pop() if len(found) == 1 else None
+        return self.returned[function]
+
+
+def _resolve(node: ast.AST, scope: _Scope, depth: int = 0) -> Root | None:
     """The root and path ``node``'s value comes from, or None if it is not a read."""
     if depth > 50:
         return None
     key = _key(node)
     if key is not None:
         inner = node.value if isinstance(node, ast.Subscript) else node.func.value  # type: ignore[attr-defined]
-        base = _resolve(inner, names, depth + 1)
+        held = _held_in_literal(inner, key, scope)
+        if held is not None:
+            return _resolve(held, scope, depth + 1)
+        base = _resolve(inner, scope, depth + 1)
         return None if base is None else (base[0], (*base[1], key))
     if isinstance(node, ast.Name):
-        return names.get(node.id, (None, ()))
+        return scope.names.get(node.id, (None, ()))
     if isinstance(node, ast.Subscript):
-        base = _resolve(node.value, names, depth + 1)
-        return None if base is None else (base[0], (*base[1], ITEMS))
+        base = _resolve(node.value, scope, depth + 1)
+        if base is None or isinstance(node.slice, ast.Slice):
+            return base
+        return (base[0], (*base[1], ITEMS))
     if isinstance(node, ast.Attribute):
-        return _resolve(node.value, names, depth + 1)
+        return _resolve(node.value, scope, depth + 1)
+    if isinstance(node, ast.Lambda):
+        return _resolve(node.body, scope, depth + 1)
+    if isinstance(node, ast.ListComp) and _keeps_items(node):
+        return _resolve(node.generators[0].iter, scope, depth + 1)
     if isinstance(node, ast.Call):
         func = node.func
         if isinstance(func, ast.Name):
@@ -151,49 +298,114 @@ def _resolve(node: ast.AST, names: dict[str, Root | None], depth: int = 0) -> Ro
             if func.id == "elicit":
                 return (ELICITATION, ())
             if func.id in _PASSING and len(node.args) == 1:
-                return _resolve(node.args[0], names, depth + 1)
-            return None
+                return _resolve(node.args[0], scope, depth + 1)
+            return scope.call_of(func.id, depth) if func.id in scope.returns else None
         if isinstance(func, ast.Attribute):
             if func.attr == "decode" and len(node.args) == 1:
-                return _resolve(node.args[0], names, depth + 1)
-            return _resolve(func.value, names, depth + 1)
+                return _resolve(node.args[0], scope, depth + 1)
+            return _resolve(func.value, scope, depth + 1)
     return None
 
 
-def _bindings(tree: ast.AST) -> dict[str, Root | None]:
-    """What each name bound once holds (None: bound to several things, or to no read)."""
+def _keeps_items(node: ast.ListComp) -> bool:
+    """Whether a comprehension gives some of the items it iterates (``[x for x in xs if x]``)."""
+    (first, *others) = node.generators
+    target = first.target
+    return (
+        not others
+        and isinstance(target, ast.Name)
+        and isinstance(node.elt, ast.Name)
+        and (node.elt.id == target.id)
+    )
+
+
+def _held_in_literal(node: ast.AST, key: str, scope: _Scope) -> ast.AST | None:
+    """What a dict literal (or a name bound once to one) holds at ``key``, if ``node`` is one."""
+    literal = scope.dicts.get(node.id) if isinstance(node, ast.Name) else node
+    if not isinstance(literal, ast.Dict):
+        return None
+    for name, value in zip(literal.keys, literal.values, strict=True):
+        if isinstance(name, ast.Constant) and name.value == key:
+            return value
+    return None
+
+
+def _bindings(tree: ast.AST) -> _Scope:
+    """What each name bound once holds."""
     bound: dict[str, list[ast.AST]] = {}
     items: set[int] = set()
     params: dict[str, list[str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                if isinstance(target, ast.Name):
-                    bound.setdefault(target.id, []).append(node.value)
+                for name, value in _unpacked(target, node.value):
+                    bound.setdefault(name, []).append(value)
         elif isinstance(node, ast.For | ast.comprehension):
             if isinstance(node.target, ast.Name):
                 bound.setdefault(node.target.id, []).append(node.iter)
                 items.add(id(node.iter))
         elif isinstance(node, ast.FunctionDef):
             params[node.name] = [a.arg for a in node.args.args]
-    names: dict[str, Root | None] = {}
+    scope = _Scope(returns=_returns(tree))
+    for name, values in bound.items():
+        if len(values) == 1 and isinstance(values[0], ast.Dict):
+            scope.dicts[name] = values[0]
     if params.get("run"):
-        names[params["run"][0]] = (PARAMS, ())
+        scope.names[params["run"][0]] = (PARAMS, ())
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             for name, arg in zip(params.get(node.func.id, []), node.args, strict=False):
                 bound.setdefault(name, []).append(arg)
     for _ in range(4):  # names bound to names: a few rounds settle them
+        scope.returned.clear()
         for name, values in bound.items():
-            if names.get(name) == (PARAMS, ()):
+            if scope.names.get(name) == (PARAMS, ()) or name in scope.dicts:
                 continue
-            resolved = {_bound(value, names, id(value) in items) for value in values}
-            names[name] = resolved.pop() if len(resolved) == 1 else None
-    return names
+            resolved = {_bound(value, scope, id(value) in items) for value in values}
+            scope.names[name] = resolved.pop() if len(resolved) == 1 else None
+    scope.returned.clear()
+    return scope
 
 
-def _bound(node: ast.AST, names: dict[str, Root | None], item: bool) -> Root | None:
-    resolved = _resolve(node, names)
+def _returns(tree: ast.AST) -> dict[str, list[ast.AST]]:
+    """What each function of the script returns (its ``return`` values), but ``run``."""
+    found: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name != "run":
+            found[node.name] = [
+                inner.value
+                for inner in ast.walk(node)
+                if isinstance(inner, ast.Return) and inner.value is not None
+            ]
+    return found
+
+
+def _unpacked(target: ast.AST, value: ast.AST) -> list[tuple[str, ast.AST]]:
+    """The names an assignment binds and the value each takes: a name the whole value; each
+    name of a tuple the matching item of a tuple or list, or of ``parallel([...])``'s list
+    of functions (the value each returns)."""
+    if isinstance(target, ast.Name):
+        return [(target.id, value)]
+    if not isinstance(target, ast.Tuple | ast.List):
+        return []
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "parallel"
+        and len(value.args) == 1
+    ):
+        value = value.args[0]
+    if not isinstance(value, ast.Tuple | ast.List) or len(value.elts) != len(target.elts):
+        return []
+    return [
+        pair
+        for sub, item in zip(target.elts, value.elts, strict=True)
+        for pair in _unpacked(sub, item)
+    ]
+
+
+def _bound(node: ast.AST, scope: _Scope, item: bool) -> Root | None:
+    resolved = _resolve(node, scope)
     if resolved is None or not item:
         return resolved
     return (resolved[0], (*resolved[1], ITEMS))

@@ -1,0 +1,427 @@
+"""Wrong scripts that only distinguishing data, a compared result and the script's own
+boundaries refuse.
+
+Each case is a small workflow, a script that does what it does, and a wrong edit of that
+script a person might make, which ``check`` once passed:
+
+- the ordinary run's values were placeholders (every free text ``ok``, one answer per tool),
+  so reading another step's answer of the same shape, or another field, went unseen: now
+  every value differs from every other and each call of a tool has its own answer
+  (:mod:`transpiler.harness.scenarios.happy`);
+- no scenario built the workflow's whole result (the fields its output reads through
+  ``fromJson`` of two steps' answers of one tool were never there together), so a result of
+  another shape was never compared: the answers are now per call, and a part of the result
+  no scenario compared keeps a tool from passing (:mod:`transpiler.harness.coverage.coverage`);
+- the boundaries the script writes itself (a slice, a case-insensitive comparison, items
+  filtered out, a missing iteration cap on a list parameter, a parameter compared with a
+  literal, a value reached through a dict) were never tried: the probes now come from the
+  script's own literals and comparisons, parameters included
+(:mod:`transpiler.harness.scenarios.probes`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from transpiler.config.loader import load_paths
+from transpiler.declaration import TITLE, header_item
+from transpiler.deviations import Deviation
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, ToolReport, check_tool
+
+#: ``mutate``'s defaults (and the gate figures'): what a wrong edit must not get past.
+SMALL = CheckOptions(examples=30, paths=16)
+#: ``check``'s defaults.
+DEFAULT = CheckOptions()
+
+
+#: What the readable emitter declares for such scripts (the classes these scripts may show).
+CLASSES = (
+    Deviation.ERROR_TEXT,
+    Deviation.LISTING,
+    Deviation.MISSING_VALUE,
+    Deviation.NUMBER_TEXT,
+    Deviation.OUTPUT_RENDERING,
+    Deviation.RUST_ENGINE,
+    Deviation.VALUE_TEXT,
+)
+
+
+def _header(*classes: Deviation) -> str:
+    lines = [f"# {TITLE}", *(header_item(c) for c in sorted({*CLASSES, *classes}))]
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _checked(
+    tmp_path: Path, config: str, script: str, options: CheckOptions, edit: tuple[str, str] | None
+) -> ToolReport:
+    path = tmp_path / "tools.yaml"
+    path.write_text(config)
+    (tool,) = load_paths([path]).tools
+    if edit is not None:
+        old, new = edit
+        assert old in script, old
+        script = script.replace(old, new, 1)
+    return check_tool(tool, options, script=script)
+
+
+# --- 1. distinguishing data --------------------------------------------------------------
+
+TWO_USERS = """\
+compositeTools:
+  - name: two_users
+    description: Look up a pull request's author and reviewer
+    parameters:
+      type: object
+      properties:
+        author: {type: string}
+        reviewer: {type: string}
+      required: [author, reviewer]
+    steps:
+      - id: author
+        tool: users.get
+        arguments: {login: "{{.params.author}}"}
+      - id: reviewer
+        tool: users.get
+        arguments: {login: "{{.params.reviewer}}"}
+    output:
+      properties:
+        author: {type: string, description: Author, value: "{{.steps.author.output.name}}"}
+        reviewer: {type: string, description: Reviewer, value: "{{.steps.reviewer.output.name}}"}
+"""
+TWO_USERS_SCRIPT = _header() + """
+def run(params):
+    author, reviewer = parallel([
+        lambda: call_tool("users.get", {"login": params["author"]}),
+        lambda: call_tool("users.get", {"login": params["reviewer"]}),
+    ])
+    return {"author": author["name"], "reviewer": reviewer["name"]}
+"""
+
+TICKET = """\
+compositeTools:
+  - name: ticket
+    description: Comment on a ticket of a project
+    parameters:
+      type: object
+      properties:
+        key: {type: string}
+      required: [key]
+    steps:
+      - id: project
+        tool: tracker.get_project
+        arguments: {key: "{{.params.key}}"}
+      - id: ticket
+        tool: tracker.get_ticket
+        dependsOn: [project]
+        arguments: {project: "{{.steps.project.output.project.id}}"}
+      - id: comment
+        tool: tracker.comment
+        dependsOn: [ticket]
+        arguments:
+          ticket: "{{.steps.ticket.output.ticket.id}}"
+          text: >-
+            {{.steps.ticket.output.ticket.title}} in {{.steps.project.output.project.name}}
+            ({{.steps.project.output.project.lead}})
+    output:
+      properties:
+        id: {type: string, description: Ticket, value: "{{.steps.ticket.output.ticket.id}}"}
+        assignee:
+          {type: string, description: Who, value: "{{.steps.ticket.output.ticket.assignee}}"}
+"""
+TICKET_SCRIPT = _header() + """
+def run(params):
+    project = call_tool("tracker.get_project", {"key": params["key"]})["project"]
+    ticket = call_tool("tracker.get_ticket", {"project": str(project["id"])})["ticket"]
+    call_tool("tracker.comment", {
+        "ticket": str(ticket["id"]),
+        "text": "%s in %s (%s)" % (ticket["title"], project["name"], project["lead"]),
+    })
+    return {"id": ticket["id"], "assignee": ticket["assignee"]}
+"""
+
+VERSIONS = """\
+compositeTools:
+  - name: versions
+    description: Read the versions a key-value store holds for a service's config and image
+    parameters:
+      type: object
+      properties:
+        service: {type: string}
+      required: [service]
+    steps:
+      - id: config
+        tool: kv.get
+        arguments: {key: "config/{{.params.service}}"}
+      - id: image
+        tool: kv.get
+        arguments: {key: "image/{{.params.service}}"}
+    output:
+      properties:
+        config:
+          type: string
+          description: The config's version
+          value: "{{(fromJson .steps.config.output.text).version}}"
+        image:
+          type: string
+          description: The image's version
+          value: "{{(fromJson .steps.image.output.text).version}}"
+"""
+VERSIONS_SCRIPT = _header(Deviation.TEMPLATE_ERROR) + """
+def run(params):
+    service = params["service"]
+    config, image = parallel([
+        lambda: call_tool("kv.get", {"key": "config/" + service}),
+        lambda: call_tool("kv.get", {"key": "image/" + service}),
+    ])
+    return {
+        "config": json.decode(config["text"])["version"],
+        "image": json.decode(image["text"])["version"],
+    }
+"""
+
+# --- 2. the successful result, compared -----------------------------------------------------
+
+DESCRIBE = """\
+compositeTools:
+  - name: describe
+    description: Read a service's config and metadata from the key-value store
+    parameters:
+      type: object
+      properties:
+        service: {type: string}
+      required: [service]
+    steps:
+      - id: config
+        tool: kv.get
+        arguments: {key: "config/{{.params.service}}"}
+      - id: meta
+        tool: kv.get
+        arguments: {key: "meta/{{.params.service}}"}
+    output:
+      properties:
+        service:
+          type: object
+          description: What the store holds
+          properties:
+            replicas:
+              type: integer
+              description: Replicas
+              value: "{{(fromJson .steps.config.output.text).replicas}}"
+            region:
+              type: string
+              description: Region
+              value: "{{(fromJson .steps.meta.output.text).region}}"
+"""
+DESCRIBE_SCRIPT = _header() + """
+def run(params):
+    service = params["service"]
+    config, meta = parallel([
+        lambda: call_tool("kv.get", {"key": "config/" + service}),
+        lambda: call_tool("kv.get", {"key": "meta/" + service}),
+    ])
+    return {
+        "service": {
+            "replicas": decoded(config, "replicas"),
+            "region": decoded(meta, "region"),
+        },
+    }
+
+
+def decoded(answer, name):
+    \"\"\"A field of the JSON text a key-value answer holds.\"\"\"
+    return json.decode(answer["text"])[name]
+"""
+FLATTENED = (
+    """        "service": {
+            "replicas": decoded(config, "replicas"),
+            "region": decoded(meta, "region"),
+        },""",
+    """        "replicas": decoded(config, "replicas"),
+        "region": decoded(meta, "region"),""",
+)
+#: The same output read under ``with``, where the walk of the templates does not follow, so
+#: no generated answer holds what it reads.
+UNSOLVED = DESCRIBE.replace(
+    '"{{(fromJson .steps.config.output.text).replicas}}"',
+    '"{{with fromJson .steps.config.output.text}}{{.replicas}}{{end}}"',
+)
+
+# --- 3. the script's own boundaries ----------------------------------------------------------
+
+NOTIFY = """\
+compositeTools:
+  - name: notify
+    description: Check a service, then page each host when it is ready
+    parameters:
+      type: object
+      properties:
+        service: {type: string}
+        mode: {type: string}
+        hosts: {type: array, items: {type: string}}
+      required: [service, mode, hosts]
+    steps:
+      - id: check
+        tool: health.check
+        arguments: {service: "{{.params.service}}", mode: "{{.params.mode}}"}
+      - id: page
+        type: forEach
+        dependsOn: [check]
+        condition: '{{eq .steps.check.output.state "ready"}}'
+        collection: "{{json .params.hosts}}"
+        maxIterations: 5
+        step:
+          id: page_one
+          tool: pager.page
+          arguments: {host: "{{.forEach.item}}"}
+    output:
+      properties:
+        state: {type: string, description: s, value: "{{.steps.check.output.state}}"}
+"""
+NOTIFY_SCRIPT = _header(
+    Deviation.CONDITION_TEXT, Deviation.PARALLEL_CAP, Deviation.TEMPLATE_ERROR
+) + """
+def run(params):
+    check = call_tool("health.check", {"service": params["service"], "mode": params["mode"]})
+    if check["state"] == "ready":
+        hosts = params["hosts"]
+        if len(hosts) > 5:
+            fail("page: %d hosts, more than the 5 it may page" % len(hosts))
+        parallel([lambda host=host: call_tool("pager.page", {"host": host}) for host in hosts])
+    return {"state": check["state"]}
+"""
+
+TAGS = """\
+compositeTools:
+  - name: tags
+    description: Post a message with its tags
+    parameters:
+      type: object
+      properties:
+        text: {type: string}
+        tags: {type: array, items: {type: string}}
+      required: [text, tags]
+    steps:
+      - id: post
+        tool: chat.post
+        arguments:
+          text: "{{.params.text}} {{range .params.tags}}#{{.}} {{end}}"
+"""
+TAGS_SCRIPT = _header() + """
+def run(params):
+    tags = "".join(["#%s " % tag for tag in params["tags"]])
+    return call_tool("chat.post", {"text": "%s %s" % (params["text"], tags)})
+"""
+
+#: (workflow, script, options, the wrong edit, or None for the script itself).
+CASES: dict[str, tuple[str, str, CheckOptions, tuple[str, str] | None]] = {
+    "another step's answer of the same shape": (
+        TWO_USERS,
+        TWO_USERS_SCRIPT,
+        SMALL,
+        ('"author": author["name"]', '"author": reviewer["name"]'),
+    ),
+    "another field of the same answer": (
+        TICKET,
+        TICKET_SCRIPT,
+        SMALL,
+        ('"id": ticket["id"]', '"id": ticket["title"]'),
+    ),
+    "a field inside the fromJson text of another step": (
+        VERSIONS,
+        VERSIONS_SCRIPT,
+        DEFAULT,
+        ('"config": json.decode(config["text"])', '"config": json.decode(image["text"])'),
+    ),
+    "a nested output flattened": (DESCRIBE, DESCRIBE_SCRIPT, DEFAULT, FLATTENED),
+    "a slice keeping 9 of 10 items": (
+        TAGS,
+        TAGS_SCRIPT,
+        DEFAULT,
+        ('for tag in params["tags"]', 'for tag in params["tags"][:9]'),
+    ),
+    "a case-insensitive comparison": (
+        NOTIFY,
+        NOTIFY_SCRIPT,
+        DEFAULT,
+        ('if check["state"] == "ready"', 'if check["state"].lower() == "ready"'),
+    ),
+    "empty items filtered out": (
+        NOTIFY,
+        NOTIFY_SCRIPT,
+        DEFAULT,
+        ('hosts = params["hosts"]', 'hosts = [host for host in params["hosts"] if host]'),
+    ),
+    "no iteration cap on a list parameter": (
+        NOTIFY,
+        NOTIFY_SCRIPT,
+        DEFAULT,
+        (
+            "        if len(hosts) > 5:\n"
+            '            fail("page: %d hosts, more than the 5 it may page" % len(hosts))\n',
+            "",
+        ),
+    ),
+    "a parameter compared with a literal": (
+        NOTIFY,
+        NOTIFY_SCRIPT,
+        DEFAULT,
+        (
+            '    if check["state"] == "ready":\n',
+            '    if params["mode"] == "dry-run":\n'
+            '        return {"state": check["state"]}\n'
+            '    if check["state"] == "ready":\n',
+        ),
+    ),
+    "a value reached through a dict": (
+        NOTIFY,
+        NOTIFY_SCRIPT,
+        DEFAULT,
+        (
+            '    if check["state"] == "ready":\n',
+            '    answers = {"check": check}\n'
+            '    if answers["check"]["state"] == "stale":\n'
+            '        return {"state": "stale, not paged"}\n'
+            '    if check["state"] == "ready":\n',
+        ),
+    ),
+}
+#: Each workflow with its script, unedited: it passes.
+RIGHT: dict[str, tuple[str, str, CheckOptions]] = {
+    "two_users": (TWO_USERS, TWO_USERS_SCRIPT, SMALL),
+    "ticket": (TICKET, TICKET_SCRIPT, SMALL),
+    "versions": (VERSIONS, VERSIONS_SCRIPT, DEFAULT),
+    "describe": (DESCRIBE, DESCRIBE_SCRIPT, DEFAULT),
+    "notify": (NOTIFY, NOTIFY_SCRIPT, DEFAULT),
+    "tags": (TAGS, TAGS_SCRIPT, DEFAULT),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_wrong_edit_is_refused(case: str, tmp_path: Path) -> None:
+    config, script, options, edit = CASES[case]
+    report = _checked(tmp_path, config, script, options, edit)
+    assert report.verdict is Verdict.DIFFERS, (case, report.verdict, report.reason)
+
+
+@pytest.mark.parametrize("case", sorted(RIGHT))
+def test_the_script_itself_passes(case: str, tmp_path: Path) -> None:
+    config, script, options = RIGHT[case]
+    report = _checked(tmp_path, config, script, options, None)
+    assert report.passes(None), (case, report.verdict, report.reason)
+
+
+def test_a_result_no_scenario_built_keeps_the_tool_from_passing(tmp_path: Path) -> None:
+    """Where no generated answer holds what the output reads (under ``with``), the workflow's
+    result never succeeds, and a script returning it in another shape is never compared: the
+    verdict is incomplete, naming the part of the result, until that gap is accepted."""
+    report = _checked(tmp_path, UNSOLVED, DESCRIBE_SCRIPT, DEFAULT, FLATTENED)
+    assert report.verdict is Verdict.INCOMPLETE and not report.passes(None), report.reason
+    assert "no scenario compared the successful result's output.service.replicas" in (
+        report.reason
+    )
+    assert "--accept-gap describe/output.service.replicas" in report.reason
+    coverage = report.certificate["coverage"]
+    assert "output.service.replicas" in coverage["results_never_compared"]
