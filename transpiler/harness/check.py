@@ -945,7 +945,7 @@ def _exhaustive(
 ) -> Counterexample | None:
     call = expected(tool.effective)
     schema = tool.effective.parameters
-    params = {**call.params, **sample_params(schema)}
+    params = call.params
     chosen, total = combinations(
         shapes,
         tool.effective.name,
