@@ -946,7 +946,7 @@ def _exhaustive(
 ) -> Counterexample | None:
     call = expected(analysis)
     schema = analysis.tool.parameters
-    params = {**call.params, **sample_params(schema)}
+    params = call.params
     chosen, total = combinations(
         shapes,
         analysis.tool.name,

@@ -8,8 +8,10 @@ then the first of them with one field at a time missing, null or falsy; then
 success with the read fields set to one template literal, to another, or to a
 text no template compares with (so every condition can go either way with
 every field present), success with the fields missing, an ``isError`` result,
-a transport error, (for retried tools) a failure that succeeds on the next
-attempt, and (for tools a step with a ``timeout`` calls) the expected answer
+a transport error, (for a tool several calls reach, each its own answer)
+``isError`` for one of those calls alone, (for retried tools) a failure that
+succeeds on the next attempt, and (for tools a step with a ``timeout`` calls)
+the expected answer
 after a delay that crosses that timeout or a script's call limit; then
 *unexpected* answers: the first expected one with values of other kinds
 (:class:`transpiler.harness.scenarios.happy.Reshape`), and with the fields only some
@@ -104,17 +106,28 @@ def _distinct(outcomes: list[_T]) -> list[_T]:
     return [o for i, o in enumerate(outcomes) if o not in outcomes[:i]]
 
 
+#: An ``isError`` answer.
+FAILED: dict[str, Any] = {"isError": True, "content": [{"type": "text", "text": "failed"}]}
+
+
 def tool_failures(shapes: ToolShapes, tool: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """How one backend tool fails: an ``isError`` result, a transport error, (when a step
-    retries it) a failure its next attempt recovers from, and (when a step calling it sets a
-    ``timeout``) ``answer`` (an outcome of :func:`tool_answers`: its answer to any call)
-    given first after a delay that crosses a deadline (:attr:`ToolShapes.slow`), then at
-    once."""
+    """How one backend tool fails: an ``isError`` result, a transport error, (where
+    ``answer``, an outcome of :func:`tool_answers`, answers several calls each its own way)
+    ``isError`` for one of those calls alone, (when a step retries it) a failure its next
+    attempt recovers from, and (when a step calling it sets a ``timeout``) its answer to any
+    call given first after a delay that crosses a deadline (:attr:`ToolShapes.slow`), then
+    at once."""
     failures: list[dict[str, Any]] = [
-        {"results": [{"isError": True, "content": [{"type": "text", "text": "failed"}]}]},
+        {"results": [FAILED]},
         {"results": [{"transportError": "connection reset"}]},
     ]
-    success = answer["results"][-1]
+    given = answer["results"]
+    failures += [
+        {"results": [*given[:index], {"when": result["when"], **FAILED}, *given[index + 1 :]]}
+        for index, result in enumerate(given)
+        if "when" in result
+    ]
+    success = given[-1]
     if tool in shapes.retried_tools:
         failures.append({"results": [{"transportError": "busy", "times": 1}, success]})
     failures += [

@@ -3,7 +3,8 @@
 The relation compares each call's start in virtual time (:mod:`relation`), but
 an answer given at once hides a schedule: calls a script makes one after the
 other start at the same instant as calls vMCP makes at once. So the expected
-scenario also runs with every backend tool answering after a delay of its own,
+scenario also runs with every backend tool answering after a delay of its own
+(each of its answers to one call a little after the one before),
 growing in the order the tools are named, then shrinking, then growing again
 with each forEach collection holding several items, and the client answering
 each elicitation after them all: a call made after another
@@ -23,6 +24,8 @@ from transpiler.harness.scenarios.shapes import ToolShapes
 
 #: The delay between two tools' answers, in milliseconds.
 STEP_MS: Final = 10
+#: The delay between two answers of one tool (each to its own call), in microseconds.
+CALL_US: Final = 100
 #: The most items a collection holds in the timed scenario with several: enough to fill
 #: any ``maxParallel`` below ``parallel()``'s cap of 10 and one more.
 TIMED_ITEMS: Final = 11
@@ -77,10 +80,17 @@ def _timed(document: dict[str, Any], backends: dict[str, Any], order: list[str])
             name: {
                 **backends[name],
                 "results": [
-                    {"delay": f"{rank * STEP_MS}ms", **result}
-                    for result in backends[name].get("results", [])
+                    {"delay": _delay(rank, index), **result}
+                    for index, result in enumerate(backends[name].get("results", []))
                 ],
             }
             for rank, name in enumerate(order, 1)
         },
     }
+
+
+def _delay(rank: int, index: int) -> str:
+    """The delay of a tool's ``index``-th answer when the tool answers ``rank``-th: each answer
+    of one tool (one per call it is keyed to) a little after the one before, so calls of one
+    tool made at once end one after the other (which ended last decides a result)."""
+    return f"{rank * STEP_MS}ms" + (f"{index * CALL_US}us" if index else "")
