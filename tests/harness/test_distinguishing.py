@@ -375,6 +375,19 @@ CASES: dict[str, tuple[str, str, CheckOptions, tuple[str, str] | None]] = {
             '    if check["state"] == "ready":\n',
         ),
     ),
+    "a parameter bound to a name bound again, compared with a literal": (
+        NOTIFY,
+        NOTIFY_SCRIPT,
+        DEFAULT,
+        (
+            '    if check["state"] == "ready":\n',
+            '    mode = params["mode"]\n'
+            '    if mode == "dry-run":\n'
+            '        mode = "live"\n'
+            '        return {"state": check["state"]}\n'
+            '    if check["state"] == "ready":\n',
+        ),
+    ),
     "a value reached through a dict": (
         NOTIFY,
         NOTIFY_SCRIPT,

@@ -10,7 +10,7 @@ that does not parse gives nothing.
 A *read* is a path of string keys (``x["k"]``, ``x.get("k", ...)``) from a
 *root*: the backend tool a ``call_tool``/``try_call_tool`` names, an
 ``elicit`` answer, the run's parameters, or unknown (a value that came from
-anywhere else). Names bound once (assignments, each name of a tuple assigned
+anywhere else). Names bound to one read (assignments, each name of a tuple assigned
 from a tuple or from ``parallel([lambda: ..., ...])``, ``for`` targets,
 parameters of a function called with a read) and calls of the script's own
 functions that return one read carry their value's root and path; a name
@@ -361,7 +361,9 @@ def _bindings(tree: ast.AST) -> _Scope:
         for name, values in bound.items():
             if scope.names.get(name) == (PARAMS, ()) or name in scope.dicts:
                 continue
-            resolved = {_bound(value, scope, id(value) in items) for value in values}
+            # A name bound again to what reads nothing (``x = 0`` after ``x = params["x"]``)
+            # may still hold the read: its comparisons are probed as the read's.
+            resolved = {_bound(value, scope, id(value) in items) for value in values} - {None}
             scope.names[name] = resolved.pop() if len(resolved) == 1 else None
     scope.returned.clear()
     return scope
