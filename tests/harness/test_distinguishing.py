@@ -388,6 +388,18 @@ CASES: dict[str, tuple[str, str, CheckOptions, tuple[str, str] | None]] = {
             '    if check["state"] == "ready":\n',
         ),
     ),
+    "a value compared with the literals a name holds": (
+        NOTIFY,
+        NOTIFY_SCRIPT,
+        DEFAULT,
+        (
+            '    if check["state"] == "ready":\n',
+            '    stale = ["stale", "Stale"]\n'
+            '    if check["state"] in stale:\n'
+            '        return {"state": "stale, not paged"}\n'
+            '    if check["state"] == "ready":\n',
+        ),
+    ),
     "a value reached through a dict": (
         NOTIFY,
         NOTIFY_SCRIPT,

@@ -21,12 +21,12 @@ and ``json.decode`` pass the path through; ``[i]`` on a list reads every item
 some of its items (``[x for x in xs if x]``), whose ``if`` reads each item.
 
 What a read is compared with: the literals of ``==``, ``!=``, ``in``,
-``not in`` (``compared``), the numbers of ``<``, ``<=``, ``>``, ``>=``
-(``ordered``), the whole numbers ``len`` of it is compared with and the bounds
-it is sliced at (``lengths``); the reads whose truth decides something
-(``if x``, ``x and y``, a comprehension's ``if``: ``tested``), and those that
-pass through a method that changes case or strips spaces before they are
-compared (``normalized``).
+``not in`` (``compared``; a name bound once to such literals stands for them),
+the numbers of ``<``, ``<=``, ``>``, ``>=`` (``ordered``), the whole numbers
+``len`` of it is compared with and the bounds it is sliced at (``lengths``);
+the reads whose truth decides something (``if x``, ``x and y``, a
+comprehension's ``if``: ``tested``), and those that pass through a method
+that changes case or strips spaces before they are compared (``normalized``).
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ _CALLS = frozenset({"call_tool", "try_call_tool"})
 _PASSING = frozenset({"str", "int", "float", "bool"})
 _EQUALITY = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+#: The nodes a name bound once to stands for its literals (:func:`_literals`).
+_LITERALS = (ast.Constant, ast.Tuple, ast.List, ast.Set)
 #: Methods after which a text compares otherwise than as it is.
 _NORMALIZING = frozenset(
     {"lower", "upper", "casefold", "title", "capitalize", "strip", "lstrip", "rstrip"}
@@ -133,7 +135,7 @@ def _comprehended(node: ast.AST, scope: _Scope) -> _Scope:
     if not isinstance(node, ast.comprehension) or not isinstance(node.target, ast.Name):
         return scope
     names = {**scope.names, node.target.id: _bound(node.iter, scope, True)}
-    return _Scope(names, scope.dicts, scope.returns)
+    return _Scope(names, scope.dicts, scope.returns, constants=scope.constants)
 
 
 def _tests(node: ast.AST) -> list[ast.AST]:
@@ -154,7 +156,7 @@ def _compare(node: ast.Compare, scope: _Scope, found: ScriptReads) -> None:
     for index, op in enumerate(node.ops):
         pair = operands[index : index + 2]
         for side, other in (pair, pair[::-1]):
-            literals = _literals(other)
+            literals = _literals(other, scope)
             measured = _measured(side)
             if measured is not None:
                 resolved = _resolve(measured, scope)
@@ -213,12 +215,15 @@ def _normalizing(node: ast.AST) -> bool:
     return False
 
 
-def _literals(node: ast.AST) -> list[Any]:
-    """The constants a node is, or holds (a tuple, list or set of them)."""
+def _literals(node: ast.AST, scope: _Scope) -> list[Any]:
+    """The constants a node is, or holds (a tuple, list or set of them), a name bound once
+    to such a literal included."""
+    if isinstance(node, ast.Name) and node.id in scope.constants:
+        node = scope.constants[node.id]
     if isinstance(node, ast.Constant) and isinstance(node.value, str | bool | int | float):
         return [node.value]
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
-        return [v for item in node.elts for v in _literals(item)]
+        return [v for item in node.elts for v in _literals(item, scope)]
     return []
 
 
@@ -249,6 +254,8 @@ class _Scope:
     names: dict[str, Root | None] = field(default_factory=dict)
     dicts: dict[str, ast.Dict] = field(default_factory=dict)
     returns: dict[str, list[ast.AST]] = field(default_factory=dict)
+    #: Names bound once to a constant, or to a tuple, list or set of them (``_NO = [...]``).
+    constants: dict[str, ast.AST] = field(default_factory=dict)
     #: What each function's call was found to read, while the names stay as they are.
     returned: dict[str, Root | None] = field(default_factory=dict)
 
@@ -350,6 +357,8 @@ def _bindings(tree: ast.AST) -> _Scope:
     for name, values in bound.items():
         if len(values) == 1 and isinstance(values[0], ast.Dict):
             scope.dicts[name] = values[0]
+        elif len(values) == 1 and isinstance(values[0], _LITERALS):
+            scope.constants[name] = values[0]
     if params.get("run"):
         scope.names[params["run"][0]] = (PARAMS, ())
     for node in ast.walk(tree):
