@@ -388,6 +388,12 @@ CASES: dict[str, tuple[str, str, CheckOptions, tuple[str, str] | None]] = {
             '    if check["state"] == "ready":\n',
         ),
     ),
+    "a text cut at a length": (
+        NOTIFY,
+        NOTIFY_SCRIPT,
+        DEFAULT,
+        ('{"service": params["service"], "mode"', '{"service": params["service"][:40], "mode"'),
+    ),
     "a value compared with the literals a name holds": (
         NOTIFY,
         NOTIFY_SCRIPT,

@@ -122,14 +122,21 @@ def _changes(
         yield path, _constant(PROBE_TEXT)
 
 
+#: The characters a text is filled out with (:func:`_resized`).
+_FILL = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
 def _constant(value: Any) -> Change:
     return lambda _: value
 
 
 def _resized(count: int) -> Change:
-    """A list of ``count`` items: those held, then copies of the first that differ from it."""
+    """A list of ``count`` items: those held, then copies of the first that differ from it; a
+    text of ``count`` characters: the text held, cut or filled out."""
 
     def change(held: Any) -> Any:
+        if isinstance(held, str):
+            return (held + "".join(_FILL[n % len(_FILL)] for n in range(count)))[:count]
         items = held if isinstance(held, list) and held else [PROBE_TEXT]
         return [items[n] if n < len(items) else _nth(items[0], n) for n in range(count)]
 
