@@ -12,17 +12,15 @@ from typing import Any
 
 import pytest
 
+from tests.emit.loop_runs import emitted_run, gate_report
 from tests.starlark_runtime.conftest import ENGINES
 from transpiler.composite import run_composite
 from transpiler.config.loader import LoadedTool, load_paths
-from transpiler.emit import emit_tool
+from transpiler.emit import STYLES
 from transpiler.harness.judging.relation import difference
-from transpiler.harness.running.check import CheckOptions, check_tool
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.trace import Trace
-from transpiler.starlark_runtime import run_starlark
 
-STYLES = ("readable", "exact")
 #: A loop over the items a backend lists: one that stops the run, one that goes on (its
 #: status read by a later step), and one that goes on beside another call (the loop then
 #: runs in a function of its level).
@@ -104,19 +102,8 @@ def _run_both(tool: LoadedTool, scenario: Scenario, style: str, engine: str) -> 
     """vMCP's run and the script's; the gate passes the script with this scenario among its
     own."""
     composite = run_composite(tool.effective, scenario)
-    emitted = emit_tool(tool.effective, tool.origin.file, style=style)
-    assert emitted.style == style
-    script = run_starlark(
-        emitted.script,
-        scenario,
-        engine=engine,
-        timeout_ns=tool.effective.timeout,
-        modules=emitted.modules,
-    )
-    options = CheckOptions(
-        examples=5, paths=8, engines=(engine,), style=style, scenarios=(scenario,)
-    )
-    report = check_tool(tool, options)
+    _, script = emitted_run(tool, scenario, style, engine)
+    report = gate_report(tool, scenario, style, engine)
     assert report.passes(None), report.reason
     return composite, script
 

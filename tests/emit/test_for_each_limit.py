@@ -12,18 +12,16 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CORPUS
+from tests.emit.loop_runs import emitted_run, gate_report
 from tests.starlark_runtime.conftest import ENGINES
 from transpiler.composite import run_composite
 from transpiler.config.loader import LoadedTool, load_paths
-from transpiler.emit import emit_tool
+from transpiler.emit import STYLES
 from transpiler.golang.values import NIL_MAP
 from transpiler.harness.judging.relation import difference
-from transpiler.harness.running.check import CheckOptions, check_tool
 from transpiler.sim.scenario import Scenario, scenario_from_document
 from transpiler.sim.trace import Trace
-from transpiler.starlark_runtime import run_starlark
 
-STYLES = ("readable", "exact")
 #: rotate_credentials with 101 services (its `verify` loop may take 100) and the
 #: confirmation cancelled, which its `onCancel: continue` lets through.
 OVER_LIMIT: dict[str, object] = {
@@ -90,23 +88,12 @@ def _goes_on_like_vmcp(
     composite = run_composite(tool.effective, scenario)
     assert composite.outcome == "success" and composite.steps is not None
     assert composite.steps[loop].status == "failed" and composite.steps[loop].output is NIL_MAP
-    emitted = emit_tool(tool.effective, tool.origin.file, style=style)
-    assert emitted.style == style
+    emitted, script = emitted_run(tool, scenario, style, engine)
     for function in re.findall(r"^def (\w+)\(", emitted.script, re.MULTILINE):
         assert function == "run" or emitted.script.count(f"{function}(") > 1, f"{function} unused"
-    script = run_starlark(
-        emitted.script,
-        scenario,
-        engine=engine,
-        timeout_ns=tool.effective.timeout,
-        modules=emitted.modules,
-    )
     found = difference(composite, script)
     assert found is None, found.render()
-    options = CheckOptions(
-        examples=5, paths=8, engines=(engine,), style=style, scenarios=(scenario,)
-    )
-    report = check_tool(tool, options)
+    report = gate_report(tool, scenario, style, engine)
     if style == "exact" and "too many steps" in report.reason:
         # The exact style's Go emulation runs past THV-0051's step budget on a loop of a
         # hundred items (the generated scenarios hold lists at the limit): the gate says so.
