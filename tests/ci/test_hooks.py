@@ -1,5 +1,5 @@
-"""The gate in other people's CI: the pre-commit hook (for real, with ``pre-commit try-repo``
-on a scratch repository) and the GitHub Action's definition."""
+"""The gate in other people's CI: the pre-commit hook (for real, with ``pre-commit run`` on a
+scratch repository whose configuration names this project) and the GitHub Action's definition."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from transpiler.cli.hook import configurations_for, split_arguments
 from transpiler.gobuild import GOPATH_VARIABLE, SHARED_GOPATH
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+HOOK_ID = "vmcp-transpile-check"
 
 
 def commit(repository: Path, message: str) -> None:
@@ -26,9 +27,41 @@ def commit(repository: Path, message: str) -> None:
     subprocess.run([*GIT, "-C", str(repository), "commit", "-q", "-m", message], check=True)
 
 
-def try_repo(repository: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    """``pre-commit try-repo`` of this project's hook, run in ``repository`` (its output
-    shown whatever the outcome)."""
+@pytest.fixture(scope="module")
+def hook_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """This project as pre-commit fetches it: a repository whose one commit holds the working
+    tree (uncommitted edits included), and that commit."""
+    source = tmp_path_factory.mktemp("hook-source")
+    listed = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "ls-files", "-z", "-co", "--exclude-standard"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        origin = REPO_ROOT / name
+        if origin.is_file():  # a tracked file deleted in the work tree is not there
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(origin, source / name)
+    subprocess.run(["git", "init", "-q", str(source)], check=True)
+    commit(source, "the hook under test")
+    rev = subprocess.run(
+        ["git", "-C", str(source), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    return source, rev
+
+
+def run_hook(
+    repository: Path, home: Path, source: tuple[Path, str]
+) -> subprocess.CompletedProcess[str]:
+    """``pre-commit run`` of this project's hook in ``repository``, configured as a team would
+    (a ``repo`` and its ``rev``); ``home`` keeps pre-commit's environment between runs, as on a
+    developer's machine (its output shown whatever the outcome)."""
+    repo, rev = source
+    config = home / "pre-commit-config.yaml"
+    home.mkdir(exist_ok=True)
+    config.write_text(
+        yaml.safe_dump({"repos": [{"repo": str(repo), "rev": rev, "hooks": [{"id": HOOK_ID}]}]})
+    )
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PRE_COMMIT")}
     environment["PRE_COMMIT_HOME"] = str(home)
     environment["TRANSPILER_CACHE"] = str(home / "transpiler-cache")
@@ -36,16 +69,7 @@ def try_repo(repository: Path, home: Path) -> subprocess.CompletedProcess[str]:
     # user's cache: the hook's verdicts, and whether a pair is unchanged, depend on it.
     environment[GOPATH_VARIABLE] = str(SHARED_GOPATH)
     return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pre_commit",
-            "try-repo",
-            str(REPO_ROOT),
-            "vmcp-transpile-check",
-            "--all-files",
-            "--verbose",
-        ],
+        [sys.executable, "-m", "pre_commit", "run", "-c", str(config), "--all-files", "--verbose"],
         cwd=repository,
         env=environment,
         capture_output=True,
@@ -56,7 +80,7 @@ def try_repo(repository: Path, home: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_pre_commit_hook_passes_a_sound_migration_and_fails_a_broken_edit(
-    tmp_path: Path,
+    tmp_path: Path, hook_source: tuple[Path, str]
 ) -> None:
     repository = tmp_path / "gateway"
     repository.mkdir()
@@ -66,14 +90,14 @@ def test_the_pre_commit_hook_passes_a_sound_migration_and_fails_a_broken_edit(
     assert main(["migrate", str(config), "--write", "--keep-composite", "--examples", "2"]) == 0
     (repository / "vmcp-transpile.yaml").write_text("examples: 3\npaths: 8\n")
     commit(repository, "migrated, composite tools kept")
-    green = try_repo(repository, tmp_path / "pre-commit")
+    green = run_hook(repository, tmp_path / "pre-commit", hook_source)
     assert green.returncode == 0, green.stdout + green.stderr
     assert re.search(r"vmcp-transpile check\.+Passed", green.stdout), green.stdout
     text = config.read_text()
     scripted = text.index("scriptedTools:")
     config.write_text(text[:scripted] + text[scripted:].replace('"json"', '"csv"'))
     commit(repository, "a broken edit")
-    red = try_repo(repository, tmp_path / "pre-commit")
+    red = run_hook(repository, tmp_path / "pre-commit", hook_source)
     assert red.returncode == 1, red.stdout + red.stderr
     assert re.search(r"vmcp-transpile check\.+Failed", red.stdout), red.stdout
     assert "FAIL            differs  sync_inventory" in red.stdout
@@ -83,14 +107,14 @@ def test_the_pre_commit_hook_passes_a_sound_migration_and_fails_a_broken_edit(
     config.write_text(text)
     (repository / "NOTES.md").write_text("not a configuration\n")
     commit(repository, "the edit undone")
-    fixed = try_repo(repository, tmp_path / "pre-commit")
+    fixed = run_hook(repository, tmp_path / "pre-commit", hook_source)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert re.search(r"\b3 pair\(s\) unchanged since .*; 1 checked", fixed.stdout), fixed.stdout
 
 
 def test_the_hook_definition_runs_on_the_staged_files_it_reads() -> None:
     (hook,) = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
-    assert hook["id"] == "vmcp-transpile-check"
+    assert hook["id"] == HOOK_ID
     assert hook["entry"] == "vmcp-transpile hook" and hook["language"] == "python"
     assert hook["pass_filenames"] is True
     pattern = re.compile(hook["files"])

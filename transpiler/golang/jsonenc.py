@@ -8,9 +8,10 @@ NaN, infinities, ``map[any]any`` and complex numbers are errors with Go's text.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
-from transpiler.golang.runes import escaped_byte, sorted_strings
+from transpiler.golang.runes import RAW_BYTE_ESCAPES, sorted_strings
 from transpiler.golang.strconv import format_float
 from transpiler.golang.timefmt import time_rfc3339_nano
 from transpiler.golang.types import type_name
@@ -32,27 +33,30 @@ _ESCAPES = {
 }
 
 
+#: Every character :func:`encode_string` does not copy as it is: the escapes above, the other
+#: control characters, and the surrogate escapes of raw bytes (see ``runes.escaped_byte``).
+_NEEDS_ESCAPE = re.compile(
+    "[" + re.escape("".join(_ESCAPES)) + "\x00-\x1f" + RAW_BYTE_ESCAPES + "]"
+)
+
+
 class JSONEncodeError(ValueError):
     """``json.Marshal`` failed; the message is Go's."""
 
 
 def encode_string(text: str) -> str:
     """A Go string as a JSON string literal (HTML-safe, invalid bytes as ``\\ufffd``)."""
-    if text.isascii() and text.isalnum():
-        return f'"{text}"'
-    out = ['"']
-    for char in text:
-        escape = _ESCAPES.get(char)
-        if escape is not None:
-            out.append(escape)
-        elif char < " ":
-            out.append(f"\\u00{ord(char):02x}")
-        elif escaped_byte(char) is not None:
-            out.append("\\ufffd")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)
+    return '"' + _NEEDS_ESCAPE.sub(_escape, text) + '"'
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    escape = _ESCAPES.get(char)
+    if escape is not None:
+        return escape
+    if char < " ":
+        return f"\\u00{ord(char):02x}"
+    return "\\ufffd"  # a raw byte that is not UTF-8 (a surrogate escape)
 
 
 def encode_float(value: float) -> str:

@@ -23,6 +23,8 @@ RUNE_ERROR = 0xFFFD
 MAX_RUNE = 0x10FFFF
 _ESCAPE_LOW = 0xDC80
 _ESCAPE_HIGH = 0xDCFF
+#: The same range as a regular expression character range.
+RAW_BYTE_ESCAPES = f"{chr(_ESCAPE_LOW)}-{chr(_ESCAPE_HIGH)}"
 
 
 def go_bytes(text: str) -> bytes:

@@ -34,9 +34,10 @@ algebra of a schedule: exact where times only add up and take maxima).
 
 from __future__ import annotations
 
+import bisect
 import heapq
 from collections import deque
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
@@ -188,10 +189,16 @@ class Thread:
     error: BaseException | None = None
     _joiners: list[Thread] = field(default_factory=list)
     _join_pending: list[Thread] | None = None
+    #: How many of ``_join_pending`` have not finished (counted down as each finishes).
+    _join_left: int = 0
     _token: int = 0
 
     def __repr__(self) -> str:
         return f"Thread({self.name})"
+
+
+def _thread_key(thread: Thread) -> tuple[Any, ...]:
+    return thread.key
 
 
 @dataclass(frozen=True)
@@ -298,6 +305,8 @@ class Kernel:
         self.clock = clock
         self._awaited: set[Future[Any]] = set()
         self._ready: dict[Thread, Delivery] = {}
+        #: The ready threads ordered by key (ties in the order they became ready).
+        self._ready_order: list[Thread] = []
         self._timers: list[tuple[int, int, int, Callable[[], None]]] = []
         self._sequence = 0
         self._threads: list[Thread] = []
@@ -335,7 +344,7 @@ class Kernel:
         earliest, latest = self.window()
         thread = Thread(name=name, key=key, runner=runner, earliest=earliest, latest=latest)
         self._threads.append(thread)
-        self._ready[thread] = Delivery()
+        self._make_ready(thread, Delivery())
         return thread
 
     def run(self) -> None:
@@ -403,7 +412,10 @@ class Kernel:
 
     def _wake_joiner(self, joiner: Thread) -> None:
         pending = joiner._join_pending
-        if pending is not None and all(t.done for t in pending):
+        if pending is None:
+            return
+        joiner._join_left -= 1
+        if joiner._join_left == 0:
             joiner._join_pending = None
             window = (max(t.earliest for t in pending), max(t.latest for t in pending))
             self._wake(joiner, joiner._token, Delivery(), window)
@@ -442,6 +454,7 @@ class Kernel:
         if not pending:
             return Delivery()
         thread._join_pending = pending
+        thread._join_left = len(pending)
         for other in pending:
             other._joiners.append(thread)
         return None
@@ -508,7 +521,11 @@ class Kernel:
         else:
             thread.earliest = max(thread.earliest, window[0])
             thread.latest = max(thread.latest, window[1])
+        self._make_ready(thread, delivery)
+
+    def _make_ready(self, thread: Thread, delivery: Delivery) -> None:
         self._ready[thread] = delivery
+        bisect.insort_right(self._ready_order, thread, key=_thread_key)
 
     def _add_timer(self, at_ns: int, priority: int, action: Callable[[], None]) -> None:
         self._sequence += 1
@@ -522,12 +539,13 @@ class Kernel:
             self._fire_next_instant()
         if not self._ready:
             return None
-        candidates: Sequence[Thread] = sorted(self._ready, key=lambda t: t.key)
+        candidates = self._ready_order
         chosen = (
             candidates[0]
             if len(candidates) == 1
-            else self.chooser.choose("ready-thread", candidates)
+            else self.chooser.choose("ready-thread", tuple(candidates))
         )
+        del candidates[candidates.index(chosen)]
         self.current = chosen  # whoever asked runs it next (the loop, or a runner inline)
         return Decision(chosen, self._ready.pop(chosen))
 
