@@ -100,8 +100,9 @@ class Deviation(StrEnum):
             "a field a template reads is missing or null",
             "a missing field stops the script, or reads as a default (the workflow's, else empty "
             "text for a string parameter, else `None`), where vMCP sends `<no value>`",
-            "prints `<no value>` and carries on: the text `<no value>` reaches backend "
-            "arguments, messages and outputs, and comparisons with a missing value are false",
+            "prints `<no value>` (`<nil>` as a `printf` operand) and carries on: the text "
+            "`<no value>` reaches backend arguments, messages and outputs, and comparisons "
+            "with a missing value are false",
             'indexes the field (`x["f"]`), which stops the run with a key error, or reads it '
             'with a default (`params.get("p", default)`): the workflow\'s, else `""` for an '
             "optional string parameter, else `None`",
@@ -147,8 +148,16 @@ class Deviation(StrEnum):
             "Go's map syntax cannot be parsed by anything downstream",
             finding="prints a map or list, which vMCP writes in Go syntax",
             variants=(
-                Variant("starlark", "booleans, maps and lists print as Starlark's `str()`"),
-                Variant("json", "booleans, maps and lists print as JSON"),
+                Variant(
+                    "starlark",
+                    "booleans, maps and lists print as Starlark's `str()` (`printf` operands "
+                    "too, and a whole number under `%d` as its digits)",
+                ),
+                Variant(
+                    "json",
+                    "booleans, maps and lists print as JSON (`printf` operands too, and a whole "
+                    "number under `%d` as its digits)",
+                ),
             ),
         ),
     )

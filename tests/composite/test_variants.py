@@ -170,6 +170,36 @@ def test_value_text_prints_as_starlark_or_json(variant: str, text: str) -> None:
     assert _sent("{{.steps.a.output.m}}", {"m": value}, {}) == ["map[a:[1 x] b:true]"]
 
 
+@pytest.mark.parametrize(
+    ("template", "a", "chosen", "vmcp", "script"),
+    [
+        ('{{printf "%v" .steps.a.output.x}}', {"x": None}, "none", "<nil>", "None"),
+        ('{{printf "%s" .steps.a.output.x}}', {"x": None}, "none", "%!s(<nil>)", "None"),
+        ('{{printf "%v" .steps.a.output.x}}', {}, "empty", "<nil>", ""),
+        ('{{printf "%v" .steps.a.output.b}}', {"b": True}, "starlark", "true", "True"),
+        ('{{printf "%s" .steps.a.output.l}}', {"l": [1]}, "json", "[%!s(float64=1)]", "[1]"),
+        ('{{printf "%d" .steps.a.output.n}}', {"n": 3}, "starlark", "%!d(float64=3)", "3"),
+        ('{{printf "%v" .steps.a.output.n}}', {"n": 1500000}, "digits", "1.5e+06", "1500000"),
+    ],
+)
+def test_printf_operands_print_as_the_variant_prints_them(
+    template: str, a: Any, chosen: str, vmcp: str, script: str
+) -> None:
+    """A readable script formats ``printf``'s operands with ``%``: each prints as the variant
+    chosen at the site prints it (``%d`` of a whole number as its digits)."""
+    classes = {
+        "none": Deviation.MISSING_VALUE,
+        "empty": Deviation.MISSING_VALUE,
+        "starlark": Deviation.VALUE_TEXT,
+        "json": Deviation.VALUE_TEXT,
+        "digits": Deviation.NUMBER_TEXT,
+    }
+    place = "arguments.text (null)" if a.get("x", 0) is None else "arguments.text"
+    site = (classes[chosen], "b", place)
+    assert _sent(template, a, {}) == [vmcp]
+    assert _sent(template, a, {site: chosen}) == [script]
+
+
 def test_starlark_and_json_text_follow_go_starlark() -> None:
     assert starlark_text({"k": ["é\n", None, 2.5]}) == '{"k": ["é\\n", None, 2.5]}'
     assert json_text({"z": "<b>", "a": "é"}) == '{"a":"é","z":"<b>"}'

@@ -40,7 +40,7 @@ CALLS: dict[str, tuple[str, ...]] = {
     "not": ("{{not .params.s}}", "{{not .params.empty}}"),
     "print": ("{{print .params.n .params.items}}", "{{print .params.s .params.m}}"),
     "printf": (
-        '{{printf "%s: %d items, %v" .params.s .params.i .params.n}}',
+        '{{printf "%s: %d items, %v" .params.s (len .params.items) .params.n}}',
         '{{printf "%5.2f|%q|%t" .params.n .params.s .params.b}}',
         '{{printf "%d" .params.s}}',
     ),

@@ -43,6 +43,7 @@ from transpiler.composite.variants import (
     ScriptStopped,
     Variants,
     printer,
+    script_printf,
     with_placeholders,
 )
 from transpiler.deviations import Deviation
@@ -158,6 +159,8 @@ class Expander:
             return rendered
         if placeholders:
             data = with_placeholders(data)
+        if choices:
+            bodies = {**(bodies or {}), **script_printf(choices)}
         return render(template, data, printer=printer(choices) if choices else None, bodies=bodies)
 
     def template_failed(self, site: Site, message: str) -> str | None:

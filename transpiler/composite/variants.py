@@ -238,6 +238,45 @@ def _rust_printf(format_text: str, *args: Any) -> str:
 
 _VERB: Final = re.compile(r"%(?:%|[-+# 0]*\d*(?:\.\d*)?.)")
 
+def script_printf(choices: Mapping[Deviation, str]) -> Mapping[str, Callable[..., Any]]:
+    """``printf`` as a readable script's ``%`` formatting writes it under the printing
+    ``choices``: each ``%v`` or ``%s`` operand that a chosen variant prints otherwise (a
+    missing or null value under ``missing-value``, a boolean, map or list under ``value-text``,
+    a number under ``number-text`` or ``rust-engine``) is the variant's text of it, and under
+    ``value-text`` a ``%d`` of a whole number is its digits. A format with other verbs is left
+    to Go's fmt (no readable script writes one)."""
+    show = printer(choices)
+    missing = choices.get(Deviation.MISSING_VALUE) in ("empty", "none")
+    value_text = Deviation.VALUE_TEXT in choices
+    rust = choices.get(Deviation.RUST_ENGINE) == STARLARK_RUST
+    numbers = Deviation.NUMBER_TEXT in choices or rust
+
+    def operand(verb: str, value: Any) -> Any:
+        if value is MISSING or value is None:
+            return show(value) if missing and verb != "%d" else value
+        if verb == "%d":
+            held = held_by_script(value)
+            whole = isinstance(held, int) and not isinstance(held, bool)
+            return held if value_text and whole else value
+        if isinstance(value, bool | dict | list | NilMap | NilList):
+            return show(value) if value_text else value
+        if isinstance(value, int | float) and (numbers or (value_text and verb == "%s")):
+            return show(value)
+        return value
+
+    def formatted(format_text: str, *args: Any) -> str:
+        verbs = [verb for verb in _VERB.findall(format_text) if verb != "%%"]
+        if not all(verb in ("%v", "%s", "%d") for verb in verbs) or len(verbs) != len(args):
+            return sprintf(format_text, list(args))
+        return sprintf(format_text, [operand(v, a) for v, a in zip(verbs, args, strict=True)])
+
+    return {
+        name: formatted
+        for name, function in FUNCTIONS.items()
+        if function.readable.lowering is Lowering.FORMAT
+    }
+
+
 #: ``rust-engine: starlark-rust``: the functions a script computes otherwise on starlark-rust.
 RUST_FUNCTIONS: Final[Mapping[str, Callable[..., Any]]] = {
     **{

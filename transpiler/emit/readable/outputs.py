@@ -85,6 +85,8 @@ def _property(state: State, definition: OutputProperty) -> Expr:
             value = value.encodes
         elif value.kind in (Kind.STR, Kind.ANY):
             value = Val(call("json.decode", value.code()), Kind.ANY)
+    elif value.encodes is not None:  # the property is `json.encode`'s text, as in an argument
+        state.declare(Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
     if kind == "string" and value.kind is Kind.BOOL:
         test = value.code()
         if precedence(test) < Precedence.ATOM:

@@ -226,7 +226,11 @@ class State:
             return runtime(call("params.get", Str(param_name)))
         if param.may_be_missing:
             self.declare(Deviation.MISSING_VALUE)
-        return runtime(param.expr, param.kind, item_kind=param.item_kind)
+        # an optional string parameter reads as "" (printed, vMCP's `<no value>` becomes empty
+        # text); a function is given the parameter as the script has it, None when missing
+        read_as_empty = param.may_be_missing and param.kind is Kind.STR
+        unset = call("params.get", Str(param_name)) if read_as_empty else None
+        return runtime(param.expr, param.kind, item_kind=param.item_kind, unset=unset)
 
     def param_declarations(self) -> list[tuple[str, Expr]]:
         """``name = params[...]`` for parameters read more than once."""

@@ -337,6 +337,7 @@ class TemplateCompiler:
         op = readable.starlark
         if len(args) < 2:
             raise NotReadable("a comparison with one operand")
+        args = [_unset(value) for value in args]
         left, rights = args[0], args[1:]
         folded_status = _status_test(op, args)
         if folded_status is not None:
@@ -390,6 +391,7 @@ class TemplateCompiler:
 
     def _len(self, name: str, args: list[Val]) -> Val:
         (value,) = _arity(args, 1, name)
+        value = _unset(value)
         if value.constant and isinstance(value.const, str | dict | list):
             held = value.const
             return constant(byte_length(held) if isinstance(held, str) else len(held))
@@ -417,6 +419,7 @@ class TemplateCompiler:
 
     def _json(self, name: str, args: list[Val]) -> Val:
         (value,) = _arity(args, 1, name)
+        value = _unset(value)
         if value.constant:
             try:
                 return constant(marshal(None if value.const is MISSING else value.const))
@@ -443,6 +446,10 @@ class TemplateCompiler:
         if any(v.constant for v in values):
             raise NotReadable(f"{name} of a constant")
         verbs = [verb for verb in _PRINTF_VERB.findall(pattern) if verb != "%"]
+        paired = zip(verbs, values, strict=False)
+        if any(verb == "d" and value.kind is not Kind.NUM for verb, value in paired):
+            # Go prints `%!d(string=...)`, where Starlark's `%d` stops the script
+            raise NotReadable(f"{name} verb %d of a value that may not be a number")
         texts = all(v.kind is Kind.STR for v in values) and set(verbs) <= {"s", "v"}
         if not texts:  # text printed with %s or %v is itself on every side
             self.env.declare(*FUNCTIONS[name].readable.classes)
@@ -462,6 +469,12 @@ _LOWERINGS: dict[Lowering, Callable[[TemplateCompiler, str, list[Val]], Val]] = 
     Lowering.DECODE: TemplateCompiler._from_json,
     Lowering.FORMAT: TemplateCompiler._printf,
 }
+
+
+def _unset(value: Val) -> Val:
+    """A value as a function sees it: a parameter the script reads with a default is read
+    without one, so a missing one is None (as vMCP's missing value is to Go's functions)."""
+    return value if value.unset is None else runtime(value.unset)
 
 
 def _plain_verb(verb: str) -> str | None:

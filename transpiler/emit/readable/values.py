@@ -58,7 +58,9 @@ class Val:
     that one (so an object output can take the value itself); ``shows``: this
     value is ``str()`` of that one (so ``%s`` can format it directly);
     ``go_int``: a number Go holds as an int (a count, an index, ``len``), which
-    every side prints as its digits.
+    every side prints as its digits; ``unset``: the same read giving None where vMCP's
+    value is missing (``params.get("p")`` of an optional string parameter the script
+    otherwise reads as ``""``), for a function, where ``""`` is not what Go sees.
     """
 
     expr: Expr | None
@@ -72,6 +74,7 @@ class Val:
     otherwise: str = ""
     item_kind: Kind = Kind.ANY
     go_int: bool = False
+    unset: Expr | None = None
 
     @property
     def constant(self) -> bool:
