@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from transpiler.golang.fmt import format_value, map_items, sprintf
@@ -487,6 +488,9 @@ class _Executor:
     ) -> Any:
         if receiver is MISSING:
             return MISSING
+        if type(receiver) is dict and len(args) <= 1 and final is _NO_FINAL:
+            # the common case, as below without the checks that cannot fail here
+            return self.looked_up(name, receiver.get(name, MISSING))
         static_type = INTERFACE_TYPE if boxed or receiver is None else type_name(receiver)
         if receiver is None:
             raise self.errorf("nil pointer evaluating %s.%s", static_type, name)
@@ -502,11 +506,7 @@ class _Executor:
                     if isinstance(key, str) and key == name:
                         found = value
                         break
-            if self.observation is not None and (found is MISSING or found is None):
-                self.observation.missing.append(name)
-                if found is None:
-                    self.observation.nulls.append(name)
-            return found
+            return self.looked_up(name, found)
         if isinstance(receiver, GoTime):
             if name in _TIME_METHODS:
                 message = self.errorf("method %s of time.Time is not supported here", name)
@@ -514,6 +514,14 @@ class _Executor:
             if name in ("wall", "ext", "loc"):
                 raise self.errorf("%s is an unexported field of struct type %s", name, static_type)
         raise self.errorf("can't evaluate field %s in type %s", name, static_type)
+
+    def looked_up(self, name: str, found: Any) -> Any:
+        """The value a map gave for key ``name``, noted when missing or null."""
+        if self.observation is not None and (found is MISSING or found is None):
+            self.observation.missing.append(name)
+            if found is None:
+                self.observation.nulls.append(name)
+        return found
 
     # --- function calls ----------------------------------------------------------
 
@@ -652,6 +660,7 @@ class _Executor:
         )
 
 
+@lru_cache(maxsize=4096)
 def _flat(root: ast.ListNode) -> bool:
     """Whether the template is text, comments and actions that print one field chain (most
     of what workflows hold): :meth:`_Executor.walk_flat` runs it."""

@@ -107,11 +107,6 @@ def unwrapped_error(trace: Trace) -> str:
     return text
 
 
-def calls(trace: Trace) -> Counter[str]:
-    """The backend calls as a multiset of (tool, arguments, attempt)."""
-    return Counter(_keys(trace))
-
-
 def _keys(trace: Trace) -> list[str]:
     """Each backend call's key (tool, arguments, attempt), as comparable text."""
     return [
@@ -146,14 +141,15 @@ def _compared(trace: Trace) -> _Compared:
     if held is not None and held[0] is trace:
         return held[1]
     outcome = outcome_class(trace)
+    keys = _keys(trace)
     view = _Compared(
         outcome,
         _text(trace),
         unwrapped_error(trace),
         canonical(trace.client_result.get("structuredContent")) if outcome == "success" else None,
-        calls(trace),
+        Counter(keys),  # the backend calls as a multiset
         [(e.message, canonical(e.schema)) for e in trace.elicitations],
-        _starts(trace),
+        _starts(trace, keys),
         trace.real_time,
     )
     if len(_COMPARED) >= _COMPARED_KEPT:
@@ -199,10 +195,10 @@ def differences(composite: Trace, script: Trace) -> tuple[Difference, ...]:
     return tuple(found)
 
 
-def _starts(trace: Trace) -> dict[str, list[tuple[int, int]]]:
-    """Each call's start window, by the call's key (tool, arguments, attempt), earliest first."""
+def _starts(trace: Trace, keys: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """Each call's start window, by the call's key (``keys``, :func:`_keys`), earliest first."""
     found: dict[str, list[tuple[int, int]]] = {}
-    for call, key in zip(trace.calls, _keys(trace), strict=True):
+    for call, key in zip(trace.calls, keys, strict=True):
         found.setdefault(key, []).append(call.start_window)
     return {key: sorted(windows) for key, windows in found.items()}
 
