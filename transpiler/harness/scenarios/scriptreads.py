@@ -219,13 +219,14 @@ def _sliced(node: ast.Subscript, scope: _Scope, found: ScriptReads) -> None:
 
 def _printed(node: ast.AST, scope: _Scope, depth: int = 0) -> list[ast.AST]:
     """The values whose printed text the text ``node`` makes holds (``str(x)``,
-    ``json.encode(x)``, ``"..." % (x, y)``, ``"...".format(x)``, texts joined with ``+``),
-    through a name bound once to such a text."""
+    ``json.encode(x)``, ``"..." % (x, y)``, ``"...".format(x)``, each text joined with
+    ``+``), through a name bound once to such a text."""
     node = scope.unaliased(node)
     if depth > 20:
         return []
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return [*_printed(node.left, scope, depth + 1), *_printed(node.right, scope, depth + 1)]
+        sides = (node.left, node.right)
+        return [value for side in sides for value in _printed(side, scope, depth + 1) or [side]]
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _text(node.left):
         return list(node.right.elts) if isinstance(node.right, ast.Tuple) else [node.right]
     if not isinstance(node, ast.Call):
