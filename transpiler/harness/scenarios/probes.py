@@ -15,7 +15,7 @@ text, else a list), a text, and a whole number (up to :data:`MAX_DIGITS`
 digits); a path whose truth decides something
 holds a falsy value of its kind (a list whose items are tested, one such item
 more); a path whose type the script compares holds a value of each other JSON
-kind (:data:`KINDS`); a path the script reads without comparing, that the
+kind but null (:data:`KINDS`); a path the script reads without comparing, that the
 answer does not hold, holds a text. A path whose root is
 a tool changes each of that tool's answers; an elicitation's, each accepted
 content; the parameters', the call's arguments, where they still conform to
@@ -41,10 +41,9 @@ PROBE_TEXT = "probe"
 #: The most digits a probe's whole number has (float64, which vMCP decodes JSON numbers to,
 #: holds them exactly).
 MAX_DIGITS = 15
-#: What a change gives for a JSON null (a change's None: nothing can be changed there).
-_NULL = object()
-#: A value of each JSON kind, for a path whose type the script compares.
-KINDS = (PROBE_TEXT, 2, True, _NULL, [PROBE_TEXT], {PROBE_TEXT: PROBE_TEXT})
+#: A value of each JSON kind but null (the combinations hold each field null already:
+#: :mod:`.paths`), for a path whose type the script compares.
+KINDS = (PROBE_TEXT, 2, True, [PROBE_TEXT], {PROBE_TEXT: PROBE_TEXT})
 
 #: A change of one value: the value a body holds at a path (None: nothing there) to its
 #: replacement.
@@ -189,8 +188,8 @@ def _nth(value: Any, nth: int) -> Any:
 
 
 def _kind(value: Any) -> str:
-    """The JSON kind of ``value`` (None and :data:`_NULL` both null)."""
-    if value is None or value is _NULL:
+    """The JSON kind of ``value``."""
+    if value is None:
         return "null"
     if isinstance(value, bool):
         return "boolean"
@@ -329,20 +328,15 @@ def put_through(body: Any, path: tuple[str, ...], change: Change) -> Any:
         if not isinstance(body, list) or not body:
             return None
         items = [put_through(item, rest, change) for item in body]
-        return None if any(item is None for item in items) else [_json(item) for item in items]
+        return None if any(item is None for item in items) else items
     if body is not None and not isinstance(body, dict):
         return None
     copy = dict(body or {})
     inner = put_through(copy.get(head), rest, change)
     if inner is None:
         return None
-    copy[head] = _json(inner)
+    copy[head] = inner
     return copy
-
-
-def _json(value: Any) -> Any:
-    """``value``, :data:`_NULL` as None."""
-    return None if value is _NULL else value
 
 
 #: The JSON Schema keywords :func:`_conforms` judges; a schema with any other (a pattern, a
