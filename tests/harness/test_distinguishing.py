@@ -14,7 +14,8 @@ script a person might make, which ``check`` once passed:
   no scenario compared keeps a tool from passing (:mod:`transpiler.harness.coverage.coverage`);
 - the boundaries the script writes itself (a slice, a case-insensitive comparison, items
   filtered out, a missing iteration cap on a list parameter, a parameter compared with a
-  literal, a value reached through a dict) were never tried: the probes now come from the
+  literal, a value reached through a dict, the text of a number cut, a value's type tested)
+  were never tried: the probes now come from the
   script's own literals and comparisons, parameters included
 (:mod:`transpiler.harness.scenarios.probes`).
 """
@@ -315,6 +316,73 @@ def run(params):
     return call_tool("chat.post", {"text": "%s %s" % (params["text"], tags)})
 """
 
+#: Only a number gets past ``gt``, and the ordinary numbers print short.
+LOAD = """\
+compositeTools:
+  - name: load
+    description: Post how busy a service is
+    parameters:
+      type: object
+      properties:
+        service: {type: string}
+      required: [service]
+    steps:
+      - id: stats
+        tool: metrics.requests
+        arguments: {service: "{{.params.service}}"}
+      - id: post
+        tool: chat.post
+        dependsOn: [stats]
+        arguments:
+          text: >-
+            {{.params.service}} served {{.steps.stats.output.total}} requests
+            ({{if gt .steps.stats.output.total 1000.0}}busy{{else}}quiet{{end}})
+"""
+LOAD_SCRIPT = _header() + """
+def run(params):
+    stats = call_tool("metrics.requests", {"service": params["service"]})
+    total = stats["total"]
+    level = "busy" if total > 1000 else "quiet"
+    text = "%s served %s requests (%s)" % (params["service"], total, level)
+    return call_tool("chat.post", {"text": text})
+"""
+#: The same, its answer taken through a helper that calls whichever tool it is given.
+LOAD_HELPED = LOAD_SCRIPT.replace(
+    'call_tool("metrics.requests",', 'answer("metrics.requests",'
+) + """
+
+def answer(tool, arguments):
+    result = try_call_tool(tool, arguments)
+    return result.output if result.ok else fail(result.error)
+"""
+
+#: The team is a map inside JSON text, which only the ordinary run builds (always a map).
+OWNER = """\
+compositeTools:
+  - name: owner
+    description: Page the owner a key-value record names for a service's team
+    parameters:
+      type: object
+      properties:
+        service: {type: string}
+      required: [service]
+    steps:
+      - id: record
+        tool: kv.get
+        arguments: {key: "teams/{{.params.service}}"}
+      - id: page
+        tool: pager.page
+        dependsOn: [record]
+        arguments:
+          who: "{{(fromJson .steps.record.output.text).team.owner}}"
+"""
+OWNER_SCRIPT = _header() + """
+def run(params):
+    record = call_tool("kv.get", {"key": "teams/" + params["service"]})
+    team = json.decode(record["text"]).get("team", {})
+    return call_tool("pager.page", {"who": str(team.get("owner"))})
+"""
+
 #: (workflow, script, options, the wrong edit, or None for the script itself).
 CASES: dict[str, tuple[str, str, CheckOptions, tuple[str, str] | None]] = {
     "another step's answer of the same shape": (
@@ -418,6 +486,35 @@ CASES: dict[str, tuple[str, str, CheckOptions, tuple[str, str] | None]] = {
             '    if check["state"] == "ready":\n',
         ),
     ),
+    "the text of a number cut at a length": (
+        LOAD,
+        LOAD_SCRIPT,
+        DEFAULT,
+        ('(params["service"], total, level)', '(params["service"], str(total)[:8], level)'),
+    ),
+    "a text made with % cut at a length": (
+        LOAD,
+        LOAD_SCRIPT,
+        DEFAULT,
+        ('"text": text}', '"text": text[:40]}'),
+    ),
+    "the text of a helper's answer cut at a length": (
+        LOAD,
+        LOAD_HELPED,
+        DEFAULT,
+        ('(params["service"], total, level)', '(params["service"], str(total)[:9], level)'),
+    ),
+    "a value's type tested through a name": (
+        OWNER,
+        OWNER_SCRIPT,
+        DEFAULT,
+        (
+            '    return call_tool("pager.page", {"who": str(team.get("owner"))})',
+            "    kind = type(team)\n"
+            '    who = team.get("owner") if kind in ("dict",) else "on-call"\n'
+            '    return call_tool("pager.page", {"who": str(who)})',
+        ),
+    ),
 }
 #: Each workflow with its script, unedited: it passes.
 RIGHT: dict[str, tuple[str, str, CheckOptions]] = {
@@ -427,6 +524,9 @@ RIGHT: dict[str, tuple[str, str, CheckOptions]] = {
     "describe": (DESCRIBE, DESCRIBE_SCRIPT, DEFAULT),
     "notify": (NOTIFY, NOTIFY_SCRIPT, DEFAULT),
     "tags": (TAGS, TAGS_SCRIPT, DEFAULT),
+    "load": (LOAD, LOAD_SCRIPT, DEFAULT),
+    "load, through a helper": (LOAD, LOAD_HELPED, DEFAULT),
+    "owner": (OWNER, OWNER_SCRIPT, DEFAULT),
 }
 
 

@@ -9,14 +9,19 @@ literal in turn (a boolean literal also its opposite; a text compared after
 compared with a number by ``<``, ``<=``, ``>``, ``>=`` holds that number, one
 less and one more; a list whose length the script compares with a whole
 number, or slices at one, holds that many items, one less and one more; a
-path whose truth decides something holds a falsy value of its kind (a list
-whose items are tested, one such item more); a path the script reads without
-comparing, that the answer does not hold, holds a text. A path whose root is
+path whose printed text the script slices holds values printed one character
+longer than the cut, whatever the workflow prints: what it holds resized (a
+text, else a list), a text, and a whole number (up to :data:`MAX_DIGITS`
+digits); a path whose truth decides something
+holds a falsy value of its kind (a list whose items are tested, one such item
+more); a path whose type the script compares holds a value of each other JSON
+kind but null (:data:`KINDS`); a path the script reads without comparing, that the
+answer does not hold, holds a text. A path whose root is
 a tool changes each of that tool's answers; an elicitation's, each accepted
 content; the parameters', the call's arguments, where they still conform to
 the parameter schema that declares them (the scripted-tool host validates
-them); an unknown
-root, each tool and elicitation in turn. JSON text on the way is decoded,
+them); an unknown root, each tool and elicitation whose values hold the path's
+first key, else each in turn. JSON text on the way is decoded,
 changed and encoded again.
 """
 
@@ -33,6 +38,12 @@ from transpiler.harness.scenarios.shapes import ToolShapes
 MAX_PROBES = 24
 #: What a path the script reads without comparing holds in a probe.
 PROBE_TEXT = "probe"
+#: The most digits a probe's whole number has (float64, which vMCP decodes JSON numbers to,
+#: holds them exactly).
+MAX_DIGITS = 15
+#: A value of each JSON kind but null (the combinations hold each field null already:
+#: :mod:`.paths`), for a path whose type the script compares.
+KINDS = (PROBE_TEXT, 2, True, [PROBE_TEXT], {PROBE_TEXT: PROBE_TEXT})
 
 #: A change of one value: the value a body holds at a path (None: nothing there) to its
 #: replacement.
@@ -77,7 +88,7 @@ def _probed(
 ) -> Iterator[tuple[Read, dict[str, Any]]]:
     """Each read (known roots first) with ``base`` changed where it reads."""
     for read in sorted(reads.reads, key=lambda read: read.root is None):
-        roots = [read.root] if read.root is not None else targets
+        roots = [read.root] if read.root is not None else _holders(base, read, targets)
         for root in roots:
             if root != PARAMS and root not in targets:
                 continue
@@ -87,9 +98,21 @@ def _probed(
                     yield read, document
 
 
+def _holders(base: dict[str, Any], read: Read, targets: list[str]) -> list[str]:
+    """The roots a read of unknown root is probed at: those whose values hold its first key,
+    else every one."""
+    first = read.path[:1]
+    holders = [root for root in targets if _value_at(_bodies(base, root), first) is not None]
+    return holders or targets
+
+
 def _branches(read: Read, reads: ScriptReads) -> bool:
     """Whether the script decides something on what ``read`` reads."""
-    return bool(reads.compared.get(read) or reads.ordered.get(read)) or read in reads.tested
+    return (
+        bool(reads.compared.get(read) or reads.ordered.get(read))
+        or read in reads.tested
+        or read in reads.typed
+    )
 
 
 def _changes(
@@ -110,15 +133,25 @@ def _changes(
     for length in reads.lengths.get(read, []):
         for count in dict.fromkeys([max(length - 1, 0), length, length + 1]):
             yield path, _resized(count)
+    held = _value_at(bodies, path)
+    for length in reads.printed.get(read, []):
+        yield path, _resized(length + 1)
+        if not isinstance(held, str):
+            yield path, _constant(_resized(length + 1)(""))
+        if length < MAX_DIGITS:
+            yield path, _constant(int(("1234567890" * 2)[: length + 1]))
     if read in reads.tested:
         if path and path[-1] == ITEMS:
             yield path[:-1], _with_falsy_item
         else:
-            held = _value_at(bodies, path)
             for falsy in [_falsy(held)] if held is not None else ["", 0]:
                 yield path, _constant(falsy)
-    compared = values or read in reads.lengths or read in reads.tested
-    if not compared and _value_at(bodies, path) is None:
+    if read in reads.typed:
+        for value in KINDS:
+            if _kind(value) != _kind(held):
+                yield path, _constant(value)
+    compared = values or read in reads.lengths or read in reads.printed or read in reads.tested
+    if not compared and read not in reads.typed and held is None:
         yield path, _constant(PROBE_TEXT)
 
 
@@ -152,6 +185,17 @@ def _nth(value: Any, nth: int) -> Any:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value + nth
     return value
+
+
+def _kind(value: Any) -> str:
+    """The JSON kind of ``value``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "text" if isinstance(value, str) else "list" if isinstance(value, list) else "map"
 
 
 def _with_falsy_item(items: Any) -> Any:

@@ -23,10 +23,15 @@ some of its items (``[x for x in xs if x]``), whose ``if`` reads each item.
 What a read is compared with: the literals of ``==``, ``!=``, ``in``,
 ``not in`` (``compared``; a name bound once to such literals stands for them),
 the numbers of ``<``, ``<=``, ``>``, ``>=`` (``ordered``), the whole numbers
-``len`` of it is compared with and the bounds it is sliced at (``lengths``);
-the reads whose truth decides something (``if x``, ``x and y``, a
-comprehension's ``if``: ``tested``), and those that pass through a method
-that changes case or strips spaces before they are compared (``normalized``).
+``len`` of it is compared with and the bounds it is sliced at (``lengths``),
+and those the text it prints as is sliced at (``printed``: ``str(x)[:n]``,
+``json.encode(x)[:n]``, ``("%s" % x)[:n]``, ``"{}".format(x)``, texts joined
+with ``+``, through a name bound once to such a text); the reads whose truth
+decides something (``if x``, ``x and y``, a comprehension's ``if``:
+``tested``), those whose type is compared with a name (``type(x) == "dict"``,
+``!=``, ``in``, through a name bound once to ``type(x)``: ``typed``), and
+those that pass through a method that changes case or strips spaces before
+they are compared (``normalized``).
 """
 
 from __future__ import annotations
@@ -47,8 +52,6 @@ _CALLS = frozenset({"call_tool", "try_call_tool"})
 _PASSING = frozenset({"str", "int", "float", "bool"})
 _EQUALITY = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-#: The nodes a name bound once to stands for its literals (:func:`_literals`).
-_LITERALS = (ast.Constant, ast.Tuple, ast.List, ast.Set)
 #: Methods after which a text compares otherwise than as it is.
 _NORMALIZING = frozenset(
     {"lower", "upper", "casefold", "title", "capitalize", "strip", "lstrip", "rstrip"}
@@ -75,7 +78,9 @@ class ScriptReads:
     compared: dict[Read, list[Any]] = field(default_factory=dict)
     ordered: dict[Read, list[int | float]] = field(default_factory=dict)
     lengths: dict[Read, list[int]] = field(default_factory=dict)
+    printed: dict[Read, list[int]] = field(default_factory=dict)
     tested: list[Read] = field(default_factory=list)
+    typed: list[Read] = field(default_factory=list)
     normalized: set[Read] = field(default_factory=set)
 
     def add(self, read: Read, literals: list[Any]) -> None:
@@ -85,7 +90,8 @@ class ScriptReads:
         held.extend(v for v in literals if not any(_same(v, h) for h in held))
 
     def add_number(self, held: dict[Read, list[Any]], read: Read, number: Any) -> None:
-        """``number`` in ``held`` (:attr:`ordered` or :attr:`lengths`) for ``read``."""
+        """``number`` in ``held`` (:attr:`ordered`, :attr:`lengths` or :attr:`printed`) for
+        ``read``."""
         self.add(read, [])
         numbers = held.setdefault(read, [])
         if number not in numbers:
@@ -96,6 +102,12 @@ class ScriptReads:
         self.add(read, [])
         if read not in self.tested:
             self.tested.append(read)
+
+    def type_test(self, read: Read) -> None:
+        """``read``'s type decides something."""
+        self.add(read, [])
+        if read not in self.typed:
+            self.typed.append(read)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -135,7 +147,7 @@ def _comprehended(node: ast.AST, scope: _Scope) -> _Scope:
     if not isinstance(node, ast.comprehension) or not isinstance(node.target, ast.Name):
         return scope
     names = {**scope.names, node.target.id: _bound(node.iter, scope, True)}
-    return _Scope(names, scope.dicts, scope.returns, constants=scope.constants)
+    return _Scope(names, scope.once, scope.returns)
 
 
 def _tests(node: ast.AST) -> list[ast.AST]:
@@ -157,6 +169,12 @@ def _compare(node: ast.Compare, scope: _Scope, found: ScriptReads) -> None:
         pair = operands[index : index + 2]
         for side, other in (pair, pair[::-1]):
             literals = _literals(other, scope)
+            typed = _typed(side, scope)
+            if typed is not None:
+                resolved = _resolve(typed, scope)
+                if resolved is not None and resolved[1] and literals:
+                    found.type_test(Read(*resolved))
+                continue
             measured = _measured(side)
             if measured is not None:
                 resolved = _resolve(measured, scope)
@@ -179,15 +197,69 @@ def _compare(node: ast.Compare, scope: _Scope, found: ScriptReads) -> None:
 
 
 def _sliced(node: ast.Subscript, scope: _Scope, found: ScriptReads) -> None:
-    """``x[a:b]``: the whole-number bounds are lengths ``x`` is measured against."""
-    resolved = _resolve(node.value, scope)
+    """``x[a:b]``: the whole-number bounds are lengths ``x`` is measured against, and the text
+    of each read ``x`` prints is."""
     bounds = node.slice
     assert isinstance(bounds, ast.Slice)
-    if resolved is None:
-        return
-    for bound in (bounds.lower, bounds.upper):
-        if isinstance(bound, ast.Constant) and isinstance(bound.value, int) and _whole(bound.value):
-            found.add_number(found.lengths, Read(*resolved), abs(bound.value))
+    numbers = [
+        abs(bound.value)
+        for bound in (bounds.lower, bounds.upper)
+        if isinstance(bound, ast.Constant) and isinstance(bound.value, int) and _whole(bound.value)
+    ]
+    whole = _resolve(node.value, scope)
+    measured = [] if whole is None else [(found.lengths, whole)]
+    for text in _printed(node.value, scope):
+        resolved = _resolve(text, scope)
+        if resolved is not None and resolved[1]:
+            measured.append((found.printed, resolved))
+    for held, read in measured:
+        for number in numbers:
+            found.add_number(held, Read(*read), number)
+
+
+def _printed(node: ast.AST, scope: _Scope, depth: int = 0) -> list[ast.AST]:
+    """The values whose printed text the text ``node`` makes holds (``str(x)``,
+    ``json.encode(x)``, ``"..." % (x, y)``, ``"...".format(x)``, each text joined with
+    ``+``), through a name bound once to such a text."""
+    node = scope.unaliased(node)
+    if depth > 20:
+        return []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        sides = (node.left, node.right)
+        return [value for side in sides for value in _printed(side, scope, depth + 1) or [side]]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _text(node.left):
+        return list(node.right.elts) if isinstance(node.right, ast.Tuple) else [node.right]
+    if not isinstance(node, ast.Call):
+        return []
+    func = node.func
+    if _is_name(func, "str") and len(node.args) == 1:
+        return list(node.args)
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr == "encode"
+        and _is_name(func.value, "json")
+        and len(node.args) == 1
+    ):
+        return list(node.args)
+    if isinstance(func, ast.Attribute) and func.attr == "format" and _text(func.value):
+        return [*node.args, *(keyword.value for keyword in node.keywords)]
+    return []
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _text(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _typed(node: ast.AST, scope: _Scope) -> ast.AST | None:
+    """What ``type(x)`` (or a name bound once to it) takes the type of, if ``node`` is one."""
+    node = scope.unaliased(node)
+    if isinstance(node, ast.Call) and _is_name(node.func, "type") and len(node.args) == 1:
+        return node.args[0]
+    return None
 
 
 def _whole(value: Any) -> bool:
@@ -218,8 +290,7 @@ def _normalizing(node: ast.AST) -> bool:
 def _literals(node: ast.AST, scope: _Scope) -> list[Any]:
     """The constants a node is, or holds (a tuple, list or set of them), a name bound once
     to such a literal included."""
-    if isinstance(node, ast.Name) and node.id in scope.constants:
-        node = scope.constants[node.id]
+    node = scope.unaliased(node)
     if isinstance(node, ast.Constant) and isinstance(node.value, str | bool | int | float):
         return [node.value]
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
@@ -247,17 +318,21 @@ def _key(node: ast.AST) -> str | None:
 
 @dataclass
 class _Scope:
-    """What each name bound once holds: a read's root and path (None: bound to several
-    things, or to no read), or a dict literal it reads through; and what each function of
-    the script returns."""
+    """What each name holds: a read's root and path (None: bound to several things, or to
+    no read), and for a name bound once, what it is bound to (a dict literal it reads
+    through, literals it stands for, a ``type``/text of a read it names); and what each
+    function of the script returns."""
 
     names: dict[str, Root | None] = field(default_factory=dict)
-    dicts: dict[str, ast.Dict] = field(default_factory=dict)
+    #: What each name bound once (by an assignment or a ``for``) is bound to.
+    once: dict[str, ast.AST] = field(default_factory=dict)
     returns: dict[str, list[ast.AST]] = field(default_factory=dict)
-    #: Names bound once to a constant, or to a tuple, list or set of them (``_NO = [...]``).
-    constants: dict[str, ast.AST] = field(default_factory=dict)
     #: What each function's call was found to read, while the names stay as they are.
     returned: dict[str, Root | None] = field(default_factory=dict)
+
+    def unaliased(self, node: ast.AST) -> ast.AST:
+        """What ``node`` is bound to if it is a name bound once, else ``node``."""
+        return self.once.get(node.id, node) if isinstance(node, ast.Name) else node
 
     def call_of(self, function: str, depth: int) -> Root | None:
         """What a call of the script's ``function`` reads: the one read all its ``return``
@@ -294,6 +369,10 @@ def _resolve(node: ast.AST, scope: _Scope, depth: int = 0) -> Root | None:
         return _resolve(node.body, scope, depth + 1)
     if isinstance(node, ast.ListComp) and _keeps_items(node):
         return _resolve(node.generators[0].iter, scope, depth + 1)
+    if isinstance(node, ast.IfExp):
+        # Like a name bound to a read and to what reads nothing: the one read either gives.
+        found = {_resolve(side, scope, depth + 1) for side in (node.body, node.orelse)} - {None}
+        return found.pop() if len(found) == 1 else None
     if isinstance(node, ast.Call):
         func = node.func
         if isinstance(func, ast.Name):
@@ -301,7 +380,7 @@ def _resolve(node: ast.AST, scope: _Scope, depth: int = 0) -> Root | None:
                 first = node.args[0]
                 if isinstance(first, ast.Constant) and isinstance(first.value, str):
                     return (first.value, ())
-                return None
+                return (None, ())  # a tool named by a value: any of them
             if func.id == "elicit":
                 return (ELICITATION, ())
             if func.id in _PASSING and len(node.args) == 1:
@@ -328,7 +407,7 @@ def _keeps_items(node: ast.ListComp) -> bool:
 
 def _held_in_literal(node: ast.AST, key: str, scope: _Scope) -> ast.AST | None:
     """What a dict literal (or a name bound once to one) holds at ``key``, if ``node`` is one."""
-    literal = scope.dicts.get(node.id) if isinstance(node, ast.Name) else node
+    literal = scope.unaliased(node)
     if not isinstance(literal, ast.Dict):
         return None
     for name, value in zip(literal.keys, literal.values, strict=True):
@@ -354,11 +433,7 @@ def _bindings(tree: ast.AST) -> _Scope:
         elif isinstance(node, ast.FunctionDef):
             params[node.name] = [a.arg for a in node.args.args]
     scope = _Scope(returns=_returns(tree))
-    for name, values in bound.items():
-        if len(values) == 1 and isinstance(values[0], ast.Dict):
-            scope.dicts[name] = values[0]
-        elif len(values) == 1 and isinstance(values[0], _LITERALS):
-            scope.constants[name] = values[0]
+    scope.once.update((name, values[0]) for name, values in bound.items() if len(values) == 1)
     if params.get("run"):
         scope.names[params["run"][0]] = (PARAMS, ())
     for node in ast.walk(tree):
@@ -368,7 +443,7 @@ def _bindings(tree: ast.AST) -> _Scope:
     for _ in range(4):  # names bound to names: a few rounds settle them
         scope.returned.clear()
         for name, values in bound.items():
-            if scope.names.get(name) == (PARAMS, ()) or name in scope.dicts:
+            if scope.names.get(name) == (PARAMS, ()) or isinstance(scope.once.get(name), ast.Dict):
                 continue
             # A name bound again to what reads nothing (``x = 0`` after ``x = params["x"]``)
             # may still hold the read: its comparisons are probed as the read's.
