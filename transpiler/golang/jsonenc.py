@@ -7,6 +7,7 @@ NaN, infinities, ``map[any]any`` and complex numbers are errors with Go's text.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
@@ -94,6 +95,46 @@ def _scalar(value: Any) -> str | None:
 
 def marshal(value: Any) -> str:
     """``json.Marshal(value)`` as text; raises :class:`JSONEncodeError`."""
+    plain = _plain_marshal(value)
+    return plain if plain is not None else _walked(value)
+
+
+#: How deep :func:`_plain_marshal` goes (Python's encoder recurses; the walk below does not).
+_PLAIN_DEPTH = 64
+#: What Python's encoder leaves as it is in ASCII text and Go escapes.
+_HTML_UNSAFE = re.compile("[<>&]")
+
+
+def _plain_marshal(value: Any) -> str | None:
+    """Python's encoder's text of ``value`` where it is Go's: maps and lists of ASCII text,
+    integers, booleans and nulls, no deeper than :data:`_PLAIN_DEPTH` (floats, non-ASCII
+    text and Go's own types are left to :func:`_walked`); else None."""
+    pending: list[tuple[Any, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        kind = type(item)
+        if kind is str:
+            if not item.isascii():
+                return None
+        elif kind is dict:
+            if depth >= _PLAIN_DEPTH:
+                return None
+            for key, child in item.items():
+                if type(key) is not str or not key.isascii():
+                    return None
+                pending.append((child, depth + 1))
+        elif kind is list:
+            if depth >= _PLAIN_DEPTH:
+                return None
+            pending.extend((child, depth + 1) for child in item)
+        elif item is not None and kind is not int and kind is not bool:
+            return None
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return _HTML_UNSAFE.sub(lambda match: _ESCAPES[match.group()], text)
+
+
+def _walked(value: Any) -> str:
+    """:func:`marshal` of any value, Go's encoder step by step."""
     out: list[str] = []
     pending: list[Any] = [value]
     while pending:
