@@ -109,14 +109,17 @@ def test_a_condition_whose_text_is_neither_true_nor_false_fails_the_run(
         assert "must evaluate to 'true' or 'false'" in (composite.error or "")
 
 
-def test_branches_that_print_neither_true_nor_false_always_fail(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_branches_that_print_neither_true_nor_false_always_fail(
+    engine: str, tmp_path: Path
+) -> None:
     tool = _tool(tmp_path, "notify_never")
     scenario = scenario_from_document(
         {"tool": "notify_never", "params": {"urgent": "now"}, "backends": {"chat.post": OK}}
     )
     composite = run_composite(tool.effective, scenario)
     assert composite.outcome == "error" and not composite.calls
-    emitted, script = emitted_run(tool, scenario, "readable", ENGINES[0])
+    emitted, script = emitted_run(tool, scenario, "readable", engine)
     assert 'fail("the condition of step notify never prints true or false")' in emitted.script
     assert script.outcome == "error" and not script.calls
 
