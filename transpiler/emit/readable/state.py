@@ -152,6 +152,10 @@ class State:
         finally:
             self.binding = saved
 
+    def use_helper(self, name: str) -> None:
+        """The script calls this helper (its ``def`` follows ``run``)."""
+        self.helpers.add(name)
+
     def declare(self, *classes: Deviation) -> None:
         """Deviation classes the script may show."""
         self.declared.update(classes)

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -243,7 +244,7 @@ def guarded(
     """The step's code (``run``) under its condition; a skipped step holds its defaults."""
     if not step.condition:
         return run(body)
-    test = state.compiler().condition(step.condition)
+    test = state.compiler().condition(step.condition, step.id, step.continues_on_error)
     if test.constant:
         if test.const is True:
             return run(body)
@@ -284,7 +285,7 @@ def _condition_fails(
     )
     if not step.continues_on_error:
         state.declare(Deviation.ERROR_TEXT)
-        body.append(fail(Str(f"the condition of step {step.id} never evaluates")))
+        body.append(fail(Str(f"the condition of step {step.id} never prints true or false")))
         return StepView("tool", constant(MISSING), status=constant("failed"))
     body.append(
         Comment(
@@ -526,6 +527,15 @@ def _collection(state: State, step: WorkflowStepConfig, body: Body) -> tuple[str
         source = runtime(call("json.decode", value.code()))
     else:
         state.declare(Deviation.MISSING_VALUE)
+        if source.item_kind in (Kind.ANY, Kind.MAP) and _prints_item(step):
+            state.declare(Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
+            body.append(Comment("vMCP reads the items back from JSON text: each map's keys sorted"))
+            source = runtime(
+                call("json.decode", call("json.encode", source.code())),
+                source.kind,
+                key=source.key,
+                item_kind=source.item_kind,
+            )
     code = source.code()
     # A loop that goes on past a bad collection may set its own variable to no items.
     if isinstance(code, Name) and (source.kind is Kind.LIST or not step.continues_on_error):
@@ -534,6 +544,23 @@ def _collection(state: State, step: WorkflowStepConfig, body: Body) -> tuple[str
     items = state.variable(f"\x00items:{step.id}", hint)
     body.append(assign(items, code))
     return items, source
+
+
+def _prints_item(step: WorkflowStepConfig) -> bool:
+    """Whether the inner step's arguments print a whole item of the loop (not one of its
+    fields), where the order of a map's keys shows."""
+    inner = step.inner_step
+    whole = re.compile(rf"\.forEach\.{re.escape(step.item_var or 'item')}\b(?![.\w])")
+    strings: list[Any] = [inner.arguments if inner is not None else None]
+    while strings:
+        value = strings.pop()
+        if isinstance(value, str) and whole.search(value):
+            return True
+        if isinstance(value, dict):
+            strings += value.values()
+        elif isinstance(value, list):
+            strings += value
+    return False
 
 
 def _for_each_view(

@@ -35,7 +35,6 @@ from transpiler.emit.ir import (
     Str,
     Tuple,
     Unary,
-    Unbroken,
     call,
     precedence,
 )
@@ -81,6 +80,9 @@ class Env(Protocol):
     def decoded(self, text: Expr) -> Expr | None:
         """A variable already holding ``json.decode(text)``, or None to decode in place."""
 
+    def use_helper(self, name: str) -> None:
+        """The script calls this helper of ``helpers.star``."""
+
 
 @dataclass(frozen=True)
 class _Dot:
@@ -114,8 +116,14 @@ class TemplateCompiler:
             return self.text(source)
         return self._pipe(lone.pipe, _ROOT)
 
-    def condition(self, source: str) -> Val:
-        """A truth test equivalent to vMCP's condition (a constant when it is fixed)."""
+    def condition(self, source: str, step: str, goes_on: bool) -> Val:
+        """A truth test equivalent to vMCP's condition of ``step`` (a constant when it is
+        fixed; MISSING when it never prints true or false).
+
+        Text that may print neither true nor false is read by the ``condition`` helper, which
+        fails as vMCP fails the step; a step that goes on after a failure (``goes_on``) has no
+        plain form for that.
+        """
         root = _tree(source).root
         lone = ast.lone_action(root)
         if lone is not None:
@@ -133,9 +141,14 @@ class TemplateCompiler:
         text = self.text(source)
         if text.constant:
             return _condition_constant(text.const)
-        self.env.declare(Deviation.CONDITION_TEXT)
-        truths = Unbroken(Tuple(tuple(Str(t) for t in _TRUE)))
-        return runtime(Binary(text.code(), "in", truths), Kind.BOOL)
+        if goes_on:
+            raise NotReadable(
+                f"the condition of step {step} may print neither true nor false, where vMCP "
+                "fails the step, and onError: continue goes on after that"
+            )
+        self.env.declare(Deviation.ERROR_TEXT)
+        self.env.use_helper("condition")
+        return runtime(call("condition", Str(step), text.code()), Kind.BOOL)
 
     # --- text ------------------------------------------------------------------
 
@@ -206,7 +219,8 @@ class TemplateCompiler:
         return runtime(Cond(then.code(), test.code(), otherwise.code()), Kind.STR)
 
     def _boolean_if(self, node: ast.IfNode) -> Val | None:
-        """``{{if X}}true{{else}}false{{end}}`` as the truth of X."""
+        """``{{if X}}true{{else}}false{{end}}`` as the truth of X; branches that both print
+        neither true nor false as MISSING (the step always fails)."""
         then = self._join(self._parts(node.list, _ROOT))
         otherwise = (
             self._join(self._parts(node.else_list, _ROOT))
@@ -220,6 +234,8 @@ class TemplateCompiler:
             if test.constant:
                 return constant(_go_truth(test.const))
             return runtime(test.code(), Kind.BOOL) if test.kind is Kind.BOOL else test
+        if all(_condition_constant(c).const is MISSING for c in (then.const, otherwise.const)):
+            return constant(MISSING)  # either branch fails the step (as a failing test does)
         return None
 
     def _range(self, node: ast.RangeNode, dot: _Dot) -> Val:

@@ -326,7 +326,9 @@ def _parallel(
         if not is_special(step) and not status_read:
             expr, view = tool_step(state, step, target)
             if step.condition:
-                test = state.compiler().condition(step.condition)
+                test = state.compiler().condition(
+                    step.condition, step.id, step.continues_on_error
+                )
                 if test.constant and test.const is not True:
                     raise NotReadable(f"step {step.id} in a parallel level never runs")
                 if not test.constant:
