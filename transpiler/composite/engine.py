@@ -259,4 +259,5 @@ def _trace(
         virtual_duration_ns=session.now,
         quirks=recorder.quirks.events,
         any_error_text=any_error_text,
+        rust_json_texts=frozenset(session.expander.rust_json_texts),
     )

@@ -35,7 +35,6 @@ from transpiler.composite.quirks import (
 from transpiler.composite.state import WorkflowState
 from transpiler.composite.variants import (
     RUST_FUNCTIONS,
-    RUST_JSON,
     STARLARK_COMPARISONS,
     STARLARK_JSON,
     STARLARK_RUST,
@@ -43,6 +42,7 @@ from transpiler.composite.variants import (
     ScriptStopped,
     Variants,
     printer,
+    rust_json_bodies,
     script_printf,
     with_placeholders,
 )
@@ -114,6 +114,9 @@ class Expander:
         #: The value each argument's text is exactly the printing of (by place), as last
         #: expanded: what a script sends there with its own type.
         self.alone: dict[str, GoValue] = {}
+        #: The JSON texts a variant wrote as starlark-rust's ``json.encode`` does: a script
+        #: writes their objects' keys in the order it added them.
+        self.rust_json_texts: set[str] = set()
 
     def string(
         self,
@@ -161,7 +164,8 @@ class Expander:
             data = with_placeholders(data)
         if choices:
             bodies = {**(bodies or {}), **script_printf(choices)}
-        return render(template, data, printer=printer(choices) if choices else None, bodies=bodies)
+        shown = printer(choices, self.rust_json_texts) if choices else None
+        return render(template, data, printer=shown, bodies=bodies)
 
     def template_failed(self, site: Site, message: str) -> str | None:
         """A template that failed at ``site``: the ``template-error`` variant taken there (None:
@@ -174,12 +178,13 @@ class Expander:
 
     def _bodies(self, site: Site) -> dict[str, Callable[..., Any]] | None:
         """The template functions a script computes its own way at ``site``: ``json`` as
-        ``json.encode`` writes it, and on starlark-rust ``len`` and ``printf`` too."""
+        ``json.encode`` writes it (on starlark-rust, :func:`rust_json_bodies`), and on
+        starlark-rust ``len`` and ``printf`` too."""
         rust = self.variants.at(Deviation.RUST_ENGINE, site) == STARLARK_RUST
-        bodies: dict[str, Callable[..., Any]] = dict(RUST_FUNCTIONS) if rust else {}
-        if self.variants.at(Deviation.JSON_TEXT, site) == "encode":
-            bodies.update(RUST_JSON if rust else STARLARK_JSON)
-        return bodies or None
+        encode = self.variants.at(Deviation.JSON_TEXT, site) == "encode"
+        if rust:
+            return {**RUST_FUNCTIONS, **rust_json_bodies(self.rust_json_texts, encode)}
+        return dict(STARLARK_JSON) if encode else None
 
     def _plain(
         self,

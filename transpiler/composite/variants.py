@@ -84,8 +84,11 @@ class ScriptStopped(Halt):
         self.key = site_key(class_id, site)
 
 
-def printer(choices: Mapping[Deviation, str]) -> Callable[[Any], str]:
-    """How a template prints a value under the printing ``choices`` (class -> variant)."""
+def printer(
+    choices: Mapping[Deviation, str], written: set[str] | None = None
+) -> Callable[[Any], str]:
+    """How a template prints a value under the printing ``choices`` (class -> variant); each
+    JSON text it writes as starlark-rust's ``json.encode`` is added to ``written``."""
     missing = choices.get(Deviation.MISSING_VALUE)
     number = choices.get(Deviation.NUMBER_TEXT)
     value_text = choices.get(Deviation.VALUE_TEXT)
@@ -101,7 +104,12 @@ def printer(choices: Mapping[Deviation, str]) -> Callable[[Any], str]:
         if value_text is not None and isinstance(value, bool | dict | list | NilMap | NilList):
             if value_text == "starlark":
                 return rust_str(held_by_script(value)) if rust else starlark_text(value)
-            return rust_json(held_by_script(value)) if rust else json_text(value)
+            if not rust:
+                return json_text(value)
+            text = rust_json(held_by_script(value))
+            if written is not None:
+                written.add(text)
+            return text
         if number == "digits" and _whole_in_range(value):
             return str(int(value))
         if rust and isinstance(held_by_script(value), float):
@@ -208,11 +216,28 @@ STARLARK_JSON: Final[Mapping[str, Callable[..., Any]]] = {
 }
 
 
-#: ``rust-engine: starlark-rust`` with ``json-text: encode``: the ``json`` function as
-#: starlark-rust's ``json.encode`` writes it.
-RUST_JSON: Final[Mapping[str, Callable[..., Any]]] = {
-    name: lambda value: rust_json(held_by_script(value)) for name in STARLARK_JSON
-}
+def rust_json_bodies(written: set[str], encode: bool) -> Mapping[str, Callable[..., Any]]:
+    """``rust-engine: starlark-rust``: the ``json`` function as starlark-rust's
+    ``json.encode`` writes it, under ``json-text: encode`` (``encode``) or where vMCP's text
+    is go.starlark.net's ``json.encode`` text (elsewhere vMCP's text stays: ``json-text``
+    applies there). Each text it writes is added to ``written``: a script's own dicts hold
+    their keys in the order it added them, which the model cannot know
+    (:mod:`transpiler.harness.judging.key_order`)."""
+
+    def encoder(vmcp: Callable[[Any], str]) -> Callable[[Any], str]:
+        def encoded(value: Any) -> str:
+            if not encode:
+                text = vmcp(value)
+                if text != json_text(value):
+                    return text
+            text = rust_json(held_by_script(value))
+            written.add(text)
+            return text
+
+        return encoded
+
+    bodies = {name: FUNCTIONS[name].body for name in STARLARK_JSON}
+    return {name: encoder(body) for name, body in bodies.items() if body is not None}
 
 
 def _rust_length(value: Any) -> int:

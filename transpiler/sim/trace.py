@@ -145,6 +145,9 @@ class Trace:
     any_error_text: bool = False
     #: The site (class, step, place) whose variant stopped the run, if one did.
     stopped_at: tuple[Deviation, str | None, str] | None = None
+    #: JSON texts the model's run wrote as starlark-rust's ``json.encode`` (``rust-engine``'s
+    #: variant): a script's text may hold their objects' keys in another order.
+    rust_json_texts: frozenset[str] = frozenset()
     #: Where a script's run went (script form only), for coverage.
     reach: ScriptReach | None = field(default=None, compare=False)
     #: Call times are wall-clock (``serve``: real backends, real latency), not virtual.

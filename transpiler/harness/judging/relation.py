@@ -19,9 +19,11 @@ reported):
 The composite trace is the model's run under a reading (:mod:`readings`): the
 deviation variants a script takes make that run, so it is compared exactly
 (:func:`matches`), except that a run whose failure may carry any text
-(``any_error_text``) matches a script's failure whatever its text. Nothing is
-excused. :func:`distance` measures how far apart two traces are, for the search
-of a reading.
+(``any_error_text``) matches a script's failure whatever its text, and a text
+the run wrote as starlark-rust's ``json.encode`` matches the script's with its
+objects' keys in another order (:mod:`key_order`). Nothing else is excused.
+:func:`distance` measures how far apart two traces are, for the search of a
+reading.
 
 Logs, the ends of calls, step records and call order inside a concurrency group
 are not compared. A script trace may match the model's run under any of its
@@ -37,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from transpiler.golang.duration import format_duration
+from transpiler.harness.judging.key_order import in_model_key_order
 from transpiler.inert import one_line
 from transpiler.profile import FAILURE_PREFIX, TIMEOUT_TEXT
 from transpiler.sim.trace import Trace, plain_json
@@ -161,7 +164,7 @@ def _compared(trace: Trace) -> _Compared:
 def differences(composite: Trace, script: Trace) -> tuple[Difference, ...]:
     """Every field that differs, in the relation's order (empty when equivalent)."""
     found: list[Difference] = []
-    ours, theirs = _compared(composite), _compared(script)
+    ours, theirs = _compared(composite), _compared(in_model_key_order(composite, script))
     left, right = ours.outcome, theirs.outcome
     if left != right:
         found.append(Difference("outcome", f"{left}: {ours.text}", f"{right}: {theirs.text}"))
@@ -237,6 +240,7 @@ def distance(composite: Trace, script: Trace) -> int:
     """How far apart two traces are: a different outcome counts most, then each backend call
     or elicitation only one side has, each output value that differs, each call started out of
     its window, the error text (unless the composite run lets it be any text)."""
+    script = in_model_key_order(composite, script)
     ours, theirs = _compared(composite), _compared(script)
     far = 1000 * (ours.outcome != theirs.outcome)
     if ours.outcome == theirs.outcome == "error" and not composite.any_error_text:
