@@ -262,6 +262,23 @@ def index(item: Any, *indexes: Any) -> Any:
     return item
 
 
+def absent_key(item: Any, *indexes: Any) -> bool:
+    """Whether ``index item ...`` gave nil because its last map holds no such key, not a null
+    (vMCP prints both alike; a script tells them apart, as for a field read)."""
+    if not indexes:
+        return False
+    try:
+        holder = index(item, *indexes[:-1])
+    except FuncError:
+        return False
+    key = indexes[-1]
+    if isinstance(holder, dict):
+        return key not in holder
+    if isinstance(holder, AnyKeyMap):
+        return all(candidate != key for candidate, _ in holder.items)
+    return isinstance(holder, NilMap)
+
+
 def _capacity(item: list[Any] | NilList) -> int:
     if isinstance(item, CappedList):
         return len(item) + len(item.beyond)

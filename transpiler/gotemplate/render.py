@@ -35,6 +35,7 @@ from transpiler.gotemplate.functions import (
     FuncError,
     Function,
     Param,
+    absent_key,
     call_target_error,
     value_string,
 )
@@ -589,7 +590,7 @@ class _Executor:
             self.observation.calls.append((name, tuple(values), result))
             if function.flow is Flow.KEYED and (result is MISSING or result is None):
                 self.observation.missing.append(name)
-                if result is None:
+                if result is None and not absent_key(*values):
                     self.observation.nulls.append(name)
         return self.budget.checked(result)
 

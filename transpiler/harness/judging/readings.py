@@ -100,6 +100,9 @@ class Refusal:
     fixed: Reading
     bound: str | None = None
     reached: bool = False
+    #: Where no site was free: each fixed site whose other choice alone matches this
+    #: scenario, with the choice fixed there and the one this scenario needs.
+    conflicts: tuple[tuple[SiteKey, str, str], ...] = ()
 
     def lines(self) -> list[str]:
         """What the search tried, for a person: the sites and choices, and the bound met."""
@@ -110,6 +113,13 @@ class Refusal:
             ]
         elif not self.tried:
             lines = ["every site the run reached has the choice earlier scenarios fixed"]
+            lines += [
+                f"{site[0]} at {_where(site)}: earlier scenarios need {fixed}, this one "
+                f"{needed}; a script takes one choice per site in every scenario"
+                for site, fixed, needed in self.conflicts
+            ]
+            if not self.conflicts:
+                lines.append("no other choice at any one of those sites explains it either")
         else:
             nearest = describe(self.reading) or ["vMCP's behaviour at every site"]
             lines = [
@@ -249,7 +259,7 @@ class Readings:
         if not found and branched:
             found = self._scheduled(scenario, script, engine, searches)
         if not found:
-            self.refusal = self._refusal(searches)
+            self.refusal = self._refusal(searches, scenario, script, engine)
             return None
         nearest = min(found, key=lambda f: _deviations(f.used))
         if keep:
@@ -470,8 +480,11 @@ class Readings:
                     found.append(Found(reading, reading, trace, left))
         return found
 
-    def _refusal(self, searches: list[_Search]) -> Refusal:
-        """What the searches of a scenario no reading matched tried, from the nearest run."""
+    def _refusal(
+        self, searches: list[_Search], scenario: Scenario, script: Trace, engine: str
+    ) -> Refusal:
+        """What the searches of a scenario no reading matched tried, from the nearest run;
+        where no site was free, which fixed choices conflict with it (:meth:`_conflicts`)."""
         nearest = min(
             (search for search in searches if search.trace is not None),
             key=lambda search: search.far,
@@ -481,9 +494,36 @@ class Readings:
         if bound is None and self.dropped:
             bound = f"{READINGS_KEPT} readings held at once (readings.READINGS_KEPT)"
         tried = {site: tuple(choices) for site, choices in nearest.tried.items()}
+        conflicts = () if tried else self._conflicts(nearest.start, scenario, script, engine)
         return Refusal(
-            nearest.reading, nearest.trace, tried, nearest.start, bound, nearest.reached
+            nearest.reading,
+            nearest.trace,
+            tried,
+            nearest.start,
+            bound,
+            nearest.reached,
+            conflicts,
         )
+
+    def _conflicts(
+        self, fixed: Reading, scenario: Scenario, script: Trace, engine: str
+    ) -> tuple[tuple[SiteKey, str, str], ...]:
+        """Each site of ``fixed`` where another choice, with every other fixed choice kept,
+        makes the model's run ``script``: the site, the fixed choice and that one."""
+        found = []
+        for site, choice in fixed.items():
+            needed = next(
+                (
+                    other
+                    for other in _choices(site[0])
+                    if other != choice
+                    and self._matches(scenario, _with(fixed, {site: other}), script, engine)
+                ),
+                None,
+            )
+            if needed is not None:
+                found.append((site, choice, needed))
+        return tuple(found)
 
 
 def _key(reading: Reading) -> frozenset[tuple[SiteKey, str]]:
