@@ -20,6 +20,7 @@ from transpiler.config.loader import load_bytes
 from transpiler.config.units import LoadedTool
 from transpiler.deviations import Deviation
 from transpiler.gobuild import go_available
+from transpiler.harness.judging.fields import field_differences
 from transpiler.harness.judging.relation import differences, distance
 from transpiler.harness.judging.verdict import Verdict
 from transpiler.harness.running.check import CheckOptions, ToolReport, check_tool
@@ -212,6 +213,10 @@ def test_the_difference_names_the_call_and_both_times(name: str, engine: str) ->
     assert call in found.composite and call in found.script, found.render()
     assert "starts" in found.composite and "starts" in found.script
     assert distance(composite, wrong) > 0
+    # what a person reads (the report's and `run --form both`'s lines) names it too
+    shown = [d for d in field_differences(composite, wrong) if d.field.startswith("start ")]
+    assert any(d.tool is not None and d.tool in call for d in shown), shown
+    assert all("starts" in d.vmcp and "starts" in d.script for d in shown), shown
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -30,8 +30,10 @@ from typing import Any, Final
 from transpiler.harness.judging.relation import (
     canonical,
     leaves_apart,
+    mistimed,
     outcome_class,
     unwrapped_error,
+    window_text,
 )
 from transpiler.harness.judging.sites import OUTCOME, outcome, value_text
 from transpiler.sim.trace import CallRecord, ElicitationRecord, Trace, plain_json
@@ -113,6 +115,17 @@ def field_differences(composite: Trace, script: Trace) -> tuple[FieldDifference,
     elif ours == "success":
         found += _output(composite, script)
     found += _calls(composite.calls, script.calls)
+    found += [
+        FieldDifference(
+            f"start ({_text(late.args)})",
+            window_text(late.model),
+            window_text(late.script),
+            late.tool,
+            None,
+            late.attempt,
+        )
+        for late in mistimed(composite, script)
+    ]
     found += _elicitations(composite.elicitations, script.elicitations)
     return tuple(found)
 

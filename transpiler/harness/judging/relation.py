@@ -189,8 +189,8 @@ def differences(composite: Trace, script: Trace) -> tuple[Difference, ...]:
         found.append(
             Difference(
                 "call times",
-                "; ".join(f"{call}: {_window(our)}" for call, our, _ in mistimed),
-                "; ".join(f"{call}: {_window(their)}" for call, _, their in mistimed),
+                "; ".join(f"{late.call()}: {window_text(late.model)}" for late in mistimed),
+                "; ".join(f"{late.call()}: {window_text(late.script)}" for late in mistimed),
             )
         )
     if ours.elicitations != theirs.elicitations:
@@ -206,25 +206,43 @@ def _starts(trace: Trace, keys: list[str]) -> dict[str, list[tuple[int, int]]]:
     return {key: sorted(windows) for key, windows in found.items()}
 
 
-def _mistimed(
-    ours: _Compared, theirs: _Compared
-) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
+@dataclass(frozen=True)
+class Mistimed:
+    """A call both sides made whose script start is outside the model's window."""
+
+    tool: str
+    args: Any
+    attempt: int
+    #: The model's window and the script's, in virtual (or wall-clock) nanoseconds.
+    model: tuple[int, int]
+    script: tuple[int, int]
+
+    def call(self) -> str:
+        """The call, in words."""
+        return f"{self.tool} attempt {self.attempt} {json.dumps(self.args, sort_keys=True)}"
+
+
+def mistimed(composite: Trace, script: Trace) -> list[Mistimed]:
+    """The calls of two runs that start out of the model's window (see :func:`_mistimed`)."""
+    return _mistimed(_compared(composite), _compared(in_model_key_order(composite, script)))
+
+
+def _mistimed(ours: _Compared, theirs: _Compared) -> list[Mistimed]:
     """The calls both sides made whose script start window is not within the model's (each
-    key's calls paired earliest with earliest): the call, the model's window, the script's.
-    A wall-clock run (real backends answer late, the model's at once) is held to the window's
-    start only: no call may start before vMCP could have started it."""
+    key's calls paired earliest with earliest). A wall-clock run (real backends answer late,
+    the model's at once) is held to the window's start only: no call may start before vMCP
+    could have started it."""
     found = []
     for key, windows in theirs.starts.items():
         for our, their in zip(ours.starts.get(key, ()), windows, strict=False):
             late_enough = our[0] <= their[0]
             if not (late_enough if theirs.real_time else late_enough and their[1] <= our[1]):
                 tool, args, attempt = json.loads(key)
-                call = f"{tool} attempt {attempt} {json.dumps(args, sort_keys=True)}"
-                found.append((call, our, their))
+                found.append(Mistimed(tool, args, attempt, our, their))
     return found
 
 
-def _window(window: tuple[int, int]) -> str:
+def window_text(window: tuple[int, int]) -> str:
     """When a call starts, in words: an instant, or the range random waits allow."""
     earliest, latest = window
     if earliest == latest:
