@@ -399,15 +399,16 @@ def _walked(analysis: ToolAnalysis) -> _Walk:
         walk.item = None
     if tool.output is not None:
         _output(walk, dict(tool.output.properties))
-    _unify(walk)
+    _unify(tool, walk)
     return walk
 
 
-def _unify(walk: _Walk) -> None:
-    """Reads compared with each other where one is a number: numbers all (Go's comparison
-    of a number with a text fails)."""
+def _unify(tool: CompositeToolConfig, walk: _Walk) -> None:
+    """Reads compared with each other where one is a number (or its step's ``defaultResults``
+    gives one there): numbers all (Go's comparison of a number with a text fails)."""
     for reads in walk.compared:
-        if any(shape.kind == "number" for shape, _ in reads):
+        numbers = [shape.kind == "number" or _number(_default_at(tool, p)) for shape, p in reads]
+        if any(numbers):
             for shape, _ in reads:
                 if shape.kind == "string" and shape.literal is None:
                     shape.kind = "number"
