@@ -18,9 +18,14 @@ after a delay that crosses that timeout or a script's call limit; then
 template reads present but falsy. forEach collections come as 0, 1
 and 3 items. Each elicitation gets accept, decline and cancel. The
 combinations are enumerated in a fixed order (beyond the limit: the expected
-one, those one ordinary outcome from it, those one unexpected answer from it,
+one, those one ordinary outcome from it, then each *base*, a combination where a
+step the expected one skips may run (each other elicitation answer; the expected
+answers with a read that a template compares with another read at the other's
+boundary, ordinary or ``defaultResults``, and past it), with one other tool
+failing each way; then those one unexpected answer from the expected one,
 those where a forEach's collection of another length meets a failure of its
-inner tool, then samples drawn with the seed); the control-flow path a
+inner tool, each base with one other tool answering each other way, then
+samples drawn with the seed); the control-flow path a
 scenario takes is read off the composite trace (each step's status and the
 number of calls per tool), so coverage is "distinct paths reached out of
 combinations run".
