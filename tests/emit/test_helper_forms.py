@@ -34,7 +34,7 @@ def test_loading_and_inline_forms_give_identical_traces(tool: LoadedTool, engine
     inline = emit_script(config, "forms.yaml", inline_helpers=True)
     assert loading.modules and not inline.modules
     params = sample_params(config.parameters)
-    chosen, _ = combinations(tool_shapes(analyse(config)), config.name, params, SCENARIOS, 0)
+    chosen, _, _ = combinations(tool_shapes(analyse(config)), config.name, params, SCENARIOS, 0)
     outcomes = set()
     for scenario in [happy_scenario(analyse(config)), *chosen]:
         ran = [

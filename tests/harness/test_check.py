@@ -186,7 +186,7 @@ def test_a_tool_whose_content_is_read_never_answers_with_structured_content() ->
     assert shapes.content_tools == {"svc.first"}
     rng = Random(7)
     drawn = [scenarios(shapes, tool.parameters, tool.name).draw(rng) for _ in range(200)]
-    combined, _ = combinations(shapes, tool.name, {}, 50, 7)
+    combined, _, _ = combinations(shapes, tool.name, {}, 50, 7)
     worlds = [*drawn, *combined, happy_scenario(analyse(tool))]
 
     def answers(tool_name: str) -> list[dict[str, Any]]:
@@ -207,7 +207,7 @@ def test_sampled_paths_start_with_the_one_where_everything_succeeds() -> None:
     tool = load_bytes(CONTENT_READER, "content.yaml").tools[0].effective
     shapes = tool_shapes(analyse(tool))
     for seed in range(5):
-        chosen, total = combinations(shapes, tool.name, {}, 3, seed)
+        chosen, total, _ = combinations(shapes, tool.name, {}, 3, seed)
         assert total > 3 and len(chosen) == 3
         first = chosen[0].to_json()["backends"]
         assert first == {t: tool_answers(shapes, t)[0] for t in shapes.tools}

@@ -87,7 +87,9 @@ def test_a_full_for_each_meets_each_failure_of_its_inner_tool() -> None:
     analysis = analyse(tool)
     shapes, call = tool_shapes(analysis), expected(analysis)
     assert shapes.loops == [("registry.list_images", "scanner.scan")]
-    chosen, total = combinations(shapes, tool.name, call.params, 64, 0, call.answers, call.reshaped)
+    chosen, total, _ = combinations(
+        shapes, tool.name, call.params, 64, 0, call.answers, call.reshaped
+    )
     assert total > 64 and len(chosen) == 64
     met = set()
     for scenario in chosen:

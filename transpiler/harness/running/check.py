@@ -947,7 +947,7 @@ def _exhaustive(
     call = expected(analysis)
     schema = analysis.tool.parameters
     params = call.params
-    chosen, total = combinations(
+    chosen, total, bases = combinations(
         shapes,
         analysis.tool.name,
         params,
@@ -956,6 +956,7 @@ def _exhaustive(
         call.answers,
         call.reshaped,
         call.keyed,
+        call.compared,
     )
     report.paths_enumerated, report.paths_run = total, len(chosen)
     if chosen:
@@ -964,7 +965,8 @@ def _exhaustive(
         # with every number just below, at and past a million (where Go's text changes), and
         # with each list parameter of each other length.
         first = chosen[0].to_json()
-        others = [sample_params(schema, optional=False)]
+        required = sample_params(schema, optional=False)
+        others = [required]
         others += [sample_params(schema, number=n) for n in THRESHOLD_NUMBERS]
         others += [
             {**params, name: items} for name, lists in call.param_lists.items() for items in lists
@@ -978,6 +980,12 @@ def _exhaustive(
         # script reads or compares with that the workflow never does.
         chosen += [scenario_from_document(d) for d in timed_scenarios(first, shapes, call.answers)]
         chosen += [scenario_from_document(d) for d in probe_scenarios(first, shapes, reads, schema)]
+        # Each base the enumeration ran (where a step the first combination skips may run)
+        # with only the required parameters, and with answers that take time.
+        for base in (scenario.to_json() for scenario in bases):
+            fewer = [{**base, "params": required}] if required != params else []
+            timed = timed_scenarios(base, shapes, call.answers)
+            chosen += [scenario_from_document(d) for d in (*fewer, *timed)]
     return run.compare_all(chosen)
 
 

@@ -49,11 +49,19 @@ class Distinct:
     another number than its workflow reads sees another value."""
 
     following: int = 7
+    #: The value each scalar shape took first (by ``id``): what a comparison of two reads
+    #: compares in the ordinary run (:func:`_compared`).
+    given: dict[int, Any] = field(default_factory=dict)
 
     def number(self) -> float:
         """A number no other value of the scenario has taken."""
         self.following += 1
         return float(self.following - 1)
+
+    def took(self, shape: Shape, value: Any) -> Any:
+        """``value``, recorded as the first value ``shape`` took."""
+        self.given.setdefault(id(shape), value)
+        return value
 
 
 @dataclass
@@ -126,7 +134,7 @@ class Shape:
                 number = distinct.number() if distinct is not None else 7.0 + nth
             if reshape is not None and reshape.numbers_as_text:
                 return format_value(number)
-            return number
+            return distinct.took(self, number) if distinct is not None else number
         if self.kind == "bool":
             return True if self.literal is None else bool(self.literal)
         if reshape is not None and self.literal is None:
@@ -135,7 +143,8 @@ class Shape:
             if reshape.rotation is not None:
                 return reshape.other_kind(self, nth)
         text = self.literal if isinstance(self.literal, str) else label
-        return f"{text}-{nth}" if nth else text
+        text = f"{text}-{nth}" if nth else text
+        return distinct.took(self, text) if distinct is not None else text
 
     def _length(self, lists: str) -> int:
         if lists == "none":
@@ -214,6 +223,9 @@ class _Walk:
     params: Shape = field(default_factory=lambda: Shape(kind="map"))
     item: Shape | None = None
     item_var: str = "item"
+    #: Reads a template compares with each other (no literal among them): each with its
+    #: context path where it is a field of a step's output or a parameter.
+    compared: list[list[tuple[Shape, tuple[str, ...] | None]]] = field(default_factory=list)
 
     def root(self, path: tuple[str, ...]) -> Shape | None:
         """The shape at a context path (None: not a value a backend or a user supplies)."""
@@ -278,6 +290,13 @@ class _Walk:
     def _compare(self, operands: list[ast.Node], shapes: list[Shape | None]) -> None:
         literal = next((o for o in operands if _literal(o) is not None), None)
         if literal is None:
+            reads = [
+                (shape, operand.ident if isinstance(operand, ast.FieldNode) else None)
+                for operand, shape in zip(operands, shapes, strict=False)
+                if shape is not None
+            ]
+            if len(reads) >= 2:
+                self.compared.append(reads)
             return
         kind, value = _literal(literal) or ("string", None)
         for shape in shapes:
@@ -380,7 +399,66 @@ def _walked(analysis: ToolAnalysis) -> _Walk:
         walk.item = None
     if tool.output is not None:
         _output(walk, dict(tool.output.properties))
+    _unify(tool, walk)
     return walk
+
+
+def _unify(tool: CompositeToolConfig, walk: _Walk) -> None:
+    """Reads compared with each other where one is a number (or its step's ``defaultResults``
+    gives one there): numbers all (Go's comparison of a number with a text fails)."""
+    for reads in walk.compared:
+        numbers = [shape.kind == "number" or _number(_default_at(tool, p)) for shape, p in reads]
+        if any(numbers):
+            for shape, _ in reads:
+                if shape.kind == "string" and shape.literal is None:
+                    shape.kind = "number"
+
+
+def _compared(
+    tool: CompositeToolConfig, walk: _Walk, distinct: Distinct
+) -> tuple[tuple[Any, Any], ...]:
+    """For each comparison of two reads, where the first that is a step's output field is
+    compared with another read: its ordinary value paired with each value that puts it at
+    the other read's boundary: the other's ordinary value and its step's ``defaultResults``
+    value (equal), and, for numbers, as far past that value as the ordinary one is before
+    it (the other side)."""
+    pairs: list[tuple[Any, Any]] = []
+    for reads in walk.compared:
+        changed = next((i for i, (_, path) in enumerate(reads) if _step_field(path)), None)
+        if changed is None:
+            continue
+        shape, _ = reads[changed]
+        value = distinct.given.get(id(shape))
+        for index, (other, path) in enumerate(reads):
+            if index == changed or value is None:
+                continue
+            bounds = [distinct.given.get(id(other)), _default_at(tool, path)]
+            for bound in bounds:
+                if bound is None or isinstance(bound, bool) or bound == value:
+                    continue
+                pairs.append((value, bound))
+                if _number(bound) and _number(value):
+                    pairs.append((value, 2 * bound - value))
+    return tuple(dict.fromkeys(pairs))
+
+
+def _step_field(path: tuple[str, ...] | None) -> bool:
+    return path is not None and len(path) >= 4 and path[0] == "steps" and path[2] == "output"
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _default_at(tool: CompositeToolConfig, path: tuple[str, ...] | None) -> Any:
+    """The ``defaultResults`` value of a step's output field (None: none)."""
+    if path is None or not _step_field(path):
+        return None
+    step = next((s for s in tool.steps if s.id == path[1]), None)
+    value: Any = None if step is None else step.default_results
+    for name in path[3:]:
+        value = value.get(name) if isinstance(value, dict) else None
+    return value if _number(value) or isinstance(value, str) else None
 
 
 @dataclass(frozen=True)
@@ -395,7 +473,9 @@ class Expected:
     (:func:`keyed_answers`), before the first answer; ``reshaped``, each tool's first
     answer with values of other kinds (:class:`Reshape`, those that differ from it);
     ``contents``, each elicitation's accepted content in step order; ``param_lists``, each
-    list parameter's other lengths (:func:`_param_lists`)."""
+    list parameter's other lengths (:func:`_param_lists`); ``compared``, for each comparison
+    of two reads, a value of the ordinary answers and each value that takes it to the other
+    read's boundary and past it (:func:`_compared`)."""
 
     params: dict[str, Any]
     answers: dict[str, list[dict[str, Any]]]
@@ -403,6 +483,7 @@ class Expected:
     reshaped: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     keyed: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     param_lists: dict[str, list[list[Any]]] = field(default_factory=dict)
+    compared: tuple[tuple[Any, Any], ...] = ()
 
     def first_results(self, tool: str, shapes: ToolShapes) -> list[dict[str, Any]]:
         """The results of ``tool`` in the ordinary run: one answer per call, then the first
@@ -441,7 +522,14 @@ def expected(analysis: ToolAnalysis) -> Expected:
     ]
     walked = _as_map(walk.params.value(label="params", distinct=distinct))
     params = {**walked, **sample_params(tool.parameters)}
-    call = Expected(params, answers, contents, reshaped, param_lists=_param_lists(tool, walk))
+    call = Expected(
+        params,
+        answers,
+        contents,
+        reshaped,
+        param_lists=_param_lists(tool, walk),
+        compared=_compared(tool, walk, distinct),
+    )
     return replace(call, keyed=keyed_answers(analysis, call, steps))
 
 

@@ -18,9 +18,14 @@ after a delay that crosses that timeout or a script's call limit; then
 template reads present but falsy. forEach collections come as 0, 1
 and 3 items. Each elicitation gets accept, decline and cancel. The
 combinations are enumerated in a fixed order (beyond the limit: the expected
-one, those one ordinary outcome from it, those one unexpected answer from it,
+one, those one ordinary outcome from it, then each *base*, a combination where a
+step the expected one skips may run (each other elicitation answer; the expected
+answers with a read that a template compares with another read at the other's
+boundary, ordinary or ``defaultResults``, and past it), with one other tool
+failing each way; then those one unexpected answer from the expected one,
 those where a forEach's collection of another length meets a failure of its
-inner tool, then samples drawn with the seed); the control-flow path a
+inner tool, each base with one other tool answering each other way, then
+samples drawn with the seed); the control-flow path a
 scenario takes is read off the composite trace (each step's status and the
 number of calls per tool), so coverage is "distinct paths reached out of
 combinations run".
@@ -358,11 +363,14 @@ def combinations(
     expected: Mapping[str, Sequence[dict[str, Any]]] | None = None,
     reshaped: Mapping[str, Sequence[dict[str, Any]]] | None = None,
     keyed: Mapping[str, Sequence[dict[str, Any]]] | None = None,
-) -> tuple[list[Scenario], int]:
-    """Up to ``limit`` scenarios, one per outcome combination, and how many combinations exist
-    (``expected``: each tool's answers as its readers expect them, tried first; ``keyed``:
-    its answer to each call of the ordinary run, before the first; ``reshaped``: its first
-    expected answer with values of other kinds)."""
+    compared: Sequence[tuple[Any, Any]] = (),
+) -> tuple[list[Scenario], int, list[Scenario]]:
+    """Up to ``limit`` scenarios, one per outcome combination, how many combinations exist,
+    and the bases among them (:func:`_bases`; ``expected``: each tool's answers as its
+    readers expect them, tried first; ``keyed``: its answer to each call of the ordinary
+    run, before the first; ``reshaped``: its first expected answer with values of other
+    kinds; ``compared``: values of the first answers to change for a comparison of two
+    reads, :attr:`~transpiler.harness.scenarios.happy.Expected.compared`)."""
     expected, reshaped, keyed = expected or {}, reshaped or {}, keyed or {}
     answers_of = {
         tool: tool_answers(shapes, tool, expected.get(tool, ()), keyed.get(tool, ()))
@@ -386,14 +394,31 @@ def combinations(
     total = len(answers)
     for outcomes in per_tool:
         total *= len(outcomes)
+    first = (answers[0], *(options[0] for options in per_tool))
+    bases = _bases(first, answers, compared)
+    answered = [0, *(len(answers_of[tool]) for tool in shapes.tools)]
+    ordinary = [len(answers), *(len(a) + len(failures_of[t]) for t, a in answers_of.items())]
+    # Beyond the product: each base, and each base with one other tool failing each way,
+    # then answering each other way.
+    failing, answering = _beside(bases, per_tool, answered, ordinary)
+    positions: list[list[Any]] = [answers, *per_tool]
+    beside = [*bases, *failing, *answering]
+    outside = [
+        combo
+        for combo in _distinct([_applied(first, changes) for changes in beside])
+        if not all(outcome in options for outcome, options in zip(combo, positions, strict=True))
+    ]
+    total += len(outside)
     chosen: Iterator[tuple[Any, ...]] = itertools.product(answers, *per_tool)
     if total <= limit:
-        picked = list(itertools.islice(chosen, limit))
+        picked = [*chosen, *outside]
     else:
         position = {tool: index + 1 for index, tool in enumerate(shapes.tools)}
-        # After the combinations one outcome away (:func:`_sample`), those whose one other
-        # outcome is an unexpected answer,
-        later = [
+        # After the combinations one outcome away (:func:`_sample`), each base and each base
+        # with one other tool failing, then those whose one other outcome is an unexpected
+        # answer,
+        later = [*bases, *failing]
+        later += [
             {position[tool]: answer} for tool in shapes.tools for answer in unexpected_of[tool]
         ]
         # then those two outcomes away where a forEach's collection holds each other length
@@ -406,20 +431,79 @@ def combinations(
             if index > 0 and _longest_list(body) <= CROSSED_ITEMS
             for failure in failures_of[inner]
         ]
-        ordinary = [len(answers), *(len(a) + len(failures_of[t]) for t, a in answers_of.items())]
+        # then each base with one other tool's other answer.
+        later += answering
         picked = _sample(answers, per_tool, limit, seed, ordinary, later)
-    scenarios = [
-        scenario_from_document(
-            {
-                "tool": name,
-                "params": params,
-                "backends": dict(zip(shapes.tools, combo[1:], strict=True)),
-                "elicitations": combo[0],
-            }
+
+    def scenario(combo: tuple[Any, ...]) -> Scenario:
+        backends = dict(zip(shapes.tools, combo[1:], strict=True))
+        return scenario_from_document(
+            {"tool": name, "params": params, "backends": backends, "elicitations": combo[0]}
         )
-        for combo in picked
-    ]
-    return scenarios, total
+
+    based = [_applied(first, base) for base in bases]
+    return [scenario(c) for c in picked], total, [scenario(c) for c in picked if c in based]
+
+
+def _bases(
+    first: tuple[Any, ...], answers: list[Any], compared: Sequence[tuple[Any, Any]]
+) -> list[dict[int, Any]]:
+    """The combinations a step the first one skips may run from (position in the combination:
+    outcome there): each other elicitation answer, and the first combination with each
+    value of ``compared`` changed (a comparison of two reads at its boundary or past it)."""
+    bases: list[dict[int, Any]] = [{0: answer} for answer in answers[1:]]
+    for old, new in compared:
+        turned = {
+            index: changed
+            for index, outcome in enumerate(first)
+            if index and (changed := _turned(outcome, old, new)) != outcome
+        }
+        if turned:
+            bases.append(turned)
+    return _distinct(bases)
+
+
+def _turned(value: Any, old: Any, new: Any) -> Any:
+    """``value`` with every scalar equal to ``old`` (a number for a number, a text for a
+    text; inside JSON text too) replaced by ``new``."""
+
+    def leaf(item: Any) -> Any:
+        if isinstance(item, bool) or isinstance(old, bool):
+            return item
+        if isinstance(old, str):
+            return new if isinstance(item, str) and item == old else item
+        return new if isinstance(item, int | float) and item == old else item
+
+    return _mapped(value, leaf)
+
+
+def _applied(first: tuple[Any, ...], changes: Mapping[int, Any]) -> tuple[Any, ...]:
+    return tuple(changes.get(index, outcome) for index, outcome in enumerate(first))
+
+
+def _beside(
+    bases: Sequence[dict[int, Any]],
+    per_tool: Sequence[Sequence[Any]],
+    answered: Sequence[int],
+    ordinary: Sequence[int],
+) -> tuple[list[dict[int, Any]], list[dict[int, Any]]]:
+    """Each base with one backend tool it leaves as first given another outcome: first its
+    failures (those of ``ordinary`` past the ``answered`` ones), then its other answers;
+    the n-th of each tool for every base before the next (so a limit cuts every base and
+    every tool alike)."""
+    failures = [range(answered[i], ordinary[i]) for i in range(1, len(per_tool) + 1)]
+    others = [range(1, answered[i]) for i in range(1, len(per_tool) + 1)]
+
+    def taken(ranks: list[range]) -> list[dict[int, Any]]:
+        return [
+            {**base, index: per_tool[index - 1][nths[rank]]}
+            for rank in range(max(map(len, ranks), default=0))
+            for index, nths in enumerate(ranks, start=1)
+            for base in bases
+            if rank < len(nths) and index not in base
+        ]
+
+    return taken(failures), taken(others)
 
 
 #: The most items of a collection crossed with its loop's failures (vMCP's default
