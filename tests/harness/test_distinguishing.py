@@ -17,7 +17,12 @@ script a person might make, which ``check`` once passed:
   literal, a value reached through a dict, the text of a number cut, a value's type tested)
   were never tried: the probes now come from the
   script's own literals and comparisons, parameters included
-(:mod:`transpiler.harness.scenarios.probes`).
+(:mod:`transpiler.harness.scenarios.probes`);
+- generated texts were tidy and fields the workflow never reads absent, so a script that
+  strips, cuts a prefix from or replaces in a text it sends, filters items on a field no
+  answer holds (through a comprehension or a loop), or takes a falsy value of another kind,
+  or a missing key, for the one it expects passed: the texts a script's own text methods
+  name, a truthy value where nothing is, and each kind's falsy value are now tried.
 """
 
 from __future__ import annotations
@@ -36,6 +41,9 @@ from transpiler.harness.running.check import CheckOptions, ToolReport, check_too
 SMALL = CheckOptions(examples=30, paths=16)
 #: ``check``'s defaults.
 DEFAULT = CheckOptions()
+#: No random draws: what the generated scenarios find alone (a random text may happen to
+#: hold what a probe puts there on purpose).
+GENERATED = CheckOptions(examples=0)
 
 
 #: What the readable emitter declares for such scripts (the classes these scripts may show).
@@ -383,6 +391,82 @@ def run(params):
     return call_tool("pager.page", {"who": str(team.get("owner"))})
 """
 
+#: Texts and maps that answers and parameters pass along, which a script may tidy or default.
+PRUNE = """\
+compositeTools:
+  - name: prune
+    description: Prune each branch merged into a tag, then drain each host and announce it
+    parameters:
+      type: object
+      properties:
+        tag: {type: string}
+        hosts: {type: array, items: {type: string}}
+      required: [tag, hosts]
+    steps:
+      - id: merged
+        tool: git.merged
+        arguments: {tag: "{{.params.tag}}"}
+      - id: prune
+        type: forEach
+        dependsOn: [merged]
+        collection: "{{json .steps.merged.output.branches}}"
+        maxIterations: 10
+        step:
+          id: prune_one
+          tool: git.delete_branch
+          arguments: {branch: "{{.forEach.item.name}}"}
+      - id: drain
+        type: forEach
+        dependsOn: [prune]
+        collection: "{{json .params.hosts}}"
+        maxIterations: 10
+        step:
+          id: drain_one
+          tool: lb.drain
+          arguments: {host: "{{.forEach.item}}"}
+      - id: publish
+        tool: chat.post
+        dependsOn: [drain]
+        arguments:
+          text: "released {{.params.tag}} ({{.steps.merged.output.summary}})"
+    output:
+      properties:
+        tag: {type: string, description: t, value: "{{.params.tag}}"}
+        stats:
+          type: object
+          description: s
+          value: "{{json (fromJson .steps.merged.output.text).stats}}"
+        url: {type: string, description: u, value: "{{.steps.merged.output.html_url}}"}
+"""
+PRUNE_SCRIPT = _header(Deviation.TEMPLATE_ERROR) + """
+def run(params):
+    tag = params["tag"]
+    hosts = params["hosts"]
+    merged = call_tool("git.merged", {"tag": tag})
+    branches = merged["branches"]
+    if branches == None:
+        branches = []
+    if type(branches) != "list" or len(branches) > 10:
+        fail("prune: not a list of at most 10 items: %s" % type(branches))
+    parallel([lambda b=b: call_tool("git.delete_branch", {"branch": str(b["name"])})
+              for b in branches])
+    if len(hosts) > 10:
+        fail("drain: %d hosts, more than the 10 it may drain" % len(hosts))
+    parallel([lambda host=host: call_tool("lb.drain", {"host": host}) for host in hosts])
+    call_tool("chat.post", {"text": "released %s (%s)" % (tag, merged["summary"])})
+    stats = json.decode(merged["text"])["stats"]
+    return {"tag": tag, "stats": stats, "url": merged["html_url"]}
+"""
+#: The branches pruned gathered by a loop first (a name its comprehension binds again).
+PRUNE_GATHERED = PRUNE_SCRIPT.replace(
+    "    parallel([lambda b=b:",
+    "    gathered = []\n"
+    "    for b in branches:\n"
+    "        gathered.append(b)\n"
+    "    branches = gathered\n"
+    "    parallel([lambda b=b:",
+)
+
 #: (workflow, script, options, the wrong edit, or None for the script itself).
 CASES: dict[str, tuple[str, str, CheckOptions, tuple[str, str] | None]] = {
     "another step's answer of the same shape": (
@@ -515,6 +599,74 @@ CASES: dict[str, tuple[str, str, CheckOptions, tuple[str, str] | None]] = {
             '    return call_tool("pager.page", {"who": str(who)})',
         ),
     ),
+    "a parameter stripped of spaces before it is sent": (
+        PRUNE,
+        PRUNE_SCRIPT,
+        GENERATED,
+        ('tag = params["tag"]', 'tag = params["tag"].strip()'),
+    ),
+    "a prefix replaced out of a parameter": (
+        PRUNE,
+        PRUNE_SCRIPT,
+        GENERATED,
+        ('tag = params["tag"]', 'tag = params["tag"].replace("refs/tags/", "")'),
+    ),
+    "a prefix cut from a parameter that starts with it": (
+        PRUNE,
+        PRUNE_SCRIPT,
+        GENERATED,
+        (
+            'tag = params["tag"]',
+            'tag = params["tag"]\n'
+            '    if tag.startswith("refs/tags/"):\n'
+            '        tag = tag[len("refs/tags/"):]',
+        ),
+    ),
+    "a prefix removed from an item's field": (
+        PRUNE,
+        PRUNE_SCRIPT,
+        GENERATED,
+        ('str(b["name"])', 'str(b["name"]).removeprefix("refs/heads/")'),
+    ),
+    "a list parameter's items stripped of spaces": (
+        PRUNE,
+        PRUNE_SCRIPT,
+        GENERATED,
+        ('hosts = params["hosts"]', 'hosts = [host.strip() for host in params["hosts"]]'),
+    ),
+    "items filtered on a field no answer holds": (
+        PRUNE,
+        PRUNE_SCRIPT,
+        GENERATED,
+        ("for b in branches])", 'for b in branches if not b.get("protected")])'),
+    ),
+    "items a loop gathers filtered on a field no answer holds": (
+        PRUNE,
+        PRUNE_GATHERED,
+        GENERATED,
+        (
+            "        gathered.append(b)",
+            '        if not b.get("protected"):\n            gathered.append(b)',
+        ),
+    ),
+    "a test for null widened to a test for truth": (
+        PRUNE,
+        PRUNE_SCRIPT,
+        GENERATED,
+        ("if branches == None:", "if not branches:"),
+    ),
+    "a default for a field of decoded JSON": (
+        PRUNE,
+        PRUNE_SCRIPT,
+        GENERATED,
+        ('json.decode(merged["text"])["stats"]', 'json.decode(merged["text"]).get("stats", {})'),
+    ),
+    "a fallback to another field where the first is empty": (
+        PRUNE,
+        PRUNE_SCRIPT,
+        GENERATED,
+        ('merged["html_url"]', 'merged.get("html_url") or merged.get("url", "")'),
+    ),
 }
 #: Each workflow with its script, unedited: it passes.
 RIGHT: dict[str, tuple[str, str, CheckOptions]] = {
@@ -527,6 +679,8 @@ RIGHT: dict[str, tuple[str, str, CheckOptions]] = {
     "load": (LOAD, LOAD_SCRIPT, DEFAULT),
     "load, through a helper": (LOAD, LOAD_HELPED, DEFAULT),
     "owner": (OWNER, OWNER_SCRIPT, DEFAULT),
+    "prune": (PRUNE, PRUNE_SCRIPT, DEFAULT),
+    "prune, its branches gathered by a loop": (PRUNE, PRUNE_GATHERED, DEFAULT),
 }
 
 

@@ -13,8 +13,14 @@ path whose printed text the script slices holds values printed one character
 longer than the cut, whatever the workflow prints: what it holds resized (a
 text, else a list), a text, and a whole number (up to :data:`MAX_DIGITS`
 digits); a path whose truth decides something
-holds a falsy value of its kind (a list whose items are tested, one such item
-more); a path whose type the script compares holds a value of each other JSON
+holds a text where the answer holds nothing truthy, and the falsy value of each
+JSON kind, null and no key at all (:data:`FALSY`), while the other paths of its
+root the script reads and the answer does not hold hold a text (what a script
+may fall back on; a list whose items are tested, one falsy item more); a path
+an answer's value is taken from with a default holds null, and no key at all;
+a path a text method changes holds its text with what the method names (spaces,
+a prefix, a suffix, a separator) put around it; a path whose type the script
+compares holds a value of each other JSON
 kind but null (:data:`KINDS`); a path the script reads without comparing, that the
 answer does not hold, holds a text. A path whose root is
 a tool changes each of that tool's answers; an elicitation's, each accepted
@@ -45,6 +51,12 @@ MAX_DIGITS = 15
 #: :mod:`.paths`), for a path whose type the script compares.
 KINDS = (PROBE_TEXT, 2, True, [PROBE_TEXT], {PROBE_TEXT: PROBE_TEXT})
 
+#: What a change gives for a key it takes out of its map.
+ABSENT = object()
+#: The falsy value of each JSON kind, null and no key at all, for a path whose truth the
+#: script tests (or, but a missing key, one it takes with a default).
+FALSY: tuple[Any, ...] = ("", 0, False, [], {}, None, ABSENT)
+
 #: A change of one value: the value a body holds at a path (None: nothing there) to its
 #: replacement.
 Change = Callable[[Any], Any]
@@ -56,46 +68,60 @@ def probe_scenarios(
     """Up to :data:`MAX_PROBES` scenario documents: ``first`` (the expected scenario's
     document) with one value a script reads added or changed (``parameters``: the tool's
     parameter schema, which changed parameters must conform to). A probe that changes a
-    parameter the script branches on (compares or tests) is probed in turn, so a step only
-    that parameter lets run sees the other probes too."""
+    parameter or an elicitation's answer the script branches on (compares or tests) is
+    probed in turn, so a step only that value lets run sees the other probes too. The probes
+    are taken in rounds, so each read has its first probe before any its second (and before
+    those of a base that is a probe itself)."""
     targets = [tool for tool in shapes.tools if tool in first.get("backends", {})]
     accepted = first.get("elicitations") or []
     if shapes.elicitation_steps and any(a.get("action") == "accept" for a in accepted):
         targets.append(ELICITATION)
+    def probed(base: dict[str, Any]) -> list[Iterator[dict[str, Any]]]:
+        ordered = sorted(reads.reads, key=lambda read: read.root is None)
+        return [_probed(base, read, shapes, reads, parameters, targets) for read in ordered]
+
+    streams = [(0, documents) for documents in probed(first)]
+    for read in reads.reads:
+        if read.root in (PARAMS, ELICITATION) and _branches(read, reads):
+            for base in _probed(first, read, shapes, reads, parameters, targets):
+                streams += [(1, documents) for documents in probed(base)]
     probes: list[dict[str, Any]] = []
     seen = {json.dumps(first, sort_keys=True)}
-    bases = [first]
-    for base in bases:  # grows while the first is probed
-        for read, document in _probed(base, shapes, reads, parameters, targets):
-            key = json.dumps(document, sort_keys=True)
-            if key in seen:
+    # The n-th probe of a read is taken in round n; on a base that is a probe, in round n + 1.
+    round_ = 0
+    while streams and len(probes) < MAX_PROBES:
+        kept = []
+        for depth, documents in streams:
+            document = next(documents, None) if depth <= round_ else {}
+            if document is None:
                 continue
-            seen.add(key)
-            probes.append(document)
-            if len(probes) >= MAX_PROBES:
-                return probes
-            if base is first and read.root == PARAMS and _branches(read, reads):
-                bases.append(document)
-    return probes
+            kept.append((depth, documents))
+            key = json.dumps(document, sort_keys=True)
+            if document and key not in seen:
+                seen.add(key)
+                probes.append(document)
+        streams = kept
+        round_ += 1
+    return probes[:MAX_PROBES]
 
 
 def _probed(
     base: dict[str, Any],
+    read: Read,
     shapes: ToolShapes,
     reads: ScriptReads,
     parameters: Any,
     targets: list[str],
-) -> Iterator[tuple[Read, dict[str, Any]]]:
-    """Each read (known roots first) with ``base`` changed where it reads."""
-    for read in sorted(reads.reads, key=lambda read: read.root is None):
-        roots = [read.root] if read.root is not None else _holders(base, read, targets)
-        for root in roots:
-            if root != PARAMS and root not in targets:
-                continue
-            for path, change in _changes(read, reads, _bodies(base, root)):
-                document = _changed(base, root, path, change, shapes, parameters)
-                if document is not None:
-                    yield read, document
+) -> Iterator[dict[str, Any]]:
+    """``base`` changed where ``read`` reads, in each way its comparisons call for."""
+    roots = [read.root] if read.root is not None else _holders(base, read, targets)
+    for root in roots:
+        if root != PARAMS and root not in targets:
+            continue
+        for path, change in _changes(read, reads, _bodies(base, root)):
+            document = _changed(base, root, path, change, shapes, parameters)
+            if document is not None:
+                yield document
 
 
 def _holders(base: dict[str, Any], read: Read, targets: list[str]) -> list[str]:
@@ -140,12 +166,18 @@ def _changes(
             yield path, _constant(_resized(length + 1)(""))
         if length < MAX_DIGITS:
             yield path, _constant(int(("1234567890" * 2)[: length + 1]))
-    if read in reads.tested:
-        if path and path[-1] == ITEMS:
-            yield path[:-1], _with_falsy_item
-        else:
-            for falsy in [_falsy(held)] if held is not None else ["", 0]:
-                yield path, _constant(falsy)
+    if read in reads.tested and path and path[-1] == ITEMS:
+        yield path[:-1], _with_falsy_item
+    elif read in reads.tested or (read in reads.defaulted and read.root != PARAMS):
+        if read in reads.tested and not held:
+            yield path, _constant(PROBE_TEXT)
+        fill = _filled(read, reads, bodies) if read.root != PARAMS else []
+        tried = FALSY if read in reads.tested else (None, ABSENT)
+        own = [f for f in tried if f is not ABSENT and _kind(f) == _kind(held)]
+        for falsy in [*own, *(f for f in tried if f is ABSENT or _kind(f) != _kind(held))]:
+            yield ((), _along(fill, path, _constant(falsy))) if fill else (path, _constant(falsy))
+    for before, after in reads.transformed.get(read, []):
+        yield path, _affixed(before, after)
     if read in reads.typed:
         for value in KINDS:
             if _kind(value) != _kind(held):
@@ -153,6 +185,37 @@ def _changes(
     compared = values or read in reads.lengths or read in reads.printed or read in reads.tested
     if not compared and read not in reads.typed and held is None:
         yield path, _constant(PROBE_TEXT)
+
+
+def _filled(read: Read, reads: ScriptReads, bodies: list[Any]) -> list[tuple[str, ...]]:
+    """The other paths of ``read``'s root the script reads, that the answer does not hold and
+    whose value it does not compare: what a script may fall back on where ``read`` is falsy."""
+    return [
+        other.path
+        for other in reads.reads
+        if other.root == read.root
+        and other != read
+        and _value_at(bodies, other.path) is None
+        and not (reads.compared.get(other) or reads.ordered.get(other))
+        and not {other} & {*reads.lengths, *reads.printed, *reads.typed}
+    ]
+
+
+def _along(fill: list[tuple[str, ...]], path: tuple[str, ...], change: Change) -> Change:
+    """``change`` at ``path``, with :data:`PROBE_TEXT` at each path of ``fill`` (where a map
+    can hold it)."""
+
+    def changed(body: Any) -> Any:
+        for other in fill:
+            body = put_through(body, other, _constant(PROBE_TEXT)) or body
+        return put_through(body, path, change)
+
+    return changed
+
+
+def _affixed(before: str, after: str) -> Change:
+    """A text held (else :data:`PROBE_TEXT`) with ``before`` and ``after`` around it."""
+    return lambda held: before + (held if isinstance(held, str) else PROBE_TEXT) + after
 
 
 #: The characters a text is filled out with (:func:`_resized`).
@@ -335,7 +398,10 @@ def put_through(body: Any, path: tuple[str, ...], change: Change) -> Any:
     inner = put_through(copy.get(head), rest, change)
     if inner is None:
         return None
-    copy[head] = inner
+    if inner is ABSENT:
+        copy.pop(head, None)
+    else:
+        copy[head] = inner
     return copy
 
 

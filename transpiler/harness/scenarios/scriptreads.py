@@ -29,16 +29,23 @@ and those the text it prints as is sliced at (``printed``: ``str(x)[:n]``,
 with ``+``, through a name bound once to such a text); the reads whose truth
 decides something (``if x``, ``x and y``, a comprehension's ``if``:
 ``tested``), those whose type is compared with a name (``type(x) == "dict"``,
-``!=``, ``in``, through a name bound once to ``type(x)``: ``typed``), and
+``!=``, ``in``, through a name bound once to ``type(x)``: ``typed``),
 those that pass through a method that changes case or strips spaces before
-they are compared (``normalized``).
+they are compared (``normalized``), those taken with a default
+(``x.get("k", d)``: ``defaulted``), and those a text method changes where they
+hold what it names (``x.strip()``, ``x.replace("refs/", "")``,
+``x.startswith("v")``, ``x.split("/")``...: ``transformed``, with the texts to put
+before and after them). Within a comprehension, a ``for`` loop and a
+``lambda``, its target stands for each item of what it iterates, and a
+parameter for its default, whatever else the script binds to that name.
 """
 
 from __future__ import annotations
 
 import ast
 import warnings
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 #: The root of an ``elicit`` answer.
@@ -58,6 +65,26 @@ _NORMALIZING = frozenset(
 )
 
 Root = tuple[str | None, tuple[str, ...]]
+#: Texts put before and after a text, which a method the script applies to it changes.
+Affix = tuple[str, str]
+#: Surrounding spaces, which ``strip()`` and the like take off.
+_SPACES: dict[str, Affix] = {"strip": (" ", " "), "lstrip": (" ", ""), "rstrip": ("", " ")}
+#: The methods that change a text holding what they name (their first argument) where each
+#: puts it: before, after, or on both sides.
+_NAMING: dict[str, tuple[bool, bool]] = {
+    "strip": (True, True),
+    "lstrip": (True, False),
+    "rstrip": (False, True),
+    "removeprefix": (True, False),
+    "startswith": (True, False),
+    "removesuffix": (False, True),
+    "endswith": (False, True),
+    "replace": (True, False),
+    "split": (True, True),
+    "rsplit": (True, True),
+    "partition": (True, True),
+    "rpartition": (True, True),
+}
 
 
 @dataclass(frozen=True)
@@ -82,6 +109,8 @@ class ScriptReads:
     tested: list[Read] = field(default_factory=list)
     typed: list[Read] = field(default_factory=list)
     normalized: set[Read] = field(default_factory=set)
+    defaulted: set[Read] = field(default_factory=set)
+    transformed: dict[Read, list[Affix]] = field(default_factory=dict)
 
     def add(self, read: Read, literals: list[Any]) -> None:
         if read not in self.reads:
@@ -122,32 +151,113 @@ def script_reads(source: str) -> ScriptReads:
             tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return ScriptReads()
-    scope = _bindings(tree)
     found = ScriptReads()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Compare):
-            _compare(node, scope, found)
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
-            _sliced(node, scope, found)
-        elif _key(node) is not None:
-            resolved = _resolve(node, scope)
-            if resolved is not None and resolved[1]:
-                found.add(Read(*resolved), [])
-        within = _comprehended(node, scope)
-        for test in _tests(node):
-            resolved = _resolve(test, within)
-            if resolved is not None and resolved[1]:
-                found.test(Read(*resolved))
+    try:
+        _visit(tree, _bindings(tree), found)
+    except RecursionError:
+        return ScriptReads()
     return found
 
 
-def _comprehended(node: ast.AST, scope: _Scope) -> _Scope:
-    """The names a comprehension's ``if`` sees: its own target bound to each item of what it
-    iterates (a name a script binds elsewhere too means that here)."""
-    if not isinstance(node, ast.comprehension) or not isinstance(node.target, ast.Name):
+def _visit(node: ast.AST, scope: _Scope, found: ScriptReads) -> None:
+    """Notes what ``node`` reads, then visits what it holds, each in the names it sees."""
+    _note(node, scope, found)
+    for child, within in _children(node, scope):
+        _visit(child, within, found)
+
+
+def _note(node: ast.AST, scope: _Scope, found: ScriptReads) -> None:
+    if isinstance(node, ast.Compare):
+        _compare(node, scope, found)
+    elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        _sliced(node, scope, found)
+    elif _key(node) is not None:
+        resolved = _resolve(node, scope)
+        if resolved is not None and resolved[1]:
+            found.add(Read(*resolved), [])
+            if _defaulted(node):
+                found.defaulted.add(Read(*resolved))
+    for test in _tests(node):
+        resolved = _resolve(test, scope)
+        if resolved is not None and resolved[1]:
+            found.test(Read(*resolved))
+    _transformed(node, scope, found)
+
+
+def _children(node: ast.AST, scope: _Scope) -> Iterator[tuple[ast.AST, _Scope]]:
+    """What ``node`` holds, each with the names it sees: a comprehension's and a ``for``'s
+    target is each item of what it iterates, a ``lambda``'s parameter its default (a name
+    a script binds elsewhere too means that there)."""
+    if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+        within = scope
+        for generator in node.generators:
+            yield generator.iter, within
+            within = _looped(generator.target, generator.iter, within)
+            yield generator, within
+        yield from ((part, within) for part in _comprehension_parts(node))
+    elif isinstance(node, ast.comprehension):
+        yield from ((test, scope) for test in node.ifs)
+    elif isinstance(node, ast.For):
+        yield node.iter, scope
+        within = _looped(node.target, node.iter, scope)
+        yield from ((statement, within) for statement in [*node.body, *node.orelse])
+    elif isinstance(node, ast.Lambda):
+        yield from ((default, scope) for default in node.args.defaults)
+        parameters = node.args.args[len(node.args.args) - len(node.args.defaults) :]
+        defaults = zip(parameters, node.args.defaults, strict=True)
+        names = {**scope.names, **{p.arg: _resolve(d, scope) for p, d in defaults}}
+        yield node.body, replace(scope, names=names, returned={})
+    else:
+        yield from ((child, scope) for child in ast.iter_child_nodes(node))
+
+
+def _comprehension_parts(node: ast.AST) -> list[ast.AST]:
+    """What a comprehension makes of each item (its value, or a dict's key and value)."""
+    if isinstance(node, ast.DictComp):
+        return [node.key, node.value]
+    assert isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp)
+    return [node.elt]
+
+
+def _looped(target: ast.AST, iterated: ast.AST, scope: _Scope) -> _Scope:
+    """``scope`` with a loop's target bound to each item of what it iterates."""
+    if not isinstance(target, ast.Name):
         return scope
-    names = {**scope.names, node.target.id: _bound(node.iter, scope, True)}
-    return _Scope(names, scope.once, scope.returns)
+    return replace(
+        scope, names={**scope.names, target.id: _bound(iterated, scope, True)}, returned={}
+    )
+
+
+def _defaulted(node: ast.AST) -> bool:
+    """Whether ``node`` is ``x.get("k", default)``."""
+    return isinstance(node, ast.Call) and len(node.args) == 2
+
+
+def _transformed(node: ast.AST, scope: _Scope, found: ScriptReads) -> None:
+    """A text method applied to a read (``x.strip()``, ``x.replace("a", "b")``...): the
+    affixes that make it change the text."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return
+    method = node.func.attr
+    first = node.args[0] if node.args else None
+    if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value:
+        if method not in _NAMING:
+            return
+        before, after = _NAMING[method]
+        affix = (first.value if before else "", first.value if after else "")
+    elif method in _SPACES and first is None:
+        affix = _SPACES[method]
+    elif method in ("split", "rsplit") and first is None:
+        affix = ("", " -")  # one word more
+    else:
+        return
+    resolved = _resolve(node.func.value, scope)
+    if resolved is not None and resolved[1]:
+        read = Read(*resolved)
+        found.add(read, [])
+        affixes = found.transformed.setdefault(read, [])
+        if affix not in affixes:
+            affixes.append(affix)
 
 
 def _tests(node: ast.AST) -> list[ast.AST]:
