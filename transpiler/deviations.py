@@ -105,12 +105,21 @@ class Deviation(StrEnum):
             "with a missing value are false",
             'indexes the field (`x["f"]`), which stops the run with a key error, or reads it '
             'with a default (`params.get("p", default)`): the workflow\'s, else `""` for an '
-            "optional string parameter, else `None`",
+            "optional string parameter, else `None`; the content of an elicitation answer a "
+            "`continue` handler passed (a decline, cancel or timeout has none) it reads as "
+            '`(answer.content or {}).get("f")`, so a field missing there is `None`',
             "sending `<no value>` to a backend is never what the author meant; failing loudly "
             "shows the broken assumption",
             finding="reads a field that is never there, so vMCP uses `<no value>`",
             variants=(
-                Variant("stop", "the script stops there: the run fails with the script's text"),
+                Variant(
+                    "stop",
+                    "the script stops there: the run fails with the script's text. Not where "
+                    "the template reads the content of an elicitation answer a `continue` "
+                    "handler passed (a decline, cancel or timeout): that answer has no content "
+                    "on the path the workflow declares, and a script that stops there turns a "
+                    "handled answer into a failure (`empty`, `none` and `default` still apply)",
+                ),
                 Variant("empty", "the missing value prints as empty text"),
                 Variant(
                     "none",

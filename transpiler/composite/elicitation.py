@@ -185,6 +185,7 @@ def _apply_handler(
         return None
     elif handler.action == "continue":
         state.record_success(step.id, {"action": reason}, session.now)
+        state.continued_answers.add(step.id)
         return None
     elif handler.action == "abort":
         error = GoError(f"{DECLINED if reason == 'decline' else CANCELLED}: step {step.id}")

@@ -50,7 +50,7 @@ from transpiler.deviations import Deviation
 from transpiler.diagnostics import TranspilerError
 from transpiler.golang.strconv import quote
 from transpiler.golang.values import GoValue
-from transpiler.gotemplate import Observation, Template, ast, parse, render
+from transpiler.gotemplate import Observation, Template, ast, parse, reads, render
 from transpiler.gotemplate.errors import (
     TemplateExecError,
     TemplateLimitError,
@@ -146,13 +146,13 @@ class Expander:
             ) from None
         except TemplateExecError as failure:
             judge_text(self.quirks, site, template, seen)
-            self._stop_at_missing(site, seen)
+            self._stop_at_missing(site, seen, template)
             if self.template_failed(site, failure.go_message) is None:
                 return _exec_error(failure.go_message)
             bodies = {**(bodies or {}), **STARLARK_COMPARISONS}
             rendered = self._plain(template, data, site, seen, bodies)
         judge_text(self.quirks, site, template, seen)
-        self._stop_at_missing(site, seen)
+        self._stop_at_missing(site, seen, template)
         choices = self.variants.printing(site)
         missing = self.missing_variant(site, seen)
         if missing is not None:
@@ -220,9 +220,13 @@ class Expander:
             and _lone(source)
         )
 
-    def _stop_at_missing(self, site: Site, seen: Observation) -> None:
-        """``missing-value: stop``: a script that indexes a missing field stops there."""
-        if self.missing_variant(site, seen) == "stop":
+    def _stop_at_missing(self, site: Site, seen: Observation, template: Template) -> None:
+        """``missing-value: stop``: a script that indexes a missing field stops there, except
+        where the template reads the content of an answer a ``continue`` handler passed: that
+        content is missing on the path the workflow declared, so the variant does not apply."""
+        if self.missing_variant(site, seen) != "stop":
+            return
+        if self.state.continued_answers.isdisjoint(_contents_read(template.source)):
             raise ScriptStopped(Deviation.MISSING_VALUE, missing_site(site, seen))
 
     def arguments(
@@ -354,6 +358,24 @@ def _lone(source: str) -> bool:
     """Whether the template is one action (what it prints is its whole text)."""
     template = _parsed(source)
     return not isinstance(template, GoError) and ast.lone_action(template.root) is not None
+
+
+@lru_cache(maxsize=4096)
+def _contents_read(source: str) -> frozenset[str]:
+    """The steps whose ``output.content`` (or a field under it) the template may read."""
+    template = _parsed(source)
+    if isinstance(template, GoError):
+        return frozenset()
+    return frozenset(
+        read.path[1]
+        for read in reads(template)
+        if read.path[:1] == ("steps",)
+        and len(read.path) > 1
+        and (
+            read.path[2:4] == ("output", "content")
+            or (read.dynamic and read.path[2:] in ((), ("output",)))
+        )
+    )
 
 
 def _exec_error(go_message: str) -> GoError:

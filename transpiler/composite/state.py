@@ -58,6 +58,9 @@ class WorkflowState:
     params: dict[str, GoValue]
     metadata: WorkflowMetadata
     steps: dict[str, StepResult] = field(default_factory=dict)
+    #: Elicitation steps whose decline, cancel or timeout a ``continue`` handler passed: their
+    #: output has no ``content``, on the path the workflow declared.
+    continued_answers: set[str] = field(default_factory=set)
     _version: int = 0
     _snapshot: tuple[int, dict[str, Any]] | None = None
 

@@ -365,6 +365,9 @@ def _handled(
         body.append(If(_action_test(answered, failing), (fail(message),)))
     action = constant("accept") if possible == {"accept"} else runtime(answered, Kind.STR)
     content = Attribute(answer, "content")
+    # A decline or cancel that continues has no content: reading it is the declared path, so
+    # its fields read as None (`missing-value: none`) rather than stopping the script.
+    continued = bool(possible - {"accept"} - set(swallowed))
     return StepView(
         "elicitation",
         runtime(Unbroken(dict_of([("action", answered), ("content", content)])), Kind.MAP),
@@ -373,7 +376,7 @@ def _handled(
         else constant("completed"),
         fields={
             "action": action,
-            "content": runtime(content, Kind.MAP),
+            "content": runtime(content, Kind.MAP, may_be_absent=continued),
             "skipped": constant(MISSING),
         },
         known_fields=ELICITATION_FIELDS,

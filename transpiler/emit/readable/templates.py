@@ -42,6 +42,7 @@ from transpiler.emit.readable.values import (
     MISSING,
     Kind,
     Val,
+    absent_or_get,
     constant,
     count,
     go_text,
@@ -430,7 +431,10 @@ class TemplateCompiler:
             if value.constant:
                 raise NotReadable(f"{name} into a constant")
             self.env.declare(*FUNCTIONS[name].readable.classes)
-            value = runtime(Index(value.code(), key.code()), Kind.ANY)
+            if value.may_be_absent:
+                value = absent_or_get(value, key.code())
+            else:
+                value = runtime(Index(value.code(), key.code()), Kind.ANY)
         return value
 
     def _json(self, name: str, args: list[Val]) -> Val:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from transpiler.emit.ir import Cond, Expr, Index, Str, json_literal
+from transpiler.emit.ir import Attribute, Binary, Call, Cond, Dict, Expr, Index, Str, json_literal
 from transpiler.golang.fmt import format_value
 from transpiler.golang.values import NilList, NilMap
 from transpiler.gotemplate.functions import NO_VALUE
@@ -60,7 +60,10 @@ class Val:
     ``go_int``: a number Go holds as an int (a count, an index, ``len``), which
     every side prints as its digits; ``unset``: the same read giving None where vMCP's
     value is missing (``params.get("p")`` of an optional string parameter the script
-    otherwise reads as ``""``), for a function, where ``""`` is not what Go sees.
+    otherwise reads as ``""``), for a function, where ``""`` is not what Go sees;
+    ``may_be_absent``: a map vMCP's record may lack, with its fields, on a path the workflow
+    declares (the content of an answer a ``continue`` handler passed): the script reads it
+    as ``(x or {}).get("f")``, missing fields as None, and never stops there.
     """
 
     expr: Expr | None
@@ -75,6 +78,7 @@ class Val:
     item_kind: Kind = Kind.ANY
     go_int: bool = False
     unset: Expr | None = None
+    may_be_absent: bool = False
 
     @property
     def constant(self) -> bool:
@@ -155,5 +159,15 @@ def go_text(value: Any) -> str:
 
 
 def index(base: Val, key: str) -> Val:
-    """``base[key]`` at run time."""
+    """``base[key]`` at run time (``(base or {}).get(key)`` where ``base`` may be absent)."""
+    if base.may_be_absent:
+        return absent_or_get(base, Str(key))
     return runtime(Index(base.code(), Str(key)), Kind.ANY, base=base, key=key)
+
+
+def absent_or_get(base: Val, key: Expr) -> Val:
+    """``(base or {}).get(key)``: a field of a map that may be absent, None when missing."""
+    held = runtime(Binary(base.code(), "or", Dict(())), Kind.MAP)
+    read = Call(Attribute(held.code(), "get"), (key,))
+    named = key.text if isinstance(key, Str) else None
+    return runtime(read, Kind.ANY, base=held, key=named, may_be_absent=True)
