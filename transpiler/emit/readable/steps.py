@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -66,6 +65,8 @@ from transpiler.emit.readable.values import (
 )
 from transpiler.emit.retries import retry_policy
 from transpiler.golang.strconv import NumError, parse_bool, parse_float, parse_int
+from transpiler.gotemplate import TemplateSyntaxError, parse
+from transpiler.gotemplate.reads import reads
 from transpiler.profile import PARALLEL_CAP
 
 MIN_SHARED_MAP = 40  # shorter argument maps read better written out at each call
@@ -550,16 +551,20 @@ def _collection(state: State, step: WorkflowStepConfig, body: Body) -> tuple[str
 
 
 def _prints_item(step: WorkflowStepConfig) -> bool:
-    """Whether the inner step's arguments print a whole item of the loop (not one of its
+    """Whether the inner step's arguments read a whole item of the loop (not one of its
     fields), where the order of a map's keys shows."""
     inner = step.inner_step
-    whole = re.compile(rf"\.forEach\.{re.escape(step.item_var or 'item')}\b(?![.\w])")
+    item = ("forEach", step.item_var or "item")
     strings: list[Any] = [inner.arguments if inner is not None else None]
     while strings:
         value = strings.pop()
-        if isinstance(value, str) and whole.search(value):
-            return True
-        if isinstance(value, dict):
+        if isinstance(value, str):
+            try:
+                if any(read.path == item for read in reads(parse(value))):
+                    return True
+            except TemplateSyntaxError:
+                continue  # validation refused it already
+        elif isinstance(value, dict):
             strings += value.values()
         elif isinstance(value, list):
             strings += value
