@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -247,29 +247,36 @@ def _rust_length(value: Any) -> int:
 
 def _rust_printf(format_text: str, *args: Any) -> str:
     """``printf`` as a script's ``%`` formatting writes it on starlark-rust: each ``%v``
-    operand that the script holds as a float is starlark-rust's ``str`` of it (a format with
-    other than ``%v``, ``%s``, ``%d`` and ``%%`` is left to Go's fmt: no readable script
+    operand that the script holds as a float is starlark-rust's ``str`` of it."""
+
+    def operand(verb: str, value: Any) -> Any:
+        held = held_by_script(value)
+        return rust_str(held) if verb == "%v" and isinstance(held, float) else value
+
+    return _per_operand(format_text, args, operand)
+
+
+_VERB: Final = re.compile(r"%(?:%|[-+# 0]*\d*(?:\.\d*)?.)")
+
+
+def _per_operand(
+    format_text: str, args: Sequence[Any], operand: Callable[[str, Any], Any]
+) -> str:
+    """``printf`` with each operand as ``operand(verb, value)`` gives it, for a format of
+    ``%v``, ``%s``, ``%d`` and ``%%`` alone (another is left to Go's fmt: no readable script
     writes one)."""
     verbs = [verb for verb in _VERB.findall(format_text) if verb != "%%"]
     if not all(verb in ("%v", "%s", "%d") for verb in verbs) or len(verbs) != len(args):
         return sprintf(format_text, list(args))
-    held = [held_by_script(arg) for arg in args]
-    shown = [
-        rust_str(own) if verb == "%v" and isinstance(own, float) else arg
-        for verb, arg, own in zip(verbs, args, held, strict=True)
-    ]
-    return sprintf(format_text, shown)
+    return sprintf(format_text, [operand(v, a) for v, a in zip(verbs, args, strict=True)])
 
-
-_VERB: Final = re.compile(r"%(?:%|[-+# 0]*\d*(?:\.\d*)?.)")
 
 def script_printf(choices: Mapping[Deviation, str]) -> Mapping[str, Callable[..., Any]]:
     """``printf`` as a readable script's ``%`` formatting writes it under the printing
     ``choices``: each ``%v`` or ``%s`` operand that a chosen variant prints otherwise (a
     missing or null value under ``missing-value``, a boolean, map or list under ``value-text``,
     a number under ``number-text`` or ``rust-engine``) is the variant's text of it, and under
-    ``value-text`` a ``%d`` of a whole number is its digits. A format with other verbs is left
-    to Go's fmt (no readable script writes one)."""
+    ``value-text`` a ``%d`` of a whole number is its digits (:func:`_per_operand`)."""
     show = printer(choices)
     missing = choices.get(Deviation.MISSING_VALUE) in ("empty", "none")
     value_text = Deviation.VALUE_TEXT in choices
@@ -290,10 +297,7 @@ def script_printf(choices: Mapping[Deviation, str]) -> Mapping[str, Callable[...
         return value
 
     def formatted(format_text: str, *args: Any) -> str:
-        verbs = [verb for verb in _VERB.findall(format_text) if verb != "%%"]
-        if not all(verb in ("%v", "%s", "%d") for verb in verbs) or len(verbs) != len(args):
-            return sprintf(format_text, list(args))
-        return sprintf(format_text, [operand(v, a) for v, a in zip(verbs, args, strict=True)])
+        return _per_operand(format_text, args, operand)
 
     return {
         name: formatted
