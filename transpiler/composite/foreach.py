@@ -187,7 +187,7 @@ def _run_iteration(
     result: Iteration,
 ) -> Generator[Operation, Any, None]:
     """``executeForEachIteration``: fills ``result``."""
-    for_each: dict[str, GoValue] = {step.item_var or "item": result.item}
+    for_each: dict[str, GoValue] = {step.item_name: result.item}
     for_each["index"] = result.index
     expanded = session.expander.arguments(
         context, inner.arguments, Site(step.id, "step.arguments"), for_each

@@ -38,6 +38,8 @@ DEFAULT_STEP_TIMEOUT_NS: Final = 5 * 60 * 1_000_000_000
 MAX_RETRIES: Final = 10
 #: The backoff's first wait when ``retryDelay`` is unset or not positive.
 DEFAULT_RETRY_DELAY_NS: Final = 1_000_000_000
+#: vMCP's ``itemVar`` when a forEach names none.
+DEFAULT_ITEM_VAR: Final = "item"
 #: forEach ``maxIterations``: 0 or less means 100; the run caps it at 1000, the most P2
 #: accepts (S17, S130).
 DEFAULT_MAX_ITERATIONS: Final = 100
@@ -272,6 +274,12 @@ class WorkflowStepConfig:
         """``ContinueOnError``: ``onError.action`` is ``continue`` (failures are recorded and
         the run goes on)."""
         return self.on_error is not None and self.on_error.action == "continue"
+
+    @property
+    def item_name(self) -> str:
+        """The name a forEach's item has under ``.forEach``: ``itemVar``, else
+        :data:`DEFAULT_ITEM_VAR`."""
+        return self.item_var or DEFAULT_ITEM_VAR
 
     @property
     def iteration_limit(self) -> int:

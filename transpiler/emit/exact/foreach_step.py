@@ -60,7 +60,7 @@ def _run(state: EmitState, step: WorkflowStepConfig, record: Record, depth: int)
         source = value
         check, check_outcome = "vmcp_collection", "vmcp_collection_outcome"
     limit = ir.Literal(step.iteration_limit)
-    item_env = state.env(for_each=ForEachEnv(step.item_var or "item", ITEM, INDEX))
+    item_env = state.env(for_each=ForEachEnv(step.item_name, ITEM, INDEX))
     schema = state.input_schema(inner.tool, step.id, step.where.at)
     args = arguments(state, inner.arguments, item_env, schema)
     step_id, tool = string(step.id), string(inner.tool)

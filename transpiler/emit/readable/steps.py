@@ -486,7 +486,7 @@ def _iterations(
     inner = step.inner_step
     assert inner is not None
     keep_going = step.continues_on_error
-    item_var = step.item_var or "item"
+    item_var = step.item_name
     item = state.variable(f"\x00item:{step.id}", item_var)
     index = state.variable(f"\x00index:{step.id}", "index")
     state.for_each = (item_var, runtime(Name(item), item_kind), count(Name(index)))
@@ -554,7 +554,7 @@ def _prints_item(step: WorkflowStepConfig) -> bool:
     """Whether the inner step's arguments read a whole item of the loop (not one of its
     fields), where the order of a map's keys shows."""
     inner = step.inner_step
-    item = ("forEach", step.item_var or "item")
+    item = ("forEach", step.item_name)
     strings: list[Any] = [inner.arguments if inner is not None else None]
     while strings:
         value = strings.pop()

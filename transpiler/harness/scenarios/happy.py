@@ -389,7 +389,7 @@ def _walked(analysis: ToolAnalysis) -> _Walk:
             if items is not None:
                 items.cap = step.iteration_limit
             item_shape = Shape() if items is None else items.items()
-            items_of[step.id] = (item_shape, step.item_var or "item")
+            items_of[step.id] = (item_shape, step.item_name)
     for site in analysis.sites:
         if site.site == "collection":
             continue
