@@ -20,13 +20,30 @@ from transpiler.golang.jsonenc import JSONEncodeError, marshal
 from transpiler.sim.trace import Trace, plain_json
 from transpiler.starlark_runtime.rust_text import rust_json
 
+#: The traces :func:`in_model_key_order` made, by the two it was given (held, so their ids
+#: are not reused meanwhile): the relation asks for one pair many times in a search.
+_REORDERED: dict[tuple[int, int], tuple[Trace, Trace, Trace]] = {}
+_REORDERED_KEPT = 256
+
 
 def in_model_key_order(model: Trace, script: Trace) -> Trace:
     """``script`` with each text that is one of the model's ``rust_json_texts`` but for the
     order of object keys written as the model's text (``script`` itself when none is)."""
-    texts = sorted(model.rust_json_texts, key=len, reverse=True)
-    if not texts:
+    if not model.rust_json_texts:
         return script
+    key = (id(model), id(script))
+    held = _REORDERED.get(key)
+    if held is not None and held[0] is model and held[1] is script:
+        return held[2]
+    reordered = _rewritten(model, script)
+    if len(_REORDERED) >= _REORDERED_KEPT:
+        _REORDERED.pop(next(iter(_REORDERED)), None)
+    _REORDERED[key] = (model, script, reordered)
+    return reordered
+
+
+def _rewritten(model: Trace, script: Trace) -> Trace:
+    texts = sorted(model.rust_json_texts, key=len, reverse=True)
     calls = [replace(call, args=_leaves(call.args, texts)) for call in script.calls]
     result = dict(script.client_result)
     structured = result.get("structuredContent")
