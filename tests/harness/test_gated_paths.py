@@ -21,7 +21,8 @@ from transpiler.harness.scenarios.analysis import analyse
 from transpiler.harness.scenarios.happy import expected
 
 #: ``alert`` runs only when the spending reaches the budget (two answers compared), and
-#: then reads the budget's ``defaultResults`` when ``budget`` fails.
+#: then reads the budget's ``defaultResults`` when ``budget`` fails, and its owner (which
+#: an answer may lack).
 COMPARED = b"""
 compositeTools:
 - name: budget_alert
@@ -40,7 +41,7 @@ compositeTools:
     tool: costs.budget
     arguments: {team: "{{.params.team}}"}
     onError: {action: continue}
-    defaultResults: {cap: 500.0}
+    defaultResults: {cap: 500.0, owner: nobody}
   - id: alert
     tool: chat.alert
     dependsOn: [spend, budget]
@@ -48,6 +49,7 @@ compositeTools:
     arguments:
       text: "{{.params.team}} spent {{.steps.spend.output.total}}"
       level: "{{.params.level}}"
+      owner: "{{.steps.budget.output.owner}}"
     onError: {action: retry, retryCount: 2, retryDelay: 1s}
     defaultResults: {id: none}
   output:
@@ -106,8 +108,20 @@ MUTANTS = {
     "default read behind the comparison": (
         "compared",
         "readable",
-        '{"cap": 500}',
-        '{"cap": 600}',
+        '"cap": 500,',
+        '"cap": 600,',
+    ),
+    "invented default for a field read only behind the comparison": (
+        "compared",
+        "readable",
+        'str(budget["owner"])',
+        'str(budget.get("owner", "nobody"))',
+    ),
+    "exact: invented default for a field read only behind the comparison": (
+        "compared",
+        "exact",
+        'go_text(go_map_get(budget, "owner"))',
+        'go_text(budget.get("owner", "nobody"))',
     ),
     "parameter default behind the comparison": (
         "compared",
@@ -118,8 +132,8 @@ MUTANTS = {
     "exact: default read behind the comparison": (
         "compared",
         "exact",
-        '{"cap": 500.0}',
-        '{"cap": 501.0}',
+        '"cap": 500.0,',
+        '"cap": 501.0,',
     ),
     "exact: retries behind the comparison": (
         "compared",

@@ -979,10 +979,13 @@ def _exhaustive(
         # Then with answers that take time (so when each call starts shows), and with data the
         # script reads or compares with that the workflow never does.
         chosen += [scenario_from_document(d) for d in timed_scenarios(first, shapes, call.answers)]
-        chosen += [scenario_from_document(d) for d in probe_scenarios(first, shapes, reads, schema)]
+        based = [scenario.to_json() for scenario in bases]
+        chosen += [
+            scenario_from_document(d) for d in probe_scenarios(first, shapes, reads, schema, based)
+        ]
         # Each base the enumeration ran (where a step the first combination skips may run)
         # with only the required parameters, and with answers that take time.
-        for base in (scenario.to_json() for scenario in bases):
+        for base in based:
             fewer = [{**base, "params": required}] if required != params else []
             timed = timed_scenarios(base, shapes, call.answers)
             chosen += [scenario_from_document(d) for d in (*fewer, *timed)]

@@ -34,7 +34,7 @@ changed and encoded again.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from transpiler.harness.scenarios.scriptreads import ELICITATION, ITEMS, PARAMS, Read, ScriptReads
@@ -63,24 +63,32 @@ Change = Callable[[Any], Any]
 
 
 def probe_scenarios(
-    first: dict[str, Any], shapes: ToolShapes, reads: ScriptReads, parameters: Any = None
+    first: dict[str, Any],
+    shapes: ToolShapes,
+    reads: ScriptReads,
+    parameters: Any = None,
+    bases: Sequence[dict[str, Any]] = (),
 ) -> list[dict[str, Any]]:
     """Up to :data:`MAX_PROBES` scenario documents: ``first`` (the expected scenario's
     document) with one value a script reads added or changed (``parameters``: the tool's
-    parameter schema, which changed parameters must conform to). A probe that changes a
-    parameter or an elicitation's answer the script branches on (compares or tests) is
-    probed in turn, so a step only that value lets run sees the other probes too. The probes
+    parameter schema, which changed parameters must conform to). Each of ``bases`` (the
+    scenarios the path enumeration runs a step in that ``first`` skips) is probed in turn,
+    and so is a probe that changes a parameter or an elicitation's answer the script
+    branches on (compares or tests): a read only such a step makes sees its probes too. The probes
     are taken in rounds, so each read has its first probe before any its second (and before
     those of a base that is a probe itself)."""
     targets = [tool for tool in shapes.tools if tool in first.get("backends", {})]
     accepted = first.get("elicitations") or []
     if shapes.elicitation_steps and any(a.get("action") == "accept" for a in accepted):
         targets.append(ELICITATION)
+
     def probed(base: dict[str, Any]) -> list[Iterator[dict[str, Any]]]:
         ordered = sorted(reads.reads, key=lambda read: read.root is None)
         return [_probed(base, read, shapes, reads, parameters, targets) for read in ordered]
 
     streams = [(0, documents) for documents in probed(first)]
+    for base in bases:
+        streams += [(1, documents) for documents in probed(base)]
     for read in reads.reads:
         if read.root in (PARAMS, ELICITATION) and _branches(read, reads):
             for base in _probed(first, read, shapes, reads, parameters, targets):
