@@ -53,18 +53,22 @@ def test_a_finding_from_the_simulator_s_values_names_values_where_it_does_not_fi
 LOOP = b"""
 compositeTools:
 - name: each
-  description: A collection printed from a backend field
+  description: A collection printed from a backend field, when it has one
   steps:
   - id: list
     tool: svc.list
   - id: visit
     type: forEach
-    dependsOn: [list]
-    collection: "{{.steps.list.output.items}}"
+    dependsOn: [tell]
+    collection: "{{with .steps.list.output.items}}{{.}}{{else}}[]{{end}}"
     step:
       id: one
       tool: svc.visit
       arguments: {value: "{{.forEach.item}}"}
+  - id: tell
+    tool: svc.tell
+    dependsOn: [list]
+    arguments: {names: "{{.steps.list.output.names}} ({{len .steps.list.output.names}})"}
 """
 
 

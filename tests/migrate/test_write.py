@@ -11,6 +11,8 @@ import pytest
 import yaml
 
 from tests.migrate.conftest import MANIFESTS, SMALL_CONFIG, run, snapshot
+from transpiler.cli import main
+from transpiler.emit.library import LIBRARY_NAME
 from transpiler.harness.judging.verdict import Verdict
 from transpiler.migrate.atomic import WriteError
 from transpiler.migrate.runner import FileStatus
@@ -193,3 +195,18 @@ def test_file_modes_survive_a_rewrite(
     path.chmod(0o640)
     run([path], write=True, backup_suffix=None)
     assert path.stat().st_mode & 0o777 == 0o640
+
+
+def test_exact_scripts_in_a_script_dir_load_the_library_check_finds(
+    write_file: WriteFile, tmp_path: Path
+) -> None:
+    path = write_file("conf/gw.yaml", SMALL_CONFIG.split("  # Ping once.")[0])
+    scripts = tmp_path / "conf" / "workflows"
+    options = ["--engine", "rust", "--examples", "2"]
+    written = ["--write", "--style", "exact", "--script-dir", str(scripts)]
+    assert main(["migrate", str(path), *written, *options]) == 0
+    assert "load(" in (scripts / "echo_twice.star").read_text()
+    # Beside the scripts that load it, where check looks for a script's modules.
+    assert (scripts / LIBRARY_NAME).is_file()
+    assert not (path.parent / LIBRARY_NAME).exists()
+    assert main(["check", str(path), *options]) == 0

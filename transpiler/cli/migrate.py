@@ -65,8 +65,8 @@ def register(subparsers: Any) -> None:
         "--library-dir",
         metavar="DIR",
         type=Path,
-        help="where to write vmcp_compat.star, which exact scripts load (default: beside the "
-        "first rewritten file; never over a different file without --force)",
+        help="where to write vmcp_compat.star, which exact scripts load (default: --script-dir, "
+        "else beside the first rewritten file; never over a different file without --force)",
     )
     parser.add_argument(
         "--out",

@@ -1,8 +1,9 @@
 """``vmcp_compat.star`` on disk, and which scripts need it.
 
 Exact scripts load their helpers from the library (:mod:`transpiler.emit.library`).
-``migrate`` writes it once, into ``--library-dir`` or beside the first
-rewritten file whose scripts load it; ``library --out DIR`` writes it on
+``migrate`` writes it once, into ``--library-dir`` or beside the first script
+that loads it (in ``--script-dir``, else beside its rewritten file: where
+``check`` looks for modules by default); ``library --out DIR`` writes it on
 request. An identical file already there is left as it is; a different one is
 replaced only when forced. Kubernetes manifests inline their scripts and vMCP
 reads no library path for them, so their exact scripts carry the helpers.

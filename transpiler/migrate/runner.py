@@ -243,7 +243,9 @@ def _library(
 ) -> LibraryFile | None:
     """The library file when a script this run writes loads it.
 
-    It goes to ``library_dir``, else beside the first rewritten file with such a script.
+    It goes to ``library_dir``, else beside the first such script: in ``script_dir`` when
+    the script goes to a script file, else in the folder of its rewritten file (where
+    ``check`` looks for a script's modules by default).
     """
     rewritten = {str(r.path): r for r in results if r.status is FileStatus.REWRITTEN}
     for outcome in outcomes:
@@ -256,7 +258,9 @@ def _library(
             and LIBRARY_NAME in emitted.modules
             and _writable(outcome, options)
         ):
-            return library_file(options.library_dir or result.destination.parent)
+            in_file = outcome.tool.origin.kind is DocumentKind.VMCP_CONFIG
+            script_dir = options.script_dir if in_file else None
+            return library_file(options.library_dir or script_dir or result.destination.parent)
     return None
 
 

@@ -528,17 +528,15 @@ def _collection(state: State, step: WorkflowStepConfig, body: Body) -> tuple[str
         if value.constant:
             raise NotReadable(f"forEach step {step.id} iterates over a constant")
         state.declare(Deviation.TEMPLATE_ERROR)
+        if value.kind in (Kind.ANY, Kind.LIST):
+            return _printed_collection(state, step, body, value)
         source = runtime(call("json.decode", value.code()))
     else:
         state.declare(Deviation.MISSING_VALUE)
-        if source.item_kind in (Kind.ANY, Kind.MAP) and _prints_item(step):
-            state.declare(Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
-            body.append(Comment("vMCP reads the items back from JSON text: each map's keys sorted"))
+        if _sorts_keys(state, step, source):
+            body.append(Comment(READ_BACK))
             source = runtime(
-                call("json.decode", call("json.encode", source.code())),
-                source.kind,
-                key=source.key,
-                item_kind=source.item_kind,
+                _read_back(source.code()), source.kind, key=source.key, item_kind=source.item_kind
             )
     code = source.code()
     # A loop that goes on past a bad collection may set its own variable to no items.
@@ -547,6 +545,45 @@ def _collection(state: State, step: WorkflowStepConfig, body: Body) -> tuple[str
     hint = source.key if source.key is not None else f"{step.id}_items"
     items = state.variable(f"\x00items:{step.id}", hint)
     body.append(assign(items, code))
+    return items, source
+
+
+#: Why a script takes a list of maps through JSON before a loop prints its items.
+READ_BACK = "vMCP reads the items back from JSON text: each map's keys sorted"
+
+
+def _sorts_keys(state: State, step: WorkflowStepConfig, source: Val) -> bool:
+    """Whether the loop prints whole items that may be maps vMCP read back from JSON text
+    (each map's keys sorted, where the script's keep their order): declared if so."""
+    if source.item_kind in (Kind.ANY, Kind.MAP) and _prints_item(step):
+        state.declare(Deviation.JSON_TEXT, Deviation.RUST_ENGINE)
+        return True
+    return False
+
+
+def _read_back(items: Expr) -> Expr:
+    return call("json.decode", call("json.encode", items))
+
+
+def _printed_collection(
+    state: State, step: WorkflowStepConfig, body: Body, value: Val
+) -> tuple[str, Val]:
+    """The items of a collection that prints one value, in a variable: vMCP parses the text it
+    prints, so a text is decoded (its maps' keys in the text's order) and a list taken as it
+    is (vMCP prints a list in Go's syntax, which parses only when empty or of one number:
+    value-text), through JSON where vMCP's reading back sorts keys a loop prints."""
+    items = state.variable(f"\x00items:{step.id}", f"{step.id}_items")
+    body.append(assign(items, value.code()))
+    state.declare(Deviation.VALUE_TEXT)
+    source = runtime(Name(items), value.kind, item_kind=value.item_kind)
+    read_back = (Comment(READ_BACK), assign(items, _read_back(Name(items))))
+    sorts = _sorts_keys(state, step, source)
+    if value.kind is Kind.LIST:
+        body.extend(read_back if sorts else ())
+    else:
+        decoded = assign(items, call("json.decode", Name(items)))
+        is_text = Binary(call("type", Name(items)), "==", Str("string"))
+        body.append(If(is_text, (decoded,), read_back if sorts else ()))
     return items, source
 
 

@@ -416,7 +416,9 @@ class Readings:
         """``held`` with each choice ``found`` made (vMCP's at the sites its run reached and
         left open) fixed where this scenario rules out every other choice at that site; a site
         where another choice would match the script too stays open, and so does the site whose
-        variant stopped the run (``stopped_at``: another site's stop may be the script's)."""
+        variant stopped the run (``stopped_at``: another site's stop may be the script's).
+        Another choice may change what the sites ``found`` leaves to vMCP do (a failure that
+        moved elsewhere): it matches when one other choice at one of them makes it match."""
         chosen = {**found, **dict.fromkeys(open_sites, VMCP_CHOICE)}
         settled = dict(held)
         for site, choice in chosen.items():
@@ -424,12 +426,30 @@ class Readings:
                 continue  # which site a failure stops at is not for one scenario to settle
             others = [VMCP_CHOICE, *(v.name for v in site[0].about.variants)]
             trial = ({**chosen, site: other} for other in others if other != choice)
-            if not any(self._matches(scenario, reading, script, engine) for reading in trial):
+            left = {*found, site}
+            if not any(self._matches_near(scenario, r, left, script, engine) for r in trial):
                 settled[site] = choice
         return settled
 
     def _matches(self, scenario: Scenario, reading: Reading, script: Trace, engine: str) -> bool:
         return matches(self._run(scenario, reading, engine), script)
+
+    def _matches_near(
+        self,
+        scenario: Scenario,
+        reading: Reading,
+        decided: set[SiteKey],
+        script: Trace,
+        engine: str,
+    ) -> bool:
+        """Whether the run under ``reading``, or under one change at a site it reaches that is
+        not ``decided``, matches ``script``."""
+        trace = self._run(scenario, reading, engine)
+        if matches(trace, script):
+            return True
+        free = [site for site in self._sites(trace, engine) if site not in decided]
+        nearby = _changes(reading, free)
+        return any(self._matches(scenario, near, script, engine) for near in nearby)
 
     def _run(self, scenario: Scenario, reading: Reading, engine: str) -> Trace:
         """The model's run under ``reading`` on ``engine`` (once per scenario and switches)."""

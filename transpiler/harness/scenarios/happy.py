@@ -386,6 +386,8 @@ def _walked(analysis: ToolAnalysis) -> _Walk:
     for step in tool.steps:
         if step.kind_row is not None and step.kind_row.uses("collection"):
             items = walk.template(step.collection)
+            if items is not None and not _encodes(step.collection):
+                items = items.text_of()  # vMCP parses the text it prints
             if items is not None:
                 items.cap = step.iteration_limit
             item_shape = Shape() if items is None else items.items()
@@ -415,13 +417,13 @@ def _unify(tool: CompositeToolConfig, walk: _Walk) -> None:
 
 
 def _compared(
-    tool: CompositeToolConfig, walk: _Walk, distinct: Distinct
+    tool: CompositeToolConfig, walk: _Walk, distinct: Distinct, params: Mapping[str, Any]
 ) -> tuple[tuple[Any, Any], ...]:
     """For each comparison of two reads, where the first that is a step's output field is
     compared with another read: its ordinary value paired with each value that puts it at
-    the other read's boundary: the other's ordinary value and its step's ``defaultResults``
-    value (equal), and, for numbers, as far past that value as the ordinary one is before
-    it (the other side)."""
+    the other read's boundary: the other's ordinary value (a parameter's as ``params``, the
+    ordinary run's, hold it) and its step's ``defaultResults`` value (equal), and, for
+    numbers, as far past that value as the ordinary one is before it (the other side)."""
     pairs: list[tuple[Any, Any]] = []
     for reads in walk.compared:
         changed = next((i for i, (_, path) in enumerate(reads) if _step_field(path)), None)
@@ -432,7 +434,10 @@ def _compared(
         for index, (other, path) in enumerate(reads):
             if index == changed or value is None:
                 continue
-            bounds = [distinct.given.get(id(other)), _default_at(tool, path)]
+            ordinary = distinct.given.get(id(other))
+            if path is not None and len(path) == 2 and path[0] == "params":
+                ordinary = params.get(path[1])
+            bounds = [ordinary, _default_at(tool, path)]
             for bound in bounds:
                 if bound is None or isinstance(bound, bool) or bound == value:
                     continue
@@ -528,7 +533,7 @@ def expected(analysis: ToolAnalysis) -> Expected:
         contents,
         reshaped,
         param_lists=_param_lists(tool, walk),
-        compared=_compared(tool, walk, distinct),
+        compared=_compared(tool, walk, distinct, params),
     )
     return replace(call, keyed=keyed_answers(analysis, call, steps))
 

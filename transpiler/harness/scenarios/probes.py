@@ -40,7 +40,8 @@ from typing import Any
 from transpiler.harness.scenarios.scriptreads import ELICITATION, ITEMS, PARAMS, Read, ScriptReads
 from transpiler.harness.scenarios.shapes import ToolShapes
 
-#: At most this many probes per check, known roots first.
+#: At most this many probes of the first scenario, and as many of the other bases, known
+#: roots first.
 MAX_PROBES = 24
 #: What a path the script reads without comparing holds in a probe.
 PROBE_TEXT = "probe"
@@ -69,14 +70,14 @@ def probe_scenarios(
     parameters: Any = None,
     bases: Sequence[dict[str, Any]] = (),
 ) -> list[dict[str, Any]]:
-    """Up to :data:`MAX_PROBES` scenario documents: ``first`` (the expected scenario's
+    """Scenario documents: up to :data:`MAX_PROBES` of ``first`` (the expected scenario's
     document) with one value a script reads added or changed (``parameters``: the tool's
-    parameter schema, which changed parameters must conform to). Each of ``bases`` (the
-    scenarios the path enumeration runs a step in that ``first`` skips) is probed in turn,
-    and so is a probe that changes a parameter or an elicitation's answer the script
-    branches on (compares or tests): a read only such a step makes sees its probes too. The probes
-    are taken in rounds, so each read has its first probe before any its second (and before
-    those of a base that is a probe itself)."""
+    parameter schema, which changed parameters must conform to), then up to as many of the
+    other bases so changed: each of ``bases`` (the scenarios the path enumeration runs a step
+    in that ``first`` skips), and each probe that changes a parameter or an elicitation's
+    answer the script branches on (compares or tests), so a read only such a step makes
+    meets its probes too. Each set is taken in rounds: every read has its first probe
+    before any its second."""
     targets = [tool for tool in shapes.tools if tool in first.get("backends", {})]
     accepted = first.get("elicitations") or []
     if shapes.elicitation_steps and any(a.get("action") == "accept" for a in accepted):
@@ -86,31 +87,32 @@ def probe_scenarios(
         ordered = sorted(reads.reads, key=lambda read: read.root is None)
         return [_probed(base, read, shapes, reads, parameters, targets) for read in ordered]
 
-    streams = [(0, documents) for documents in probed(first)]
-    for base in bases:
-        streams += [(1, documents) for documents in probed(base)]
+    others = [documents for base in bases for documents in probed(base)]
     for read in reads.reads:
         if read.root in (PARAMS, ELICITATION) and _branches(read, reads):
             for base in _probed(first, read, shapes, reads, parameters, targets):
-                streams += [(1, documents) for documents in probed(base)]
-    probes: list[dict[str, Any]] = []
+                others += probed(base)
     seen = {json.dumps(first, sort_keys=True)}
-    # The n-th probe of a read is taken in round n; on a base that is a probe, in round n + 1.
-    round_ = 0
-    while streams and len(probes) < MAX_PROBES:
+    return _in_rounds(probed(first), seen) + _in_rounds(others, seen)
+
+
+def _in_rounds(streams: list[Iterator[dict[str, Any]]], seen: set[str]) -> list[dict[str, Any]]:
+    """Up to :data:`MAX_PROBES` documents not ``seen`` yet, the n-th of each stream in round
+    n (each added to ``seen``)."""
+    taken: list[dict[str, Any]] = []
+    while streams and len(taken) < MAX_PROBES:
         kept = []
-        for depth, documents in streams:
-            document = next(documents, None) if depth <= round_ else {}
+        for documents in streams:
+            document = next(documents, None)
             if document is None:
                 continue
-            kept.append((depth, documents))
+            kept.append(documents)
             key = json.dumps(document, sort_keys=True)
-            if document and key not in seen:
+            if key not in seen:
                 seen.add(key)
-                probes.append(document)
+                taken.append(document)
         streams = kept
-        round_ += 1
-    return probes[:MAX_PROBES]
+    return taken[:MAX_PROBES]
 
 
 def _probed(

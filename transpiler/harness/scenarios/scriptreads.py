@@ -22,7 +22,8 @@ some of its items (``[x for x in xs if x]``), whose ``if`` reads each item.
 
 What a read is compared with: the literals of ``==``, ``!=``, ``in``,
 ``not in`` (``compared``; a name bound once to such literals stands for them),
-the numbers of ``<``, ``<=``, ``>``, ``>=`` (``ordered``), the whole numbers
+the numbers of ``<``, ``<=``, ``>``, ``>=`` (``ordered``; the helper library's
+``go_eq``... ``go_ge`` compare as these do), the whole numbers
 ``len`` of it is compared with and the bounds it is sliced at (``lengths``),
 and those the text it prints as is sliced at (``printed``: ``str(x)[:n]``,
 ``json.encode(x)[:n]``, ``("%s" % x)[:n]``, ``"{}".format(x)``, texts joined
@@ -166,9 +167,30 @@ def _visit(node: ast.AST, scope: _Scope, found: ScriptReads) -> None:
         _visit(child, within, found)
 
 
+#: The helper library's comparisons (``vmcp_compat.star``, which exact scripts load), each
+#: read as the operator it applies to its first operand and each other one.
+_GO_COMPARISONS: dict[str, type[ast.cmpop]] = {
+    "go_eq": ast.Eq,
+    "go_ne": ast.NotEq,
+    "go_lt": ast.Lt,
+    "go_le": ast.LtE,
+    "go_gt": ast.Gt,
+    "go_ge": ast.GtE,
+}
+
+
 def _note(node: ast.AST, scope: _Scope, found: ScriptReads) -> None:
     if isinstance(node, ast.Compare):
         _compare(node, scope, found)
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _GO_COMPARISONS
+        and len(node.args) >= 2
+    ):
+        op = _GO_COMPARISONS[node.func.id]
+        for other in node.args[1:]:
+            _compare(ast.Compare(node.args[0], [op()], [other]), scope, found)
     elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
         _sliced(node, scope, found)
     elif _key(node) is not None:
