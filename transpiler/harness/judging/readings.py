@@ -442,13 +442,17 @@ class Readings:
         script: Trace,
         engine: str,
     ) -> bool:
-        """Whether the run under ``reading``, or under one change at a site it reaches that is
-        not ``decided``, matches ``script``."""
+        """Whether the run under ``reading``, or under one choice at every site of a class it
+        reaches that is not ``decided``, matches ``script``."""
         trace = self._run(scenario, reading, engine)
         if matches(trace, script):
             return True
         free = [site for site in self._sites(trace, engine) if site not in decided]
-        nearby = _changes(reading, free)
+        nearby = (
+            _with(reading, dict.fromkeys(sites, choice))
+            for class_id, sites in _by_class(free).items()
+            for choice in _choices(class_id)
+        )
         return any(self._matches(scenario, near, script, engine) for near in nearby)
 
     def _run(self, scenario: Scenario, reading: Reading, engine: str) -> Trace:
@@ -556,14 +560,21 @@ def _choices(class_id: Deviation) -> list[str]:
     return [VMCP_CHOICE, *(variant.name for variant in class_id.about.variants)]
 
 
+def _by_class(sites: list[SiteKey]) -> dict[Deviation, list[SiteKey]]:
+    """``sites`` by their class, in the order each class first comes."""
+    grouped: dict[Deviation, list[SiteKey]] = {}
+    for site in sites:
+        grouped.setdefault(site[0], []).append(site)
+    return grouped
+
+
 def _changes(reading: Reading, free: list[SiteKey]) -> list[Reading]:
     """The readings one change away from ``reading`` at the ``free`` sites: one choice at every
     free site of a class at once (a script tends to treat alike what is alike), then each other
     choice at one free site; vMCP's is a choice like the variants, so a variant taken too
     eagerly (at every site of its class) can be taken back site by site."""
     uniform = []
-    for class_id in dict.fromkeys(site[0] for site in free):
-        sites = [site for site in free if site[0] == class_id]
+    for class_id, sites in _by_class(free).items():
         if len(sites) > 1:
             uniform += [_with(reading, dict.fromkeys(sites, c)) for c in _choices(class_id)]
     single = [

@@ -957,6 +957,7 @@ def _exhaustive(
         call.reshaped,
         call.keyed,
         call.compared,
+        call.keyed_others,
     )
     report.paths_enumerated, report.paths_run = total, len(chosen)
     if chosen:

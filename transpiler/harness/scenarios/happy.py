@@ -475,7 +475,9 @@ class Expected:
     tool called by several steps answers with every field they read, those inside JSON
     text too, and one whose answer nothing reads names itself, ``answered_by``); ``keyed``,
     each tool's answer to each call of the ordinary run, matched by the call's arguments
-    (:func:`keyed_answers`), before the first answer; ``reshaped``, each tool's first
+    (:func:`keyed_answers`), before the first answer, and ``keyed_others`` likewise before
+    each other answer (lists of another length, each step's texts its own, so two steps
+    calling one tool still differ there); ``reshaped``, each tool's first
     answer with values of other kinds (:class:`Reshape`, those that differ from it);
     ``contents``, each elicitation's accepted content in step order; ``param_lists``, each
     list parameter's other lengths (:func:`_param_lists`); ``compared``, for each comparison
@@ -487,6 +489,7 @@ class Expected:
     contents: list[dict[str, Any]]
     reshaped: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     keyed: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    keyed_others: dict[str, list[list[dict[str, Any]]]] = field(default_factory=dict)
     param_lists: dict[str, list[list[Any]]] = field(default_factory=dict)
     compared: tuple[tuple[Any, Any], ...] = ()
 
@@ -505,11 +508,13 @@ def expected(analysis: ToolAnalysis) -> Expected:
     answers: dict[str, list[dict[str, Any]]] = {
         name: [body] for name, body in _merged_answers(steps).items()
     }
+    others: dict[str, list[list[_StepAnswer]]] = {}
     for lists in LIST_LENGTHS[1:]:
         for name, body in _answers(tool, walk, lists).items():
             held = answers.setdefault(name, [])
             if body not in held:
                 held.append(body)
+                others.setdefault(name, []).append(_alternating(tool, walk, lists))
     reshaped: dict[str, list[dict[str, Any]]] = {}
     for reshape in reshapes():
         for name, body in _answers(tool, walk, "one", reshape).items():
@@ -535,7 +540,13 @@ def expected(analysis: ToolAnalysis) -> Expected:
         param_lists=_param_lists(tool, walk),
         compared=_compared(tool, walk, distinct, params),
     )
-    return replace(call, keyed=keyed_answers(analysis, call, steps))
+    keyed, calls = keyed_answers(analysis, call, steps)
+    shapes = ToolShapes(content_tools=content_tools(analysis))
+    keyed_others = {
+        name: [_keyed(calls, _bodies(labelled), shapes).get(name, []) for labelled in variants]
+        for name, variants in others.items()
+    }
+    return replace(call, keyed=keyed, keyed_others=keyed_others)
 
 
 @dataclass(frozen=True)
@@ -616,25 +627,45 @@ KEYING_ROUNDS = 8
 
 def keyed_answers(
     analysis: ToolAnalysis, call: Expected, steps: Sequence[_StepAnswer]
-) -> dict[str, list[dict[str, Any]]]:
+) -> tuple[dict[str, list[dict[str, Any]]], Sequence[Any]]:
     """Each backend tool's answer to each call of the ordinary run, matched by the call's
     arguments (``when``): the answer of the step that made it (``steps``), so two steps
     that call one tool are told apart, and each call of a forEach's inner step its own
-    ``answered_by``. The arguments a call carries may depend on earlier answers, so the run
-    is repeated until they settle (at most :data:`KEYING_ROUNDS` rounds)."""
+    ``answered_by``; and the calls of that run. The arguments a call carries may depend on
+    earlier answers, so the run is repeated until they settle (at most
+    :data:`KEYING_ROUNDS` rounds)."""
     tool = analysis.tool
     shapes = ToolShapes(content_tools=content_tools(analysis))
-    bodies = {answer.step: answer.body for answer in steps}
+    bodies = _bodies(steps)
     keyed: dict[str, list[dict[str, Any]]] = {}
+    calls: Sequence[Any] = ()
     for _ in range(KEYING_ROUNDS):
         now = replace(call, keyed=keyed)
         backends = {name: {"results": now.first_results(name, shapes)} for name in call.answers}
-        trace = run_composite(tool, _scenario(tool, call, backends))
-        found = _keyed(trace.calls, bodies, shapes)
+        calls = run_composite(tool, _scenario(tool, call, backends)).calls
+        found = _keyed(calls, bodies, shapes)
         if found == keyed:
             break
         keyed = found
-    return keyed
+    return keyed, calls
+
+
+def _alternating(tool: CompositeToolConfig, walk: _Walk, lists: str) -> list[_StepAnswer]:
+    """Each calling step's answer, its free texts labelled by the step, its lists ``lists``
+    long, but every second step calling one backend tool answers with lists of one item:
+    so steps that call one tool differ in their texts and in their lists' lengths."""
+    long = _step_answers(tool, walk, lists, distinct=Distinct())
+    short = _step_answers(tool, walk, "one", distinct=Distinct())
+    callers: dict[str, int] = {}
+    chosen = []
+    for one, other in zip(long, short, strict=True):
+        nth = callers[one.tool] = callers.get(one.tool, -1) + 1
+        chosen.append(other if nth % 2 else one)
+    return chosen
+
+
+def _bodies(steps: Sequence[_StepAnswer]) -> dict[str, dict[str, Any]]:
+    return {answer.step: answer.body for answer in steps}
 
 
 def _keyed(
@@ -725,7 +756,8 @@ PARAM_LIST_LENGTHS = (0, 3)
 def _param_lists(tool: CompositeToolConfig, walk: _Walk) -> dict[str, list[list[Any]]]:
     """Each list parameter's other lengths: :data:`PARAM_LIST_LENGTHS`, and a forEach's
     ``maxIterations`` and one more where its collection is the parameter, within the
-    schema's ``minItems`` and ``maxItems``."""
+    schema's ``minItems`` and ``maxItems``; and its two items the same (a script that drops
+    duplicates shows it), unless the schema asks for ``uniqueItems``."""
     schema: Any = tool.parameters
     properties = schema.get("properties") if isinstance(schema, dict) else None
     lists: dict[str, list[list[Any]]] = {}
@@ -742,6 +774,8 @@ def _param_lists(tool: CompositeToolConfig, walk: _Walk) -> dict[str, list[list[
             for length in dict.fromkeys(lengths)
             if _fits(spec, length) and length != 1
         ]
+        if _fits(spec, 2) and not spec.get("uniqueItems"):
+            lists[str(name)].append(param_items(str(name), spec, 1, index) * 2)
     return lists
 
 

@@ -64,20 +64,22 @@ def tool_answers(
     tool: str,
     expected: Sequence[dict[str, Any]] = (),
     keyed: Sequence[dict[str, Any]] = (),
+    keyed_others: Sequence[Sequence[dict[str, Any]]] = (),
 ) -> list[dict[str, Any]]:
     """The distinct successful answers of one backend tool: first the ``expected`` ones (what
     its readers expect, :func:`transpiler.harness.scenarios.happy.expected`; the first after the
-    answers ``keyed`` to each call of the ordinary run), then the first of them with one
-    field changed at a time; then the fields read filled with template literals, and left
-    out."""
+    answers ``keyed`` to each call of the ordinary run, each other after those of
+    ``keyed_others``), then the first of them with one field changed at a time; then the
+    fields read filled with template literals, and left out."""
     trie = shapes.output_fields.get(tool, {})
     lists = shapes.collection_fields.get(tool, set())
     literals = shapes.literals or ["x"]
     other = next(text for text in ("other", "other-1", "other-2") if text not in literals)
     bodies = [*expected, *(leaf_variants(expected[0]) if expected else [])]
     outcomes: list[dict[str, Any]] = [{"results": [shapes.success(tool, b)]} for b in bodies]
-    if outcomes and keyed:
-        outcomes[0] = {"results": [*keyed, *outcomes[0]["results"]]}
+    for index, entries in enumerate([keyed, *keyed_others][: len(expected)]):
+        if entries:
+            outcomes[index] = {"results": [*entries, *outcomes[index]["results"]]}
     for size in (1, 0, 3) if lists else (1,):
         for value in dict.fromkeys([literals[0], literals[-1], other]):
             outcomes.append({"results": [shapes.success(tool, _filled(trie, value, lists, size))]})
@@ -364,16 +366,21 @@ def combinations(
     reshaped: Mapping[str, Sequence[dict[str, Any]]] | None = None,
     keyed: Mapping[str, Sequence[dict[str, Any]]] | None = None,
     compared: Sequence[tuple[Any, Any]] = (),
+    keyed_others: Mapping[str, Sequence[Sequence[dict[str, Any]]]] | None = None,
 ) -> tuple[list[Scenario], int, list[Scenario]]:
     """Up to ``limit`` scenarios, one per outcome combination, how many combinations exist,
     and the bases among them (:func:`_bases`; ``expected``: each tool's answers as its
     readers expect them, tried first; ``keyed``: its answer to each call of the ordinary
-    run, before the first; ``reshaped``: its first expected answer with values of other
+    run, before the first, and ``keyed_others`` before each other; ``reshaped``: its first
+    expected answer with values of other
     kinds; ``compared``: values of the first answers to change for a comparison of two
     reads, :attr:`~transpiler.harness.scenarios.happy.Expected.compared`)."""
     expected, reshaped, keyed = expected or {}, reshaped or {}, keyed or {}
+    others = keyed_others or {}
     answers_of = {
-        tool: tool_answers(shapes, tool, expected.get(tool, ()), keyed.get(tool, ()))
+        tool: tool_answers(
+            shapes, tool, expected.get(tool, ()), keyed.get(tool, ()), others.get(tool, ())
+        )
         for tool in shapes.tools
     }
     failures_of = {tool: tool_failures(shapes, tool, answers_of[tool][0]) for tool in shapes.tools}

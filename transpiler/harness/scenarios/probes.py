@@ -40,9 +40,10 @@ from typing import Any
 from transpiler.harness.scenarios.scriptreads import ELICITATION, ITEMS, PARAMS, Read, ScriptReads
 from transpiler.harness.scenarios.shapes import ToolShapes
 
-#: At most this many probes of the first scenario, and as many of the other bases, known
-#: roots first.
+#: At most this many probes of the first scenario, known roots first.
 MAX_PROBES = 24
+#: At most this many probes of the other bases (:func:`probe_scenarios`).
+MAX_BASED_PROBES = 12
 #: What a path the script reads without comparing holds in a probe.
 PROBE_TEXT = "probe"
 #: The most digits a probe's whole number has (float64, which vMCP decodes JSON numbers to,
@@ -72,12 +73,12 @@ def probe_scenarios(
 ) -> list[dict[str, Any]]:
     """Scenario documents: up to :data:`MAX_PROBES` of ``first`` (the expected scenario's
     document) with one value a script reads added or changed (``parameters``: the tool's
-    parameter schema, which changed parameters must conform to), then up to as many of the
-    other bases so changed: each of ``bases`` (the scenarios the path enumeration runs a step
-    in that ``first`` skips), and each probe that changes a parameter or an elicitation's
-    answer the script branches on (compares or tests), so a read only such a step makes
-    meets its probes too. Each set is taken in rounds: every read has its first probe
-    before any its second."""
+    parameter schema, which changed parameters must conform to), then up to
+    :data:`MAX_BASED_PROBES` of the other bases so changed: each of ``bases`` (the
+    scenarios the path enumeration runs a step in that ``first`` skips), and each probe that
+    changes a value the script branches on (compares or tests), so a read only such a step
+    makes, or only such a branch of the script, meets its probes too. Each set is taken in
+    rounds: every read has its first probe before any its second."""
     targets = [tool for tool in shapes.tools if tool in first.get("backends", {})]
     accepted = first.get("elicitations") or []
     if shapes.elicitation_steps and any(a.get("action") == "accept" for a in accepted):
@@ -89,18 +90,21 @@ def probe_scenarios(
 
     others = [documents for base in bases for documents in probed(base)]
     for read in reads.reads:
-        if read.root in (PARAMS, ELICITATION) and _branches(read, reads):
+        if _branches(read, reads):
             for base in _probed(first, read, shapes, reads, parameters, targets):
                 others += probed(base)
     seen = {json.dumps(first, sort_keys=True)}
-    return _in_rounds(probed(first), seen) + _in_rounds(others, seen)
+    firsts = _in_rounds(probed(first), seen, MAX_PROBES)
+    return firsts + _in_rounds(others, seen, MAX_BASED_PROBES)
 
 
-def _in_rounds(streams: list[Iterator[dict[str, Any]]], seen: set[str]) -> list[dict[str, Any]]:
-    """Up to :data:`MAX_PROBES` documents not ``seen`` yet, the n-th of each stream in round
-    n (each added to ``seen``)."""
+def _in_rounds(
+    streams: list[Iterator[dict[str, Any]]], seen: set[str], most: int
+) -> list[dict[str, Any]]:
+    """Up to ``most`` documents not ``seen`` yet, the n-th of each stream in round n (each
+    added to ``seen``)."""
     taken: list[dict[str, Any]] = []
-    while streams and len(taken) < MAX_PROBES:
+    while streams and len(taken) < most:
         kept = []
         for documents in streams:
             document = next(documents, None)
@@ -112,7 +116,7 @@ def _in_rounds(streams: list[Iterator[dict[str, Any]]], seen: set[str]) -> list[
                 seen.add(key)
                 taken.append(document)
         streams = kept
-    return taken[:MAX_PROBES]
+    return taken[:most]
 
 
 def _probed(

@@ -16,7 +16,8 @@ parameters of a function called with a read) and calls of the script's own
 functions that return one read carry their value's root and path; a name
 bound once to a dict literal reads through it (``d["k"]`` is what the literal
 holds at ``"k"``); methods (``x.lower()``), ``str``/``int``/``float``/``bool``
-and ``json.decode`` pass the path through; ``[i]`` on a list reads every item
+and ``json.decode`` pass the path through, ``retry(f)`` gives what ``f``
+returns; ``[i]`` on a list reads every item
 (:data:`ITEMS`), a slice the list itself, and so does a comprehension that keeps
 some of its items (``[x for x in xs if x]``), whose ``if`` reads each item.
 
@@ -242,7 +243,16 @@ def _comprehension_parts(node: ast.AST) -> list[ast.AST]:
 
 
 def _looped(target: ast.AST, iterated: ast.AST, scope: _Scope) -> _Scope:
-    """``scope`` with a loop's target bound to each item of what it iterates."""
+    """``scope`` with a loop's target bound to each item of what it iterates (the second
+    name of ``for i, x in enumerate(xs)``)."""
+    if (
+        isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+        and isinstance(iterated, ast.Call)
+        and _is_name(iterated.func, "enumerate")
+        and len(iterated.args) == 1
+    ):
+        target, iterated = target.elts[1], iterated.args[0]
     if not isinstance(target, ast.Name):
         return scope
     return replace(
@@ -501,9 +511,11 @@ def _resolve(node: ast.AST, scope: _Scope, depth: int = 0) -> Root | None:
         return _resolve(node.body, scope, depth + 1)
     if isinstance(node, ast.ListComp) and _keeps_items(node):
         return _resolve(node.generators[0].iter, scope, depth + 1)
-    if isinstance(node, ast.IfExp):
-        # Like a name bound to a read and to what reads nothing: the one read either gives.
-        found = {_resolve(side, scope, depth + 1) for side in (node.body, node.orelse)} - {None}
+    if isinstance(node, ast.IfExp | ast.BoolOp):
+        # Like a name bound to a read and to what reads nothing: the one read either gives
+        # (``answer.content or {}``).
+        sides = node.values if isinstance(node, ast.BoolOp) else [node.body, node.orelse]
+        found = {_resolve(side, scope, depth + 1) for side in sides} - {None}
         return found.pop() if len(found) == 1 else None
     if isinstance(node, ast.Call):
         func = node.func
@@ -516,6 +528,8 @@ def _resolve(node: ast.AST, scope: _Scope, depth: int = 0) -> Root | None:
             if func.id == "elicit":
                 return (ELICITATION, ())
             if func.id in _PASSING and len(node.args) == 1:
+                return _resolve(node.args[0], scope, depth + 1)
+            if func.id == "retry" and node.args:  # what the function it retries returns
                 return _resolve(node.args[0], scope, depth + 1)
             return scope.call_of(func.id, depth) if func.id in scope.returns else None
         if isinstance(func, ast.Attribute):

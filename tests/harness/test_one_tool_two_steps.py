@@ -1,0 +1,87 @@
+"""Two steps that call one backend tool answer differently in every answer the gate tries.
+
+The ordinary run keys each call's answer to its arguments; the answers with
+lists of other lengths do too, each step's texts its own and every second
+caller's lists one item long, so a script that reads the other step's list (its
+first item, its length) where only those answers let the step run is told
+apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from transpiler.config.loader import load_bytes
+from transpiler.config.units import LoadedTool
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, check_tool
+from transpiler.harness.scenarios.analysis import analyse
+from transpiler.harness.scenarios.happy import expected
+
+WORKFLOW = b"""
+compositeTools:
+- name: diff_releases
+  description: Compare two releases and record the difference
+  parameters:
+    type: object
+    properties:
+      old: {type: string}
+      new: {type: string}
+    required: [old, new]
+  steps:
+  - id: before
+    tool: releases.get
+    arguments: {tag: "{{.params.old}}"}
+  - id: after
+    tool: releases.get
+    arguments: {tag: "{{.params.new}}"}
+  - id: record
+    tool: changelog.add
+    dependsOn: [before, after]
+    condition: '{{ne .steps.before.output.checksum .steps.after.output.checksum}}'
+    arguments:
+      text: >-
+        first asset {{index .steps.before.output.assets 0}};
+        {{len .steps.after.output.assets}} assets now
+"""
+OPTIONS = CheckOptions(examples=0, engines=("rust",))
+#: What the emitted script holds, and the wrong edit.
+MUTANTS = {
+    "the other step's first item": (
+        'go_index(go_map_get(before, "assets"), 0',
+        'go_index(go_map_get(after, "assets"), 0',
+    ),
+    "the other step's length": (
+        'go_len(go_map_get(after, "assets")',
+        'go_len(go_map_get(before, "assets")',
+    ),
+}
+
+
+def _tool() -> LoadedTool:
+    return load_bytes(WORKFLOW, "releases.yaml").tools[0]
+
+
+def test_each_answer_of_another_length_is_keyed_to_each_call() -> None:
+    call = expected(analyse(_tool().effective))
+    assert len(call.answers["releases.get"]) == len(call.keyed_others["releases.get"]) + 1
+    for entries in call.keyed_others["releases.get"]:
+        before, after = sorted(entries, key=lambda entry: entry["when"]["tag"] != "old")
+        assert before["structuredContent"] != after["structuredContent"]
+
+
+def test_the_emitted_script_passes() -> None:
+    report = check_tool(_tool(), OPTIONS)
+    assert report.verdict is Verdict.EQUIVALENT_EXCEPT, report.reason
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_reading_the_other_step_is_told_apart(mutant: str) -> None:
+    before, after = MUTANTS[mutant]
+    emitted = check_tool(_tool(), replace(OPTIONS, paths=1)).emitted
+    assert emitted is not None and before in emitted.script
+    wrong = replace(emitted, script=emitted.script.replace(before, after, 1))
+    report = check_tool(_tool(), OPTIONS, emitted=wrong)
+    assert report.verdict is Verdict.DIFFERS, f"{mutant!r} survived"

@@ -1,0 +1,113 @@
+"""The script reader follows the ways a script passes a value on.
+
+``for i, x in enumerate(xs)`` makes ``x`` each item of ``xs``; ``a or b`` is the
+one read either side gives (``answer.content or {}``); ``retry(f)`` gives what
+``f`` returns. A probe that changes a value the script branches on is itself a
+base for the other probes, so a read only that branch makes (a default taken
+from another answer's field, behind a backend's answer) meets its probes. A
+list parameter also holds one item twice, so a script that drops duplicates
+shows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from transpiler.config.loader import load_bytes
+from transpiler.harness.judging.verdict import Verdict
+from transpiler.harness.running.check import CheckOptions, check_tool
+from transpiler.harness.scenarios.scriptreads import ELICITATION, ITEMS, PARAMS, Read, script_reads
+
+
+def test_an_enumerated_item_is_an_item_of_what_is_enumerated() -> None:
+    reads = script_reads(
+        "def run(params):\n"
+        '    for i, t in enumerate(params["tickets"]):\n'
+        '        call_tool("t.label", {"id": t["id"].strip(), "at": i})\n'
+    )
+    assert reads.transformed[Read(PARAMS, ("tickets", ITEMS, "id"))] == [(" ", " ")]
+
+
+def test_either_side_of_or_is_the_read_it_gives() -> None:
+    reads = script_reads(
+        "def run(params):\n"
+        '    answer = elicit("Why?", {})\n'
+        '    call_tool("audit.log", {"reason": (answer.content or {}).get("reason")})\n'
+    )
+    assert Read(ELICITATION, ("reason",)) in reads.reads
+
+
+def test_a_retried_call_reads_its_tool() -> None:
+    reads = script_reads(
+        "def run(params):\n"
+        '    fetched = retry(lambda: call_tool("git.fetch", {}), max_attempts=3)\n'
+        '    return fetched.get("url", "none")\n'
+    )
+    assert Read("git.fetch", ("url",)) in reads.defaulted
+
+
+WORKFLOW = b"""
+compositeTools:
+- name: mirror
+  description: Mirror a repository and say so when the webhook fails
+  parameters:
+    type: object
+    properties:
+      repo: {type: string}
+    required: [repo]
+  steps:
+  - id: fetch
+    tool: git.fetch
+    arguments: {repo: "{{.params.repo}}"}
+  - id: hook
+    tool: hooks.fire
+    dependsOn: [fetch]
+    arguments: {repo: "{{.params.repo}}"}
+    onError: {action: continue}
+    defaultResults: {delivered: false}
+  - id: alert
+    tool: chat.post
+    dependsOn: [hook]
+    condition: "{{not .steps.hook.output.delivered}}"
+    arguments: {text: "webhook failed; head {{.steps.fetch.output.head}}"}
+"""
+
+
+def test_a_field_read_only_behind_an_answer_s_branch_meets_its_probes() -> None:
+    (tool,) = load_bytes(WORKFLOW, "mirror.yaml").tools
+    options = CheckOptions(examples=0, engines=("rust",))
+    emitted = check_tool(tool, replace(options, paths=1)).emitted
+    assert emitted is not None
+    before, after = '% fetch["head"]', '% fetch.get("url", fetch["head"])'
+    assert before in emitted.script
+    wrong = replace(emitted, script=emitted.script.replace(before, after, 1))
+    assert check_tool(tool, options, emitted=wrong).verdict is Verdict.DIFFERS
+
+
+LABELS = b"""
+compositeTools:
+- name: label_all
+  description: Label each ticket
+  parameters:
+    type: object
+    properties:
+      tickets: {type: array, items: {type: string}}
+    required: [tickets]
+  steps:
+  - id: label
+    type: forEach
+    collection: "{{json .params.tickets}}"
+    step: {id: one, tool: tracker.label, arguments: {ticket: "{{.forEach.item}}"}}
+"""
+
+
+def test_a_list_parameter_holds_one_item_twice() -> None:
+    (tool,) = load_bytes(LABELS, "labels.yaml").tools
+    options = CheckOptions(examples=0, engines=("rust",))
+    emitted = check_tool(tool, replace(options, paths=1)).emitted
+    assert emitted is not None
+    before = 'label_items = params["tickets"]'
+    after = 'label_items = {t: None for t in params["tickets"]}.keys()'
+    assert before in emitted.script
+    wrong = replace(emitted, script=emitted.script.replace(before, after, 1))
+    assert check_tool(tool, options, emitted=wrong).verdict is Verdict.DIFFERS
