@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 
+from tests.harness.edits import edited_report
 from transpiler.config.loader import load_bytes
 from transpiler.config.units import LoadedTool
 from transpiler.harness.judging.verdict import Verdict
@@ -178,11 +179,7 @@ def test_a_wrong_script_behind_the_branch_is_told_apart(mutant: str) -> None:
     name, style, before, after = MUTANTS[mutant]
     tool = _tool(name)
     # As ``check`` emits it (its header declares what the listing differs in).
-    emitted = check_tool(tool, replace(OPTIONS, style=style, paths=1)).emitted
-    assert emitted is not None
-    assert before in emitted.script, f"{mutant!r} no longer applies to the {style} script"
-    wrong = replace(emitted, script=emitted.script.replace(before, after, 1))
-    report = check_tool(tool, replace(OPTIONS, style=style), emitted=wrong)
+    report = edited_report(tool, replace(OPTIONS, style=style), before, after)
     # Told apart, or (a loop's schedules past the search's bound) refused undecided.
     assert report.verdict in (Verdict.DIFFERS, Verdict.INCOMPLETE), f"{mutant!r} survived"
     assert report.counterexample is not None

@@ -9,10 +9,9 @@ apart.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
+from tests.harness.edits import edited_report
 from transpiler.config.loader import load_bytes
 from transpiler.config.units import LoadedTool
 from transpiler.harness.judging.verdict import Verdict
@@ -80,8 +79,5 @@ def test_the_emitted_script_passes() -> None:
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))
 def test_reading_the_other_step_is_told_apart(mutant: str) -> None:
     before, after = MUTANTS[mutant]
-    emitted = check_tool(_tool(), replace(OPTIONS, paths=1)).emitted
-    assert emitted is not None and before in emitted.script
-    wrong = replace(emitted, script=emitted.script.replace(before, after, 1))
-    report = check_tool(_tool(), OPTIONS, emitted=wrong)
+    report = edited_report(_tool(), OPTIONS, before, after)
     assert report.verdict is Verdict.DIFFERS, f"{mutant!r} survived"

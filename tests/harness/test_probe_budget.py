@@ -13,10 +13,11 @@ from dataclasses import replace
 
 import pytest
 
+from tests.harness.edits import edited_report
 from transpiler.config.loader import load_bytes
 from transpiler.config.units import LoadedTool
 from transpiler.harness.judging.verdict import Verdict
-from transpiler.harness.running.check import CheckOptions, check_tool
+from transpiler.harness.running.check import CheckOptions
 from transpiler.harness.scenarios.scriptreads import PARAMS, Read, script_reads
 
 WORKFLOW = b"""
@@ -78,11 +79,7 @@ def _tool() -> LoadedTool:
 def test_a_literal_only_the_script_compares_with_is_tried(
     style: str, before: str, after: str
 ) -> None:
-    emitted = check_tool(_tool(), replace(OPTIONS, style=style, paths=1)).emitted
-    assert emitted is not None
-    assert before in emitted.script
-    wrong = replace(emitted, script=emitted.script.replace(before, after, 1))
-    report = check_tool(_tool(), replace(OPTIONS, style=style), emitted=wrong)
+    report = edited_report(_tool(), replace(OPTIONS, style=style), before, after)
     assert report.verdict is Verdict.DIFFERS, report.reason
 
 
