@@ -4,7 +4,8 @@ The ordinary run keys each call's answer to its arguments; the answers with
 lists of other lengths do too, each step's texts its own and every second
 caller's lists one item long, so a script that reads the other step's list (its
 first item, its length) where only those answers let the step run is told
-apart.
+apart. Their answers compared with each other also meet in the other case and after a
+space, unequal only to Go, so a script that folds case or strips spaces shows it.
 """
 
 from __future__ import annotations
@@ -46,12 +47,25 @@ compositeTools:
         {{len .steps.after.output.assets}} assets now
 """
 OPTIONS = CheckOptions(examples=0, engines=("rust",))
+#: The two answers the condition compares, as the emitted script reads them.
+READS = ('go_map_get(before, "checksum")', 'go_map_get(after, "checksum")')
+CHECKSUMS = ", ".join(READS)
+
+
+def _each(method: str) -> str:
+    """The two reads, each passed through a text's ``method``."""
+    change = f'(lambda v: v.{method}() if type(v) == "string" else v)'
+    return ", ".join(f"{change}({read})" for read in READS)
+
+
 #: What the emitted script holds, and the wrong edit.
 MUTANTS = {
     "the other step's first item": (
         'go_index(go_map_get(before, "assets"), 0',
         'go_index(go_map_get(after, "assets"), 0',
     ),
+    "the checksums compared case-folded": (CHECKSUMS, _each("lower")),
+    "the checksums compared stripped": (CHECKSUMS, _each("strip")),
     "the other step's length": (
         'go_len(go_map_get(after, "assets")',
         'go_len(go_map_get(before, "assets")',
@@ -77,7 +91,7 @@ def test_the_emitted_script_passes() -> None:
 
 
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))
-def test_reading_the_other_step_is_told_apart(mutant: str) -> None:
+def test_a_wrong_reading_of_the_two_answers_is_told_apart(mutant: str) -> None:
     before, after = MUTANTS[mutant]
     report = edited_report(_tool(), OPTIONS, before, after)
     assert report.verdict is Verdict.DIFFERS, f"{mutant!r} survived"

@@ -423,7 +423,8 @@ def _compared(
     compared with another read: its ordinary value paired with each value that puts it at
     the other read's boundary: the other's ordinary value (a parameter's as ``params``, the
     ordinary run's, hold it) and its step's ``defaultResults`` value (equal), and, for
-    numbers, as far past that value as the ordinary one is before it (the other side)."""
+    numbers, as far past that value as the ordinary one is before it (the other side), for
+    texts, that text in the other case and after a space (unequal only to Go)."""
     pairs: list[tuple[Any, Any]] = []
     for reads in walk.compared:
         changed = next((i for i, (_, path) in enumerate(reads) if _step_field(path)), None)
@@ -444,6 +445,9 @@ def _compared(
                 pairs.append((value, bound))
                 if _number(bound) and _number(value):
                     pairs.append((value, 2 * bound - value))
+                elif isinstance(bound, str):
+                    # Unequal to Go, equal to a script that folds case or strips spaces.
+                    pairs += [(value, t) for t in (bound.swapcase(), f" {bound}") if t != bound]
     return tuple(dict.fromkeys(pairs))
 
 
