@@ -183,3 +183,33 @@ def test_a_wrong_script_behind_the_branch_is_told_apart(mutant: str) -> None:
     # Told apart, or (a loop's schedules past the search's bound) refused undecided.
     assert report.verdict in (Verdict.DIFFERS, Verdict.INCOMPLETE), f"{mutant!r} survived"
     assert report.counterexample is not None
+
+
+#: ``scale`` runs only when the load is over the parameter's threshold.
+OVER = b"""
+compositeTools:
+- name: scale_when_busy
+  description: Scale a service when its load passes a threshold
+  parameters:
+    type: object
+    properties:
+      service: {type: string}
+      threshold: {type: number, default: 80}
+    required: [service]
+  steps:
+  - id: load
+    tool: metrics.load
+    arguments: {service: "{{.params.service}}"}
+  - id: scale
+    tool: k8s.scale
+    dependsOn: [load]
+    condition: '{{gt .steps.load.output.percent .params.threshold}}'
+    arguments: {service: "{{.params.service}}"}
+"""
+
+
+def test_a_comparison_rounded_to_whole_numbers_is_told_apart() -> None:
+    (tool,) = load_bytes(OVER, "over.yaml").tools
+    before = 'load_2["percent"] > params.get("threshold", 80)'
+    after = 'load_2["percent"] >= params.get("threshold", 80) + 1'
+    assert edited_report(tool, OPTIONS, before, after).verdict is Verdict.DIFFERS

@@ -407,13 +407,27 @@ def _walked(analysis: ToolAnalysis) -> _Walk:
 
 def _unify(tool: CompositeToolConfig, walk: _Walk) -> None:
     """Reads compared with each other where one is a number (or its step's ``defaultResults``
-    gives one there): numbers all (Go's comparison of a number with a text fails)."""
+    gives one there, or the parameter schema types it so): numbers all (Go's comparison of a
+    number with a text fails)."""
     for reads in walk.compared:
-        numbers = [shape.kind == "number" or _number(_default_at(tool, p)) for shape, p in reads]
+        numbers = [
+            shape.kind == "number" or _number(_default_at(tool, p)) or _number_param(tool, p)
+            for shape, p in reads
+        ]
         if any(numbers):
             for shape, _ in reads:
                 if shape.kind == "string" and shape.literal is None:
                     shape.kind = "number"
+
+
+def _number_param(tool: CompositeToolConfig, path: tuple[str, ...] | None) -> bool:
+    """Whether ``path`` is a parameter the tool's schema types as a number."""
+    if path is None or len(path) != 2 or path[0] != "params":
+        return False
+    schema: Any = tool.parameters
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    spec = properties.get(path[1]) if isinstance(properties, dict) else None
+    return isinstance(spec, dict) and spec.get("type") in ("number", "integer")
 
 
 def _compared(
@@ -423,8 +437,9 @@ def _compared(
     compared with another read: its ordinary value paired with each value that puts it at
     the other read's boundary: the other's ordinary value (a parameter's as ``params``, the
     ordinary run's, hold it) and its step's ``defaultResults`` value (equal), and, for
-    numbers, as far past that value as the ordinary one is before it (the other side), for
-    texts, that text in the other case and after a space (unequal only to Go)."""
+    numbers, as far past that value as the ordinary one is before it (the other side) and
+    half a unit past it (a fraction a whole-number rounding misses), for texts, that text
+    in the other case and after a space (unequal only to Go)."""
     pairs: list[tuple[Any, Any]] = []
     for reads in walk.compared:
         changed = next((i for i, (_, path) in enumerate(reads) if _step_field(path)), None)
@@ -444,7 +459,7 @@ def _compared(
                     continue
                 pairs.append((value, bound))
                 if _number(bound) and _number(value):
-                    pairs.append((value, 2 * bound - value))
+                    pairs += [(value, 2 * bound - value), (value, bound + 0.5)]
                 elif isinstance(bound, str):
                     # Unequal to Go, equal to a script that folds case or strips spaces.
                     pairs += [(value, t) for t in (bound.swapcase(), f" {bound}") if t != bound]
