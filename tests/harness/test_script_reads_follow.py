@@ -6,7 +6,8 @@ one read either side gives (``answer.content or {}``); ``retry(f)`` gives what
 base for the other probes, so a read only that branch makes (a default taken
 from another answer's field, behind a backend's answer) meets its probes. A
 list parameter also holds one item twice, so a script that drops duplicates
-shows it.
+shows it. A value the script makes a whole number (``int(x)``, ``"%d" % x``)
+meets a fraction.
 """
 
 from __future__ import annotations
@@ -101,4 +102,40 @@ def test_a_list_parameter_holds_one_item_twice() -> None:
     options = CheckOptions(examples=0, engines=("rust",))
     before = 'label_items = params["tickets"]'
     after = 'label_items = {t: None for t in params["tickets"]}.keys()'
+    assert edited_report(tool, options, before, after).verdict is Verdict.DIFFERS
+
+
+def test_a_value_made_a_whole_number_is_read() -> None:
+    reads = script_reads(
+        "def run(params):\n"
+        '    s = call_tool("health.get", {})\n'
+        '    return "%s: %5.1f%% of %d (%i)" % (s["name"], s["ratio"], s["total"], int(s["n"]))\n'
+    )
+    assert reads.whole == [Read("health.get", ("total",)), Read("health.get", ("n",))]
+
+
+PAGE = b"""
+compositeTools:
+- name: page_when_unhealthy
+  description: Page with the score when a service is unhealthy
+  steps:
+  - id: health
+    tool: svc.health
+    onError: {action: continue}
+    defaultResults: {score: 0, healthy: false}
+  - id: page
+    tool: pager.trigger
+    dependsOn: [health]
+    condition: "{{not .steps.health.output.healthy}}"
+    arguments: {summary: "score {{.steps.health.output.score}}"}
+  output:
+    properties:
+      score: {type: integer, description: the score, value: "{{.steps.health.output.score}}"}
+"""
+
+
+def test_a_number_printed_as_a_whole_number_meets_a_fraction() -> None:
+    (tool,) = load_bytes(PAGE, "page.yaml").tools
+    options = CheckOptions(examples=0, engines=("rust",))
+    before, after = '"score %s" % health["score"]', '"score %d" % health["score"]'
     assert edited_report(tool, options, before, after).verdict is Verdict.DIFFERS

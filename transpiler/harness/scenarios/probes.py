@@ -18,7 +18,9 @@ JSON kind, null and no key at all (:data:`FALSY`), while the other paths of its
 root the script reads and the answer does not hold hold a text (what a script
 may fall back on; a list whose items are tested, one falsy item more); a path
 an answer's value is taken from with a default holds null, and no key at all;
-a path a text method changes holds its text with what the method names (spaces,
+a path the script makes a whole number (``int(x)``, ``"%d" % x``) holds a number
+half a unit past its own (else 7.5); a path a text method changes holds its text
+with what the method names (spaces,
 a prefix, a suffix, a separator) put around it; a path whose type the script
 compares holds a value of each other JSON
 kind but null (:data:`KINDS`); a path the script reads without comparing, that the
@@ -192,6 +194,8 @@ def _changes(
             yield ((), _along(fill, path, _constant(falsy))) if fill else (path, _constant(falsy))
     for before, after in reads.transformed.get(read, []):
         yield path, _affixed(before, after)
+    if read in reads.whole:
+        yield path, _fraction
     if read in reads.typed:
         for value in KINDS:
             if _kind(value) != _kind(held):
@@ -225,6 +229,12 @@ def _along(fill: list[tuple[str, ...]], path: tuple[str, ...], change: Change) -
         return put_through(body, path, change)
 
     return changed
+
+
+def _fraction(held: Any) -> Any:
+    """A number held, half a unit past (else 7.5): what a whole-number reading of it loses."""
+    number = isinstance(held, int | float) and not isinstance(held, bool)
+    return held + 0.5 if number else 7.5
 
 
 def _affixed(before: str, after: str) -> Change:

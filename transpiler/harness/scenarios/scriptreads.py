@@ -32,7 +32,8 @@ with ``+``, through a name bound once to such a text); the reads whose truth
 decides something (``if x``, ``x and y``, a comprehension's ``if``:
 ``tested``), those whose type is compared with a name (``type(x) == "dict"``,
 ``!=``, ``in``, through a name bound once to ``type(x)``: ``typed``),
-those that pass through a method that changes case or strips spaces before
+those made whole numbers (``int(x)``, ``"%d" % x``: ``whole``), those that pass
+through a method that changes case or strips spaces before
 they are compared (``normalized``), those taken with a default
 (``x.get("k", d)``: ``defaulted``), and those a text method changes where they
 hold what it names (``x.strip()``, ``x.replace("refs/", "")``,
@@ -45,6 +46,7 @@ parameter for its default, whatever else the script binds to that name.
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -108,6 +110,7 @@ class ScriptReads:
     ordered: dict[Read, list[int | float]] = field(default_factory=dict)
     lengths: dict[Read, list[int]] = field(default_factory=dict)
     printed: dict[Read, list[int]] = field(default_factory=dict)
+    whole: list[Read] = field(default_factory=list)
     tested: list[Read] = field(default_factory=list)
     typed: list[Read] = field(default_factory=list)
     normalized: set[Read] = field(default_factory=set)
@@ -133,6 +136,12 @@ class ScriptReads:
         self.add(read, [])
         if read not in self.tested:
             self.tested.append(read)
+
+    def truncate(self, read: Read) -> None:
+        """``read`` is made a whole number (``int(x)``, ``"%d" % x``)."""
+        self.add(read, [])
+        if read not in self.whole:
+            self.whole.append(read)
 
     def type_test(self, read: Read) -> None:
         """``read``'s type decides something."""
@@ -204,6 +213,10 @@ def _note(node: ast.AST, scope: _Scope, found: ScriptReads) -> None:
         resolved = _resolve(test, scope)
         if resolved is not None and resolved[1]:
             found.test(Read(*resolved))
+    for value in _truncated(node):
+        resolved = _resolve(value, scope)
+        if resolved is not None and resolved[1]:
+            found.truncate(Read(*resolved))
     _transformed(node, scope, found)
 
 
@@ -386,6 +399,24 @@ def _printed(node: ast.AST, scope: _Scope, depth: int = 0) -> list[ast.AST]:
     if isinstance(func, ast.Attribute) and func.attr == "format" and _text(func.value):
         return [*node.args, *(keyword.value for keyword in node.keywords)]
     return []
+
+
+#: A printf verb: its flags, width and precision, then the letter (``%%`` is no verb).
+_VERB = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?([a-zA-Z%])")
+
+
+def _truncated(node: ast.AST) -> list[ast.AST]:
+    """The values ``node`` makes whole numbers: ``int(x)``, and the operands of ``%d`` and
+    ``%i`` in ``"..." % (x, y)``."""
+    if isinstance(node, ast.Call) and _is_name(node.func, "int") and len(node.args) == 1:
+        return list(node.args)
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod)):
+        return []
+    if not (isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)):
+        return []
+    verbs = [verb for verb in _VERB.findall(node.left.value) if verb != "%"]
+    operands = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+    return [value for verb, value in zip(verbs, operands, strict=False) if verb in "di"]
 
 
 def _is_name(node: ast.AST, name: str) -> bool:
