@@ -420,13 +420,17 @@ def _unify(tool: CompositeToolConfig, walk: _Walk) -> None:
                     shape.kind = "number"
 
 
+def _param_of(path: tuple[str, ...] | None) -> str | None:
+    """The parameter a context path reads (``.params.NAME``), or None."""
+    return path[1] if path is not None and len(path) == 2 and path[0] == "params" else None
+
+
 def _number_param(tool: CompositeToolConfig, path: tuple[str, ...] | None) -> bool:
     """Whether ``path`` is a parameter the tool's schema types as a number."""
-    if path is None or len(path) != 2 or path[0] != "params":
-        return False
+    name = _param_of(path)
     schema: Any = tool.parameters
     properties = schema.get("properties") if isinstance(schema, dict) else None
-    spec = properties.get(path[1]) if isinstance(properties, dict) else None
+    spec = properties.get(name) if name is not None and isinstance(properties, dict) else None
     return isinstance(spec, dict) and spec.get("type") in ("number", "integer")
 
 
@@ -450,9 +454,8 @@ def _compared(
         for index, (other, path) in enumerate(reads):
             if index == changed or value is None:
                 continue
-            ordinary = distinct.given.get(id(other))
-            if path is not None and len(path) == 2 and path[0] == "params":
-                ordinary = params.get(path[1])
+            name = _param_of(path)
+            ordinary = distinct.given.get(id(other)) if name is None else params.get(name)
             bounds = [ordinary, _default_at(tool, path)]
             for bound in bounds:
                 if bound is None or isinstance(bound, bool) or bound == value:
