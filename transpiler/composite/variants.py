@@ -14,7 +14,6 @@ is implemented here, or in the module that holds the rule of vMCP it replaces
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -26,6 +25,7 @@ from transpiler.golang.fmt import format_value, sprintf
 from transpiler.golang.values import Int64, NilList, NilMap
 from transpiler.gotemplate.functions import FUNCTIONS, FuncError, Lowering, length
 from transpiler.gotemplate.runtime import MISSING
+from transpiler.gotemplate.verbs import format_verbs
 from transpiler.sim.kernel import Halt
 from transpiler.starlark_runtime.rust_text import rust_json, rust_len, rust_str
 
@@ -256,16 +256,13 @@ def _rust_printf(format_text: str, *args: Any) -> str:
     return _per_operand(format_text, args, operand)
 
 
-_VERB: Final = re.compile(r"%(?:%|[-+# 0]*\d*(?:\.\d*)?.)")
-
-
 def _per_operand(
     format_text: str, args: Sequence[Any], operand: Callable[[str, Any], Any]
 ) -> str:
     """``printf`` with each operand as ``operand(verb, value)`` gives it, for a format of
     ``%v``, ``%s``, ``%d`` and ``%%`` alone (another is left to Go's fmt: no readable script
     writes one)."""
-    verbs = [verb for verb in _VERB.findall(format_text) if verb != "%%"]
+    verbs = format_verbs(format_text)
     if not all(verb in ("%v", "%s", "%d") for verb in verbs) or len(verbs) != len(args):
         return sprintf(format_text, list(args))
     return sprintf(format_text, [operand(v, a) for v, a in zip(verbs, args, strict=True)])

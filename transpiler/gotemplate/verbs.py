@@ -10,8 +10,10 @@ helper file is shipped, and inlined into scripts, as it is).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 
 class Support(Enum):
@@ -50,3 +52,12 @@ VERBS: dict[str, Verb] = {
     "%": Verb(_EXACT, plain="%"),
 }
 
+
+#: One verb of a ``%`` format, Go's fmt's or a script's: its flags, width and precision,
+#: then its letter (``%%``, a percent sign, matches too).
+FORMAT_VERB: Final = re.compile(r"%(?:%|[-+# 0]*\d*(?:\.\d*)?.)")
+
+
+def format_verbs(text: str) -> list[str]:
+    """Each verb of the ``%`` format ``text`` as written (``%5.1f``), in order, but ``%%``."""
+    return [verb for verb in FORMAT_VERB.findall(text) if verb != "%%"]

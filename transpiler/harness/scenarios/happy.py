@@ -536,7 +536,7 @@ def expected(analysis: ToolAnalysis) -> Expected:
             held = answers.setdefault(name, [])
             if body not in held:
                 held.append(body)
-                others.setdefault(name, []).append(_alternating(tool, walk, lists))
+                others.setdefault(name, []).append(_alternating(tool, walk, lists, steps))
     reshaped: dict[str, list[dict[str, Any]]] = {}
     for reshape in reshapes():
         for name, body in _answers(tool, walk, "one", reshape).items():
@@ -672,15 +672,17 @@ def keyed_answers(
     return keyed, calls
 
 
-def _alternating(tool: CompositeToolConfig, walk: _Walk, lists: str) -> list[_StepAnswer]:
+def _alternating(
+    tool: CompositeToolConfig, walk: _Walk, lists: str, ordinary: Sequence[_StepAnswer]
+) -> list[_StepAnswer]:
     """Each calling step's answer, its free texts labelled by the step, its lists ``lists``
-    long, but every second step calling one backend tool answers with lists of one item:
-    so steps that call one tool differ in their texts and in their lists' lengths."""
+    long, but every second step calling one backend tool answers as in the ``ordinary`` run
+    (lists of one item): so steps that call one tool differ in their texts and in their
+    lists' lengths."""
     long = _step_answers(tool, walk, lists, distinct=Distinct())
-    short = _step_answers(tool, walk, "one", distinct=Distinct())
     callers: dict[str, int] = {}
     chosen = []
-    for one, other in zip(long, short, strict=True):
+    for one, other in zip(long, ordinary, strict=True):
         nth = callers[one.tool] = callers.get(one.tool, -1) + 1
         chosen.append(other if nth % 2 else one)
     return chosen

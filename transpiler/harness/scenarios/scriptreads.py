@@ -46,11 +46,12 @@ parameter for its default, whatever else the script binds to that name.
 from __future__ import annotations
 
 import ast
-import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+from transpiler.gotemplate.verbs import format_verbs
 
 #: The root of an ``elicit`` answer.
 ELICITATION = "elicit"
@@ -401,10 +402,6 @@ def _printed(node: ast.AST, scope: _Scope, depth: int = 0) -> list[ast.AST]:
     return []
 
 
-#: A printf verb: its flags, width and precision, then the letter (``%%`` is no verb).
-_VERB = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?([a-zA-Z%])")
-
-
 def _truncated(node: ast.AST) -> list[ast.AST]:
     """The values ``node`` makes whole numbers: ``int(x)``, and the operands of ``%d`` and
     ``%i`` in ``"..." % (x, y)``."""
@@ -412,11 +409,12 @@ def _truncated(node: ast.AST) -> list[ast.AST]:
         return list(node.args)
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod)):
         return []
-    if not (isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)):
+    text = node.left.value if isinstance(node.left, ast.Constant) else None
+    if not isinstance(text, str):
         return []
-    verbs = [verb for verb in _VERB.findall(node.left.value) if verb != "%"]
+    verbs = format_verbs(text)
     operands = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
-    return [value for verb, value in zip(verbs, operands, strict=False) if verb in "di"]
+    return [value for verb, value in zip(verbs, operands, strict=False) if verb[-1] in "di"]
 
 
 def _is_name(node: ast.AST, name: str) -> bool:
